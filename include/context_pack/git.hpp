@@ -1,0 +1,118 @@
+// The one narrow layer over libgit2: open a repository, resolve a revision, look up a path at a
+// commit, the name-level diff with renames for a (base, target), -U0 hunks for one of its
+// deltas, and file content at the target. No other file includes <git2.h>; every libgit2
+// error becomes a one-line message here. It never writes to the repository.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "context_pack/mapping.hpp"
+#include "context_pack/result.hpp"
+
+struct git_repository;
+struct git_diff;
+
+namespace cp::git {
+
+struct RepoDeleter {
+    void operator()(git_repository* repo) const;
+};
+struct DiffDeleter {
+    void operator()(git_diff* diff) const;
+};
+
+// What a revision string names.
+struct Revision {
+    enum class Outcome { Commit, NotFound, Ambiguous, NotACommit, Invalid };
+    Outcome outcome = Outcome::NotFound;
+    std::string oid;                      // full hex for Commit
+    std::vector<std::string> candidates;  // "1a2b3c4d5e commit" lines for Ambiguous
+};
+
+enum class EntryKind { File, Symlink, Submodule, Directory };
+
+// A path at a commit. `blocked_by` names a submodule or symlink that an ancestor of the path
+// is, when the walk stopped there.
+struct Entry {
+    EntryKind kind = EntryKind::File;
+    std::string oid;
+};
+struct PathLookup {
+    std::optional<Entry> entry;  // absent: no such path
+    std::string blocked_by;      // an ancestor that is a submodule or symlink, if any
+    EntryKind blocked_kind = EntryKind::File;
+};
+
+enum class Change { Modified, Added, Deleted, Renamed, TypeChanged, Conflicted };
+
+// One changed path of a name-level diff; renames pair an old and a new path.
+struct Delta {
+    Change change = Change::Modified;
+    std::string old_path;
+    std::string new_path;
+    int similarity = 0;          // percent, for renames
+    EntryKind new_kind = EntryKind::File;
+    std::size_t index = 0;       // position in the underlying diff
+};
+
+struct Hunks {
+    bool binary = false;  // binary content: no line hunks
+    std::vector<Hunk> hunks;
+};
+
+class Repository;
+
+// One name-level diff with rename detection (git's defaults: 50% similarity, exact renames
+// first) between a base commit and a target commit or the working tree.
+class Diff {
+public:
+    const std::vector<Delta>& deltas() const { return deltas_; }
+    const Delta* find_old(std::string_view path) const;  // the delta whose base side is path
+    const Delta* find_new(std::string_view path) const;  // the delta whose target side is path
+    // -U0 hunks for one delta, equal to `git diff -U0`'s (Myers, indent heuristic).
+    Result<Hunks> hunks(const Delta& delta) const;
+
+private:
+    friend class Repository;
+    const Repository* repo_ = nullptr;
+    bool worktree_ = false;
+    std::unique_ptr<git_diff, DiffDeleter> diff_;
+    std::vector<Delta> deltas_;  // sorted by old_path for lookup
+    std::vector<const Delta*> by_new_;
+};
+
+class Repository {
+public:
+    // Opens the repository that contains `dir` (searching upwards, as git does).
+    static Result<Repository> open(const std::string& dir);
+
+    bool is_bare() const;
+    bool is_shallow() const;
+    std::string workdir() const;  // with a trailing '/'; empty when bare
+
+    Revision resolve_commit(std::string_view rev) const;
+    Result<std::string> head_commit() const;
+
+    Result<PathLookup> lookup(const std::string& commit, std::string_view path) const;
+    Result<std::string> blob(const std::string& oid) const;
+
+    // target: a commit, or nullopt for the working tree (what is on disk, staged or not).
+    Result<Diff> diff(const std::string& base, const std::optional<std::string>& target) const;
+
+    // File content in the working tree; nullopt when it is absent or not a regular file.
+    Result<std::optional<std::string>> read_worktree(std::string_view path) const;
+
+    git_repository* raw() const { return repo_.get(); }
+
+private:
+    std::unique_ptr<git_repository, RepoDeleter> repo_;
+};
+
+std::string short_oid(std::string_view oid);
+
+}  // namespace cp::git

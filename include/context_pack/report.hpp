@@ -1,0 +1,66 @@
+// The report: what resolution found for every anchor of every spec, as plain values.
+// Printers (table, JSON, and later windows and callers) read it; none of them resolves.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "context_pack/spec.hpp"
+
+namespace cp {
+
+enum class Status { Same, Moved, Touched, Gone, New, Unresolved };
+inline constexpr std::array kAllStatuses = {Status::Same, Status::Moved, Status::Touched,
+                                            Status::Gone, Status::New,   Status::Unresolved};
+
+std::string_view status_name(Status status);
+
+struct Location {
+    std::string path;
+    std::int64_t line = 0;
+    std::int64_t end_line = 0;  // end_line == line - 1: an empty range after line end_line
+};
+
+struct AnchorResult {
+    Anchor anchor;
+    Status status = Status::Unresolved;
+    bool renamed = false;
+    std::optional<Location> to;           // the range at target, for SAME/MOVED/TOUCHED
+    std::optional<bool> symbol_found;     // null without a symbol or without a window
+    bool lines_deleted = false;
+    std::optional<bool> exists_at_target; // for NEW: whether the file is at the target
+    bool binary = false;                  // the file is binary: no line hunks
+    std::optional<std::string> reason;    // why GONE/UNRESOLVED, or a note on the outcome
+
+    // SAME, MOVED, TOUCHED or NEW with every symbol found.
+    bool ok() const;
+    // The table's status cell: "TOUCHED+RENAMED", "SAME", ...
+    std::string status_label() const;
+};
+
+struct SpecReport {
+    std::string source;
+    std::string id;
+    std::string base_rev;      // as written
+    std::string base;          // full hash, empty when it did not resolve
+    std::string target_rev;    // as written, empty for the working tree
+    std::string target;        // full hash, or "worktree"
+    std::vector<AnchorResult> anchors;
+
+    std::size_t count(Status status) const;
+    std::size_t renamed_count() const;
+    std::size_t symbol_missing_count() const;
+};
+
+struct Report {
+    std::vector<SpecReport> specs;
+
+    // SPEC §5: 0 when every anchor resolved and every symbol was found, else 1.
+    int exit_status() const;
+};
+
+}  // namespace cp

@@ -1,0 +1,30 @@
+// Resolution: carry every anchor of every spec from its base onto its target and fill the
+// report. One name-level diff per distinct (base, target), -U0 hunks once per anchored path,
+// one content read per file whose symbols need checking.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "context_pack/git.hpp"
+#include "context_pack/report.hpp"
+#include "context_pack/result.hpp"
+#include "context_pack/spec.hpp"
+
+namespace cp {
+
+struct ResolveOptions {
+    std::optional<std::string> base;    // --base: overrides every spec's base
+    std::optional<std::string> target;  // --target: overrides every spec's target
+};
+
+// Errors are only what stops the whole run (an unreadable object, a failed diff);
+// per-anchor outcomes, including a base that is not in the repository, are report data.
+Result<Report> resolve(const git::Repository& repo, const std::vector<Spec>& specs,
+                       const ResolveOptions& options);
+
+// Why `path` cannot name a file inside the repository, or nullopt when it can.
+std::optional<std::string> path_problem(std::string_view path);
+
+}  // namespace cp

@@ -1,0 +1,38 @@
+// Result<T>: a value or an Error message, for the layers below the CLI.
+// Low layers return it; the top turns an Error into one line on stderr and exit status 2.
+// Per-anchor outcomes (GONE, UNRESOLVED, ...) are report data, never Errors.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace cp {
+
+struct Error {
+    std::string message;  // one line: what was wrong and how to mend it
+};
+
+template <class T>
+class [[nodiscard]] Result {
+public:
+    Result(T value) : v_(std::move(value)) {}
+    Result(Error error) : v_(std::move(error)) {}
+
+    bool ok() const { return v_.index() == 0; }
+    explicit operator bool() const { return ok(); }
+    T& value() & { return std::get<0>(v_); }
+    const T& value() const& { return std::get<0>(v_); }
+    T&& value() && { return std::get<0>(std::move(v_)); }
+    T* operator->() { return &value(); }
+    const T* operator->() const { return &value(); }
+    T& operator*() & { return value(); }
+    const Error& error() const { return std::get<1>(v_); }
+
+private:
+    std::variant<T, Error> v_;
+};
+
+struct Unit {};
+
+}  // namespace cp

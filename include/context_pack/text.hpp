@@ -1,0 +1,28 @@
+// Byte-level text helpers shared by resolution and the printers: counting and slicing lines
+// the way git counts them, and the whole-word test of `git grep -w -F`.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace cp::text {
+
+// Number of lines as git counts them: every '\n' ends one, and trailing bytes without a final
+// newline are one more. An empty buffer has 0 lines.
+std::int64_t count_lines(std::string_view content);
+
+// The lines of `content`, without their '\n' and without one '\r' before it (CRLF files).
+std::vector<std::string_view> split_lines(std::string_view content);
+
+// Git's binary test: a NUL byte in the first 8000 bytes.
+bool looks_binary(std::string_view content);
+
+// True when a byte is a word byte for -w: an ASCII letter, digit or '_'.
+bool is_word_byte(unsigned char c);
+
+// True when `needle` occurs in `line` with no word byte just before or just after it, as
+// `git grep -w -F` would match it (it retries past a failed candidate).
+bool contains_word(std::string_view line, std::string_view needle);
+
+}  // namespace cp::text

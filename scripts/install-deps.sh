@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what context-pack builds and tests with, from Debian's packages. Does nothing when
+# everything is already there.
+set -euo pipefail
+packages=(g++ cmake make pkg-config git libgit2-dev libcli11-dev libfmt-dev nlohmann-json3-dev catch2)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,436 @@
+#include "context_pack/git.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <git2.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace cp::git {
+namespace {
+
+// libgit2 errors become one line here and nowhere else.
+Error failure(std::string_view what) {
+    const git_error* e = git_error_last();
+    std::string detail = e && e->message ? e->message : "unknown libgit2 error";
+    while (!detail.empty() && (detail.back() == '\n' || detail.back() == '.')) detail.pop_back();
+    return Error{fmt::format("{}: {}", what, detail)};
+}
+
+template <class T, void (*Free)(T*)>
+struct Handle {
+    T* ptr = nullptr;
+    Handle() = default;
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    Handle(Handle&& other) noexcept : ptr(std::exchange(other.ptr, nullptr)) {}
+    ~Handle() {
+        if (ptr) Free(ptr);
+    }
+    T** out() { return &ptr; }
+    T* get() const { return ptr; }
+};
+using ObjectHandle = Handle<git_object, git_object_free>;
+using CommitHandle = Handle<git_commit, git_commit_free>;
+using TreeHandle = Handle<git_tree, git_tree_free>;
+using EntryHandle = Handle<git_tree_entry, git_tree_entry_free>;
+using BlobHandle = Handle<git_blob, git_blob_free>;
+using PatchHandle = Handle<git_patch, git_patch_free>;
+using OdbHandle = Handle<git_odb, git_odb_free>;
+
+// Process-wide libgit2 setup, once: the repository is trusted local data, and libgit2 must
+// open repositories that use extensions.worktreeConfig.
+void init_library() {
+    static const bool done = [] {
+        git_libgit2_init();
+        git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+        const char* extensions[] = {"worktreeconfig"};
+        git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, std::size(extensions));
+        return true;
+    }();
+    (void)done;
+}
+
+std::string hex(const git_oid* oid) {
+    char buf[GIT_OID_HEXSZ + 1];
+    git_oid_tostr(buf, sizeof buf, oid);
+    return buf;
+}
+
+EntryKind kind_of(git_filemode_t mode) {
+    switch (mode) {
+        case GIT_FILEMODE_LINK: return EntryKind::Symlink;
+        case GIT_FILEMODE_COMMIT: return EntryKind::Submodule;
+        case GIT_FILEMODE_TREE: return EntryKind::Directory;
+        default: return EntryKind::File;
+    }
+}
+
+std::optional<Change> change_of(git_delta_t status) {
+    switch (status) {
+        case GIT_DELTA_MODIFIED: return Change::Modified;
+        case GIT_DELTA_ADDED:
+        case GIT_DELTA_UNTRACKED:
+        case GIT_DELTA_COPIED: return Change::Added;
+        case GIT_DELTA_DELETED: return Change::Deleted;
+        case GIT_DELTA_RENAMED: return Change::Renamed;
+        case GIT_DELTA_TYPECHANGE: return Change::TypeChanged;
+        case GIT_DELTA_CONFLICTED: return Change::Conflicted;
+        default: return std::nullopt;  // unmodified, ignored, unreadable
+    }
+}
+
+Result<Unit> read_commit_tree(git_repository* repo, const std::string& commit_hex,
+                              TreeHandle& tree) {
+    git_oid oid;
+    if (git_oid_fromstr(&oid, commit_hex.c_str()) < 0) return failure("bad object id");
+    CommitHandle commit;
+    if (git_commit_lookup(commit.out(), repo, &oid) < 0)
+        return failure(fmt::format("cannot read commit {}", short_oid(commit_hex)));
+    if (git_commit_tree(tree.out(), commit.get()) < 0)
+        return failure(fmt::format("cannot read the tree of {}", short_oid(commit_hex)));
+    return Unit{};
+}
+
+bool is_hex_prefix(std::string_view rev) {
+    return rev.size() >= 4 && rev.size() < GIT_OID_HEXSZ &&
+           rev.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
+}
+
+// The objects an ambiguous hex prefix names, as "<hash> <type>", at most ten.
+std::vector<std::string> ambiguous_candidates(git_repository* repo, std::string_view prefix) {
+    std::vector<std::string> out;
+    OdbHandle odb;
+    if (git_repository_odb(odb.out(), repo) < 0) return out;
+    struct Walk {
+        std::string prefix;
+        std::vector<git_oid> found;
+    } walk{std::string(prefix), {}};
+    for (auto& c : walk.prefix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    git_odb_foreach(
+        odb.get(),
+        [](const git_oid* id, void* payload) {
+            auto* w = static_cast<Walk*>(payload);
+            if (hex(id).starts_with(w->prefix) && w->found.size() < 10) w->found.push_back(*id);
+            return 0;
+        },
+        &walk);
+    std::sort(walk.found.begin(), walk.found.end(),
+              [](const git_oid& a, const git_oid& b) { return git_oid_cmp(&a, &b) < 0; });
+    walk.found.erase(std::unique(walk.found.begin(), walk.found.end(),
+                                 [](const git_oid& a, const git_oid& b) {
+                                     return git_oid_equal(&a, &b);
+                                 }),
+                     walk.found.end());
+    for (const auto& id : walk.found) {
+        size_t len = 0;
+        git_object_t type = GIT_OBJECT_INVALID;
+        git_odb_read_header(&len, &type, odb.get(), &id);
+        out.push_back(fmt::format("{} {}", hex(&id), git_object_type2string(type)));
+    }
+    return out;
+}
+
+Result<std::string> read_file(const std::string& full_path, bool& present) {
+    present = false;
+    int fd = ::open(full_path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP) return std::string();
+        return Error{fmt::format("cannot open {}: {}", full_path, std::strerror(errno))};
+    }
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) return std::string();
+    std::string content;
+    content.reserve(static_cast<std::size_t>(st.st_size));
+    char buf[1 << 16];
+    for (;;) {
+        auto n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return Error{fmt::format("cannot read {}: {}", full_path, std::strerror(errno))};
+        if (n == 0) break;
+        content.append(buf, static_cast<std::size_t>(n));
+    }
+    present = true;
+    return content;
+}
+
+Result<Hunks> collect_hunks(git_patch* patch) {
+    Hunks out;
+    if (!patch) return out;
+    const git_diff_delta* delta = git_patch_get_delta(patch);
+    if (delta->flags & GIT_DIFF_FLAG_BINARY) {
+        out.binary = true;
+        return out;
+    }
+    for (size_t i = 0, n = git_patch_num_hunks(patch); i < n; ++i) {
+        const git_diff_hunk* h = nullptr;
+        size_t lines = 0;
+        if (git_patch_get_hunk(&h, &lines, patch, i) < 0) return failure("cannot read a hunk");
+        out.hunks.push_back({h->old_start, h->old_lines, h->new_start, h->new_lines});
+    }
+    return out;
+}
+
+}  // namespace
+
+void RepoDeleter::operator()(git_repository* repo) const { git_repository_free(repo); }
+void DiffDeleter::operator()(git_diff* diff) const { git_diff_free(diff); }
+
+std::string short_oid(std::string_view oid) { return std::string(oid.substr(0, 10)); }
+
+Result<Repository> Repository::open(const std::string& dir) {
+    init_library();
+    git_repository* raw = nullptr;
+    if (git_repository_open_ext(&raw, dir.c_str(), 0, nullptr) == 0) {
+        Repository repo;
+        repo.repo_.reset(raw);
+        return repo;
+    }
+    Error error = failure("cannot open the repository");
+    // libgit2 1.5 reports a safe.directory refusal as a config lookup failure: try again
+    // without the ownership check only to tell that case apart, then refuse all the same.
+    git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+    int retry = git_repository_open_ext(&raw, dir.c_str(), 0, nullptr);
+    git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 1);
+    if (retry == 0) {
+        std::string where = git_repository_workdir(raw) ? git_repository_workdir(raw)
+                                                        : git_repository_path(raw);
+        if (where.size() > 1 && where.back() == '/') where.pop_back();
+        git_repository_free(raw);
+        return Error{fmt::format(
+            "the repository at {} is owned by another user; if you trust it, run: "
+            "git config --global --add safe.directory {}",
+            where, where)};
+    }
+    const git_error* e = git_error_last();
+    if (e && e->klass == GIT_ERROR_REPOSITORY && std::strstr(e->message, "could not find"))
+        return Error{fmt::format(
+            "not a git repository (or any parent up to /): {}; run inside one or pass -C DIR",
+            dir)};
+    return error;
+}
+
+bool Repository::is_bare() const { return git_repository_is_bare(repo_.get()); }
+
+bool Repository::is_shallow() const { return git_repository_is_shallow(repo_.get()) == 1; }
+
+std::string Repository::workdir() const {
+    const char* w = git_repository_workdir(repo_.get());
+    return w ? w : "";
+}
+
+Revision Repository::resolve_commit(std::string_view rev) const {
+    Revision out;
+    std::string spec(rev);
+    ObjectHandle obj;
+    int rc = rev.empty() ? GIT_EINVALIDSPEC : git_revparse_single(obj.out(), repo_.get(), spec.c_str());
+    if (rc == GIT_EAMBIGUOUS) {
+        out.outcome = Revision::Outcome::Ambiguous;
+        if (is_hex_prefix(rev)) out.candidates = ambiguous_candidates(repo_.get(), rev);
+        return out;
+    }
+    if (rc == GIT_EINVALIDSPEC) {
+        out.outcome = Revision::Outcome::Invalid;
+        return out;
+    }
+    if (rc < 0) {
+        out.outcome = Revision::Outcome::NotFound;
+        return out;
+    }
+    ObjectHandle commit;
+    if (git_object_peel(commit.out(), obj.get(), GIT_OBJECT_COMMIT) < 0) {
+        out.outcome = Revision::Outcome::NotACommit;
+        out.oid = hex(git_object_id(obj.get()));
+        return out;
+    }
+    out.outcome = Revision::Outcome::Commit;
+    out.oid = hex(git_object_id(commit.get()));
+    return out;
+}
+
+Result<std::string> Repository::head_commit() const {
+    git_oid oid;
+    if (git_reference_name_to_id(&oid, repo_.get(), "HEAD") < 0)
+        return failure("cannot resolve HEAD");
+    return hex(&oid);
+}
+
+Result<PathLookup> Repository::lookup(const std::string& commit, std::string_view path) const {
+    TreeHandle root;
+    if (auto r = read_commit_tree(repo_.get(), commit, root); !r) return r.error();
+    PathLookup out;
+    const git_tree* tree = root.get();
+    std::vector<TreeHandle> subtrees;  // keeps each level alive while we walk
+    subtrees.reserve(8);
+    std::size_t pos = 0;
+    for (;;) {
+        auto slash = path.find('/', pos);
+        std::string name(path.substr(pos, slash == std::string_view::npos ? path.npos : slash - pos));
+        const git_tree_entry* e = git_tree_entry_byname(tree, name.c_str());
+        if (!e) return out;
+        auto kind = kind_of(git_tree_entry_filemode(e));
+        if (slash == std::string_view::npos) {
+            out.entry = Entry{kind, hex(git_tree_entry_id(e))};
+            return out;
+        }
+        if (kind != EntryKind::Directory) {
+            if (kind == EntryKind::File) return out;  // a file where a directory was expected
+            out.blocked_by = std::string(path.substr(0, slash));
+            out.blocked_kind = kind;
+            return out;
+        }
+        subtrees.emplace_back();
+        if (git_tree_lookup(subtrees.back().out(), repo_.get(), git_tree_entry_id(e)) < 0)
+            return failure(fmt::format("cannot read tree {}", path.substr(0, slash)));
+        tree = subtrees.back().get();
+        pos = slash + 1;
+    }
+}
+
+Result<std::string> Repository::blob(const std::string& oid_hex) const {
+    git_oid oid;
+    if (git_oid_fromstr(&oid, oid_hex.c_str()) < 0) return failure("bad object id");
+    BlobHandle blob;
+    if (git_blob_lookup(blob.out(), repo_.get(), &oid) < 0)
+        return failure(fmt::format("cannot read blob {}", short_oid(oid_hex)));
+    auto size = static_cast<std::size_t>(git_blob_rawsize(blob.get()));
+    return std::string(static_cast<const char*>(git_blob_rawcontent(blob.get())), size);
+}
+
+Result<std::optional<std::string>> Repository::read_worktree(std::string_view path) const {
+    bool present = false;
+    auto content = read_file(workdir() + std::string(path), present);
+    if (!content) return content.error();
+    if (!present) return std::optional<std::string>();
+    return std::optional<std::string>(std::move(content).value());
+}
+
+Result<Diff> Repository::diff(const std::string& base,
+                              const std::optional<std::string>& target) const {
+    TreeHandle base_tree;
+    if (auto r = read_commit_tree(repo_.get(), base, base_tree); !r) return r.error();
+
+    // Options are set in full: left at zero, libgit2 would take them from the repository's
+    // config. Context 0 makes the hunks `git diff -U0`'s.
+    git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+    opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_INDENT_HEURISTIC;
+    opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
+    opts.context_lines = 0;
+    opts.interhunk_lines = 0;
+
+    Diff out;
+    out.repo_ = this;
+    out.worktree_ = !target.has_value();
+    git_diff* raw = nullptr;
+    if (target) {
+        TreeHandle target_tree;
+        if (auto r = read_commit_tree(repo_.get(), *target, target_tree); !r) return r.error();
+        if (git_diff_tree_to_tree(&raw, repo_.get(), base_tree.get(), target_tree.get(), &opts) < 0)
+            return failure("cannot diff the base and the target");
+    } else {
+        opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
+        // The variant with the index: staged and unstaged changes together, without
+        // re-hashing every file the index already vouches for.
+        if (git_diff_tree_to_workdir_with_index(&raw, repo_.get(), base_tree.get(), &opts) < 0)
+            return failure("cannot diff the base and the working tree");
+    }
+    out.diff_.reset(raw);
+
+    // Exact renames first, over every pair, then similar content within git's rename limit;
+    // untracked files count as targets, so an unstaged delete plus a new file is a rename.
+    git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
+    find.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_EXACT_MATCH_ONLY |
+                 GIT_DIFF_FIND_DONT_IGNORE_WHITESPACE;
+    if (out.worktree_) find.flags |= GIT_DIFF_FIND_FOR_UNTRACKED;
+    find.rename_threshold = 50;
+    find.rename_limit = 1u << 20;
+    if (git_diff_find_similar(raw, &find) < 0) return failure("exact rename detection failed");
+    find.flags &= ~GIT_DIFF_FIND_EXACT_MATCH_ONLY;
+    find.rename_limit = 1000;
+    if (git_diff_find_similar(raw, &find) < 0) return failure("rename detection failed");
+
+    for (size_t i = 0, n = git_diff_num_deltas(raw); i < n; ++i) {
+        const git_diff_delta* d = git_diff_get_delta(raw, i);
+        auto change = change_of(d->status);
+        if (!change) continue;
+        Delta delta;
+        delta.change = *change;
+        delta.old_path = d->old_file.path;
+        delta.new_path = d->new_file.path;
+        delta.similarity = d->similarity;
+        delta.new_kind = kind_of(static_cast<git_filemode_t>(d->new_file.mode));
+        delta.index = i;
+        out.deltas_.push_back(std::move(delta));
+    }
+    std::sort(out.deltas_.begin(), out.deltas_.end(),
+              [](const Delta& a, const Delta& b) { return a.old_path < b.old_path; });
+    for (const auto& d : out.deltas_) out.by_new_.push_back(&d);
+    std::sort(out.by_new_.begin(), out.by_new_.end(),
+              [](const Delta* a, const Delta* b) { return a->new_path < b->new_path; });
+    return out;
+}
+
+const Delta* Diff::find_old(std::string_view path) const {
+    auto it = std::lower_bound(deltas_.begin(), deltas_.end(), path,
+                               [](const Delta& d, std::string_view p) { return d.old_path < p; });
+    for (; it != deltas_.end() && it->old_path == path; ++it)
+        if (it->change != Change::Added) return &*it;
+    return nullptr;
+}
+
+const Delta* Diff::find_new(std::string_view path) const {
+    auto it = std::lower_bound(by_new_.begin(), by_new_.end(), path,
+                               [](const Delta* d, std::string_view p) { return d->new_path < p; });
+    for (; it != by_new_.end() && (*it)->new_path == path; ++it)
+        if ((*it)->change != Change::Deleted) return *it;
+    return nullptr;
+}
+
+Result<Hunks> Diff::hunks(const Delta& delta) const {
+    git_repository* repo = repo_->raw();
+    const git_diff_delta* d = git_diff_get_delta(diff_.get(), delta.index);
+    bool from_disk = delta.change == Change::Conflicted;
+    std::string disk;
+    if (worktree_ && delta.change != Change::Deleted) {
+        // An emptied file under a CRLF filter crashes libgit2 1.5's patch (#6431), and a
+        // conflicted entry has no single new blob: diff the base blob against the disk bytes.
+        struct stat st {};
+        std::string full = repo_->workdir() + delta.new_path;
+        if (lstat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+            from_disk = true;
+        if (from_disk) {
+            bool present = false;
+            auto content = read_file(full, present);
+            if (!content) return content.error();
+            disk = std::move(content).value();
+        }
+    }
+    PatchHandle patch;
+    if (from_disk) {
+        git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+        opts.flags = GIT_DIFF_INDENT_HEURISTIC;
+        opts.context_lines = 0;
+        opts.interhunk_lines = 0;
+        BlobHandle old_blob;
+        if (git_blob_lookup(old_blob.out(), repo, &d->old_file.id) < 0)
+            return failure(fmt::format("cannot read {} at base", delta.old_path));
+        if (git_patch_from_blob_and_buffer(patch.out(), old_blob.get(), delta.old_path.c_str(),
+                                           disk.data(), disk.size(), delta.new_path.c_str(),
+                                           &opts) < 0)
+            return failure(fmt::format("cannot diff {}", delta.new_path));
+    } else if (git_patch_from_diff(patch.out(), diff_.get(), delta.index) < 0) {
+        return failure(fmt::format("cannot diff {}", delta.new_path));
+    }
+    return collect_hunks(patch.get());
+}
+
+}  // namespace cp::git

@@ -1,0 +1,335 @@
+#include "context_pack/resolve.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+
+#include "context_pack/mapping.hpp"
+#include "context_pack/text.hpp"
+
+namespace cp {
+namespace {
+
+using git::Change;
+using git::EntryKind;
+using git::Revision;
+
+const char* kind_word(EntryKind kind) {
+    switch (kind) {
+        case EntryKind::File: return "file";
+        case EntryKind::Symlink: return "symlink";
+        case EntryKind::Submodule: return "submodule";
+        case EntryKind::Directory: return "directory";
+    }
+    return "entry";
+}
+
+// Why a revision did not name one commit, with the mend.
+std::string revision_problem(const git::Repository& repo, const char* role, const std::string& rev,
+                             const Revision& r) {
+    switch (r.outcome) {
+        case Revision::Outcome::Commit: return {};
+        case Revision::Outcome::NotFound:
+            if (repo.is_shallow())
+                return fmt::format("{} {} not in this shallow clone: git fetch --unshallow origin",
+                                   role, rev);
+            return fmt::format("{} {} not in this repository: git fetch origin {}", role, rev, rev);
+        case Revision::Outcome::Ambiguous: {
+            std::string list;
+            for (const auto& c : r.candidates) list += (list.empty() ? "" : ", ") + c;
+            return fmt::format("{} {} is ambiguous{}{}{}; give more hex digits", role, rev,
+                               list.empty() ? "" : " (", list, list.empty() ? "" : ")");
+        }
+        case Revision::Outcome::NotACommit:
+            return fmt::format("{} {} names {}, not a commit", role, rev, git::short_oid(r.oid));
+        case Revision::Outcome::Invalid:
+            return fmt::format("{} '{}' is not a valid revision", role, rev);
+    }
+    return {};
+}
+
+// File content at one side, read once per path however many anchors share it.
+class ContentCache {
+public:
+    ContentCache(const git::Repository& repo) : repo_(repo) {}
+
+    Result<const std::string*> blob(const std::string& oid) {
+        auto it = blobs_.find(oid);
+        if (it == blobs_.end()) {
+            auto content = repo_.blob(oid);
+            if (!content) return content.error();
+            it = blobs_.emplace(oid, std::move(content).value()).first;
+        }
+        return &it->second;
+    }
+
+    // nullptr when the working tree has no regular file there.
+    Result<const std::string*> worktree(const std::string& path) {
+        auto it = files_.find(path);
+        if (it == files_.end()) {
+            auto content = repo_.read_worktree(path);
+            if (!content) return content.error();
+            it = files_.emplace(path, std::move(content).value()).first;
+        }
+        return it->second ? &*it->second : nullptr;
+    }
+
+private:
+    const git::Repository& repo_;
+    std::map<std::string, std::string> blobs_;
+    std::map<std::string, std::optional<std::string>> files_;
+};
+
+// Everything shared by the anchors of one (base, target): the diff, hunks per path, content.
+struct Pair {
+    std::string base;
+    std::optional<std::string> target;  // nullopt: the working tree
+    git::Diff diff;
+    std::map<std::string, git::Hunks> hunks;  // by base path
+};
+
+class Resolver {
+public:
+    Resolver(const git::Repository& repo) : repo_(repo), content_(repo) {}
+
+    Result<Report> run(const std::vector<Spec>& specs, const ResolveOptions& options) {
+        Report report;
+        for (const Spec& spec : specs) {
+            auto one = resolve_spec(spec, options);
+            if (!one) return one.error();
+            report.specs.push_back(std::move(one).value());
+        }
+        return report;
+    }
+
+private:
+    const Revision& revision(const std::string& rev) {
+        auto it = revisions_.find(rev);
+        if (it == revisions_.end()) it = revisions_.emplace(rev, repo_.resolve_commit(rev)).first;
+        return it->second;
+    }
+
+    Result<Pair*> pair(const std::string& base, const std::optional<std::string>& target) {
+        auto key = base + ":" + target.value_or("worktree");
+        auto it = pairs_.find(key);
+        if (it != pairs_.end()) return it->second.get();
+        auto diff = repo_.diff(base, target);  // the one name-level diff for this pair
+        if (!diff) return diff.error();
+        auto made = std::make_unique<Pair>(Pair{base, target, std::move(diff).value(), {}});
+        return pairs_.emplace(key, std::move(made)).first->second.get();
+    }
+
+    Result<SpecReport> resolve_spec(const Spec& spec, const ResolveOptions& options) {
+        SpecReport out;
+        out.source = spec.source;
+        out.id = spec.id;
+        out.base_rev = options.base ? *options.base : spec.base.value_or("");
+        out.target_rev = options.target ? *options.target : spec.target.value_or("");
+
+        std::string problem;
+        const Revision& base = revision(out.base_rev);
+        problem = revision_problem(repo_, "base", out.base_rev, base);
+        if (base.outcome == Revision::Outcome::Commit) out.base = base.oid;
+
+        std::optional<std::string> target;
+        if (!out.target_rev.empty()) {
+            const Revision& t = revision(out.target_rev);
+            if (t.outcome == Revision::Outcome::Commit) {
+                target = t.oid;
+            } else if (problem.empty()) {
+                problem = revision_problem(repo_, "target", out.target_rev, t);
+            }
+        } else if (repo_.is_bare()) {
+            auto head = repo_.head_commit();  // a bare repository has no working tree
+            if (!head) return head.error();
+            target = head.value();
+        }
+        out.target = target.value_or("worktree");
+
+        Pair* p = nullptr;
+        if (problem.empty()) {
+            auto made = pair(out.base, target);
+            if (!made) return made.error();
+            p = made.value();
+        }
+        for (const Anchor& anchor : spec.anchors) {
+            AnchorResult r;
+            r.anchor = anchor;
+            if (!problem.empty()) {
+                r.reason = problem;
+            } else if (auto filled = resolve_anchor(*p, r); !filled) {
+                return filled.error();
+            }
+            out.anchors.push_back(std::move(r));
+        }
+        return out;
+    }
+
+    Result<Unit> resolve_anchor(Pair& p, AnchorResult& r) {
+        const Anchor& a = r.anchor;
+        if (auto bad = path_problem(a.path)) {
+            r.reason = *bad;
+            return Unit{};
+        }
+        if (a.line < 1) {
+            r.reason = fmt::format("line {} is before the first line: lines count from 1", a.line);
+            return Unit{};
+        }
+        if (a.last_line() < a.line) {
+            r.reason = fmt::format("end_line {} is before line {}", a.last_line(), a.line);
+            return Unit{};
+        }
+
+        auto found = repo_.lookup(p.base, a.path);
+        if (!found) return found.error();
+        const git::PathLookup& at_base = found.value();
+        if (!at_base.blocked_by.empty()) {
+            r.reason = fmt::format("{} lies inside {} {} at base; anchor files of this repository",
+                                   a.path, kind_word(at_base.blocked_kind), at_base.blocked_by);
+            return Unit{};
+        }
+        if (!at_base.entry) return resolve_new(p, r);
+        if (at_base.entry->kind != EntryKind::File) {
+            r.reason = fmt::format("{} is a {} at base, not a file", a.path,
+                                   kind_word(at_base.entry->kind));
+            return Unit{};
+        }
+
+        auto base_content = content_.blob(at_base.entry->oid);
+        if (!base_content) return base_content.error();
+        std::int64_t lines = text::count_lines(*base_content.value());
+        if (a.last_line() > lines) {
+            r.reason = fmt::format("{}:{}-{} is past the end of the file at base ({} lines)",
+                                   a.path, a.line, a.last_line(), lines);
+            return Unit{};
+        }
+        r.binary = text::looks_binary(*base_content.value());
+
+        LineRange range{a.line, a.last_line()};
+        const git::Delta* delta = p.diff.find_old(a.path);
+        if (!delta) {  // unchanged between base and target
+            r.status = Status::Same;
+            r.to = Location{a.path, range.start, range.end};
+            return check_symbol(r, base_content.value());
+        }
+        if (delta->change == Change::Deleted) {
+            r.status = Status::Gone;
+            r.reason = fmt::format("{} deleted at target; no file of similar content found",
+                                   a.path);
+            return Unit{};
+        }
+        if (delta->change == Change::TypeChanged || delta->new_kind != EntryKind::File) {
+            r.status = Status::Gone;
+            r.reason = fmt::format("{} is a {} at target, no longer a file", delta->new_path,
+                                   kind_word(delta->new_kind));
+            return Unit{};
+        }
+        r.renamed = delta->change == Change::Renamed;
+
+        auto it = p.hunks.find(a.path);
+        if (it == p.hunks.end()) {  // hunks once per anchored path
+            auto hunks = p.diff.hunks(*delta);
+            if (!hunks) return hunks.error();
+            it = p.hunks.emplace(a.path, std::move(hunks).value()).first;
+        }
+        const git::Hunks& h = it->second;
+        if (h.binary || r.binary) {
+            r.binary = true;
+            if (!h.hunks.empty() || delta->change != Change::Renamed || delta->similarity < 100) {
+                r.reason = fmt::format("binary file {} changed: no line hunks to carry the range",
+                                       a.path);
+                return Unit{};
+            }
+        }
+        Mapping m = map_range(h.hunks, range);
+        r.status = m.status == LineStatus::Same    ? Status::Same
+                   : m.status == LineStatus::Moved ? Status::Moved
+                                                   : Status::Touched;
+        r.lines_deleted = m.lines_deleted;
+        r.to = Location{delta->new_path, m.to.start, m.to.end};
+        if (r.binary) return Unit{};
+
+        auto target_content = target_file(p, delta->new_path);
+        if (!target_content) return target_content.error();
+        return check_symbol(r, target_content.value());
+    }
+
+    Result<Unit> resolve_new(Pair& p, AnchorResult& r) {
+        r.status = Status::New;
+        bool exists = false;
+        if (p.target) {
+            auto at_target = repo_.lookup(*p.target, r.anchor.path);
+            if (!at_target) return at_target.error();
+            exists = at_target->entry.has_value();
+        } else {
+            exists = p.diff.find_new(r.anchor.path) != nullptr;
+            if (!exists) {
+                auto file = content_.worktree(r.anchor.path);
+                if (!file) return file.error();
+                exists = file.value() != nullptr;
+            }
+        }
+        r.exists_at_target = exists;
+        r.reason = fmt::format("{} absent at base; {} at target", r.anchor.path,
+                               exists ? "present" : "not yet");
+        return Unit{};
+    }
+
+    // The target's bytes of a path that the diff says is a file there.
+    Result<const std::string*> target_file(Pair& p, const std::string& path) {
+        if (!p.target) return content_.worktree(path);
+        auto at_target = repo_.lookup(*p.target, path);
+        if (!at_target) return at_target.error();
+        if (!at_target->entry) return static_cast<const std::string*>(nullptr);
+        return content_.blob(at_target->entry->oid);
+    }
+
+    Result<Unit> check_symbol(AnchorResult& r, const std::string* content) {
+        if (!r.anchor.symbol) return Unit{};
+        bool found = false;
+        if (content && r.to && r.to->end_line >= r.to->line) {
+            auto lines = text::split_lines(*content);
+            for (auto n = r.to->line; n <= r.to->end_line && n <= std::int64_t(lines.size()); ++n)
+                found = found || text::contains_word(lines[n - 1], *r.anchor.symbol);
+        }
+        r.symbol_found = found;
+        return Unit{};
+    }
+
+    const git::Repository& repo_;
+    ContentCache content_;
+    std::map<std::string, Revision> revisions_;
+    std::map<std::string, std::unique_ptr<Pair>> pairs_;
+};
+
+}  // namespace
+
+std::optional<std::string> path_problem(std::string_view path) {
+    auto bad = [&](std::string_view why) {
+        return fmt::format("path '{}' {}; write it relative to the repository root with / "
+                           "separators",
+                           path, why);
+    };
+    if (path.empty()) return bad("is empty");
+    if (path.front() == '/') return bad("is absolute");
+    if (path.find('\\') != std::string_view::npos) return bad("holds a backslash");
+    if (path.find('\0') != std::string_view::npos) return bad("holds a NUL byte");
+    std::size_t pos = 0;
+    for (;;) {
+        auto slash = path.find('/', pos);
+        auto part = path.substr(pos, slash == std::string_view::npos ? path.npos : slash - pos);
+        if (part == "..") return bad("leaves the repository through '..'");
+        if (part.empty() || part == ".") return bad("has an empty or '.' component");
+        if (part == ".git") return bad("points into .git");
+        if (slash == std::string_view::npos) return std::nullopt;
+        pos = slash + 1;
+    }
+}
+
+Result<Report> resolve(const git::Repository& repo, const std::vector<Spec>& specs,
+                       const ResolveOptions& options) {
+    return Resolver(repo).run(specs, options);
+}
+
+}  // namespace cp

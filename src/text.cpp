@@ -1,0 +1,48 @@
+#include "context_pack/text.hpp"
+
+#include <algorithm>
+
+namespace cp::text {
+
+std::int64_t count_lines(std::string_view content) {
+    auto n = static_cast<std::int64_t>(std::count(content.begin(), content.end(), '\n'));
+    if (!content.empty() && content.back() != '\n') ++n;
+    return n;
+}
+
+std::vector<std::string_view> split_lines(std::string_view content) {
+    std::vector<std::string_view> lines;
+    while (!content.empty()) {
+        auto nl = content.find('\n');
+        auto line = content.substr(0, nl);
+        if (nl != std::string_view::npos && !line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        lines.push_back(line);
+        if (nl == std::string_view::npos) break;
+        content.remove_prefix(nl + 1);
+    }
+    return lines;
+}
+
+bool looks_binary(std::string_view content) {
+    return content.substr(0, 8000).find('\0') != std::string_view::npos;
+}
+
+bool is_word_byte(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool contains_word(std::string_view line, std::string_view needle) {
+    if (needle.empty()) return false;
+    for (auto pos = line.find(needle); pos != std::string_view::npos;
+         pos = line.find(needle, pos + 1)) {
+        bool left_ok = pos == 0 || !is_word_byte(static_cast<unsigned char>(line[pos - 1]));
+        auto after = pos + needle.size();
+        bool right_ok =
+            after == line.size() || !is_word_byte(static_cast<unsigned char>(line[after]));
+        if (left_ok && right_ok) return true;
+    }
+    return false;
+}
+
+}  // namespace cp::text

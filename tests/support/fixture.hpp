@@ -1,0 +1,63 @@
+// Scripted fixture repositories for tests: a temporary directory, the git CLI run with a
+// normalised environment (fixed dates and identity, no system or global config), and helpers
+// to write files and commit. Nothing here is used by the tool itself.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cptest {
+
+struct Output {
+    int status = 0;
+    std::string out;  // stdout
+    std::string err;  // stderr
+};
+
+// Runs a shell command line; never throws.
+Output sh(const std::string& command, const std::string& stdin_text = "");
+
+// Quotes one word for the shell.
+std::string q(const std::string& word);
+
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+class Repo {
+public:
+    explicit Repo(bool bare = false);
+    const std::string& dir() const { return dir_.path(); }
+    std::string at(const std::string& rel) const { return dir() + "/" + rel; }
+
+    // Runs `git ARGS` in the repository; a failure fails the test.
+    std::string git(const std::string& args) const;
+    Output git_status(const std::string& args) const;
+
+    void write(const std::string& rel, const std::string& content) const;
+    std::string read(const std::string& rel) const;
+    void remove(const std::string& rel) const;
+    // Stages everything and commits; returns the full hash.
+    std::string commit(const std::string& message = "change") const;
+    std::string head() const;
+
+private:
+    TempDir dir_;
+};
+
+// "L1\nL2\n...Ln\n", lines named with a prefix.
+std::string numbered(int n, const std::string& prefix = "L");
+
+// Runs the built context-pack binary in `dir` with `args`; stdin from `input`.
+Output context_pack(const std::string& dir, const std::string& args,
+                    const std::string& input = "");
+
+}  // namespace cptest

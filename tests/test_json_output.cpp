@@ -1,0 +1,93 @@
+// The JSON contract: the exact key set of every object, so a rename cannot slip through,
+// and the values of one resolved spec.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "support/fixture.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+std::set<std::string> keys(const json& j) {
+    std::set<std::string> out;
+    for (auto it = j.begin(); it != j.end(); ++it) out.insert(it.key());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("JSON output: fixed key set and values") {
+    cptest::Repo repo;
+    repo.write("a.c", cptest::numbered(10));
+    repo.write("gone.c", "x\n");
+    auto base = repo.commit();
+    repo.write("a.c", "top\n" + cptest::numbered(10));
+    repo.remove("gone.c");
+    auto o = cptest::context_pack(repo.dir(), "--format json --base " + base.substr(0, 12) +
+                                                  " --anchor a.c:2-3@L2 --anchor gone.c:1");
+    INFO(o.err);
+    REQUIRE(o.status == 1);
+    json doc = json::parse(o.out);
+
+    CHECK(keys(doc) == std::set<std::string>{"format_version", "exit_status", "specs"});
+    CHECK(doc["format_version"] == 1);
+    CHECK(doc["exit_status"] == 1);
+    REQUIRE(doc["specs"].size() == 1);
+    const json& spec = doc["specs"][0];
+    CHECK(keys(spec) == std::set<std::string>{"id", "source", "base", "base_rev", "target",
+                                              "target_rev", "anchors"});
+    CHECK(spec["base"] == base);
+    CHECK(spec["base_rev"] == base.substr(0, 12));
+    CHECK(spec["target"] == "worktree");
+    CHECK(spec["target_rev"].is_null());
+
+    const std::set<std::string> anchor_keys{
+        "kind",   "label",        "path",          "line",   "end_line",         "symbol",
+        "status", "renamed",      "to",            "symbol_found", "lines_deleted", "reason",
+        "exists_at_target", "binary", "why"};
+    REQUIRE(spec["anchors"].size() == 2);
+    const json& moved = spec["anchors"][0];
+    CHECK(keys(moved) == anchor_keys);
+    CHECK(moved["kind"] == "read");
+    CHECK(moved["label"] == "--anchor[0]");
+    CHECK(moved["path"] == "a.c");
+    CHECK(moved["line"] == 2);
+    CHECK(moved["end_line"] == 3);
+    CHECK(moved["symbol"] == "L2");
+    CHECK(moved["status"] == "MOVED");
+    CHECK(moved["renamed"] == false);
+    CHECK(keys(moved["to"]) == std::set<std::string>{"path", "line", "end_line"});
+    CHECK(moved["to"] == json{{"path", "a.c"}, {"line", 3}, {"end_line", 4}});
+    CHECK(moved["symbol_found"] == true);
+    CHECK(moved["lines_deleted"] == false);
+    CHECK(moved["reason"].is_null());
+
+    const json& gone = spec["anchors"][1];
+    CHECK(keys(gone) == anchor_keys);
+    CHECK(gone["status"] == "GONE");
+    CHECK(gone["to"].is_null());
+    CHECK(gone["symbol"].is_null());
+    CHECK(gone["symbol_found"].is_null());
+    CHECK(gone["reason"].is_string());
+}
+
+TEST_CASE("JSON output: an edit anchor carries its change, a NEW one whether it exists") {
+    cptest::Repo repo;
+    repo.write("a.c", "a\n");
+    auto base = repo.commit();
+    auto o = cptest::context_pack(
+        repo.dir(), "--format json -",
+        R"({"base": "HEAD", "file_changes": [{"location": {"path": "n.c", "line": 1},
+            "change": "create it"}]})");
+    REQUIRE(o.status == 0);
+    json a = json::parse(o.out)["specs"][0]["anchors"][0];
+    CHECK(a["kind"] == "edit");
+    CHECK(a["label"] == "file_changes[0]");
+    CHECK(a["change"] == "create it");
+    CHECK_FALSE(a.contains("why"));
+    CHECK(a["status"] == "NEW");
+    CHECK(a["exists_at_target"] == false);
+    CHECK(a["to"].is_null());
+}
