@@ -285,6 +285,9 @@ TEST_CASE("binary files: unchanged is SAME, changed cannot be carried") {
 
 TEST_CASE("CRLF files map by lines, with and without core.autocrlf") {
     Repo repo;
+    auto autocrlf = GENERATE(false, true);
+    INFO("core.autocrlf " << autocrlf);
+    if (autocrlf) repo.git("config core.autocrlf true");  // stored as LF, CRLF on disk
     repo.write("w.txt", "a\r\nb\r\nc\r\nd\r\n");
     auto base = repo.commit();
     repo.write("w.txt", "new\r\na\r\nb\r\nC\r\nd\r\n");
@@ -358,7 +361,7 @@ TEST_CASE("symlinks and submodules get their own answers") {
     CHECK(p.one("vendor/lib:1").reason == "vendor/lib is a submodule at base, not a file");
 }
 
-TEST_CASE("--target and a spec's own target pick the commit") {
+TEST_CASE("the target option and a spec's own target pick the commit") {
     Repo repo;
     repo.write("a.txt", numbered(5));
     auto base = repo.commit();
@@ -381,4 +384,13 @@ TEST_CASE("--target and a spec's own target pick the commit") {
     REQUIRE(missing.ok());
     CHECK(missing->specs[0].anchors[0].reason ==
           "target nope not in this repository: git fetch origin nope");
+}
+
+TEST_CASE("a case-only rename is a rename") {
+    Repo repo;
+    repo.write("readme.md", numbered(4));
+    auto base = repo.commit();
+    repo.git("mv readme.md README.md");
+    check_at(Probe{repo, base, std::nullopt}.one("readme.md:2"), Status::Same, "README.md", 2, 2,
+             true);
 }

@@ -133,7 +133,7 @@ TEST_CASE("jsonl: one spec a line, blank lines skipped, errors name the line") {
     CHECK(bad.error().message == "d.jsonl:2: base must be a string, not an integer");
 }
 
-TEST_CASE("--anchor PATH:LINE[-END][@SYMBOL]") {
+TEST_CASE("ad hoc anchors: PATH:LINE, an optional END and SYMBOL") {
     auto a = parse_anchor_arg("src/main.c:40-52@parse_args");
     REQUIRE(a.ok());
     CHECK(a->path == "src/main.c");
