@@ -140,8 +140,9 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
                                          *o.target));
     }
 
+    Content content(repo.value());
     ResolveOptions ro{o.base, o.target};
-    auto report = resolve(repo.value(), specs.value(), ro);
+    auto report = resolve(content, specs.value(), ro);
     if (!report) return fail(err, report.error().message);
 
     if (o.format == "json")

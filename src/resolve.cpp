@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 
+#include "context_pack/content.hpp"
 #include "context_pack/mapping.hpp"
 #include "context_pack/text.hpp"
 
@@ -49,38 +50,6 @@ std::string revision_problem(const git::Repository& repo, const char* role, cons
     return {};
 }
 
-// File content at one side, read once per path however many anchors share it.
-class ContentCache {
-public:
-    ContentCache(const git::Repository& repo) : repo_(repo) {}
-
-    Result<const std::string*> blob(const std::string& oid) {
-        auto it = blobs_.find(oid);
-        if (it == blobs_.end()) {
-            auto content = repo_.blob(oid);
-            if (!content) return content.error();
-            it = blobs_.emplace(oid, std::move(content).value()).first;
-        }
-        return &it->second;
-    }
-
-    // nullptr when the working tree has no regular file there.
-    Result<const std::string*> worktree(const std::string& path) {
-        auto it = files_.find(path);
-        if (it == files_.end()) {
-            auto content = repo_.read_worktree(path);
-            if (!content) return content.error();
-            it = files_.emplace(path, std::move(content).value()).first;
-        }
-        return it->second ? &*it->second : nullptr;
-    }
-
-private:
-    const git::Repository& repo_;
-    std::map<std::string, std::string> blobs_;
-    std::map<std::string, std::optional<std::string>> files_;
-};
-
 // Everything shared by the anchors of one (base, target): the diff, hunks per path, content.
 struct Pair {
     std::string base;
@@ -91,7 +60,7 @@ struct Pair {
 
 class Resolver {
 public:
-    Resolver(const git::Repository& repo) : repo_(repo), content_(repo) {}
+    Resolver(const git::Repository& repo, Content& content) : repo_(repo), content_(content) {}
 
     Result<Report> run(const std::vector<Spec>& specs, const ResolveOptions& options) {
         Report report;
@@ -250,7 +219,7 @@ private:
         r.to = Location{delta->new_path, m.to.start, m.to.end};
         if (r.binary) return Unit{};
 
-        auto target_content = target_file(p, delta->new_path);
+        auto target_content = content_.file(p.target, delta->new_path);
         if (!target_content) return target_content.error();
         return check_symbol(r, target_content.value());
     }
@@ -265,7 +234,7 @@ private:
         } else {
             exists = p.diff.find_new(r.anchor.path) != nullptr;
             if (!exists) {
-                auto file = content_.worktree(r.anchor.path);
+                auto file = content_.file(std::nullopt, r.anchor.path);
                 if (!file) return file.error();
                 exists = file.value() != nullptr;
             }
@@ -274,15 +243,6 @@ private:
         r.reason = fmt::format("{} absent at base; {} at target", r.anchor.path,
                                exists ? "present" : "not yet");
         return Unit{};
-    }
-
-    // The target's bytes of a path that the diff says is a file there.
-    Result<const std::string*> target_file(Pair& p, const std::string& path) {
-        if (!p.target) return content_.worktree(path);
-        auto at_target = repo_.lookup(*p.target, path);
-        if (!at_target) return at_target.error();
-        if (!at_target->entry) return static_cast<const std::string*>(nullptr);
-        return content_.blob(at_target->entry->oid);
     }
 
     Result<Unit> check_symbol(AnchorResult& r, const std::string* content) {
@@ -298,7 +258,7 @@ private:
     }
 
     const git::Repository& repo_;
-    ContentCache content_;
+    Content& content_;
     std::map<std::string, Revision> revisions_;
     std::map<std::string, std::unique_ptr<Pair>> pairs_;
 };
@@ -327,9 +287,9 @@ std::optional<std::string> path_problem(std::string_view path) {
     }
 }
 
-Result<Report> resolve(const git::Repository& repo, const std::vector<Spec>& specs,
+Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
                        const ResolveOptions& options) {
-    return Resolver(repo).run(specs, options);
+    return Resolver(content.repo(), content).run(specs, options);
 }
 
 }  // namespace cp

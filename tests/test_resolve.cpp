@@ -12,6 +12,14 @@ using cptest::Repo;
 
 namespace {
 
+cp::Result<cp::Report> resolve_in(const Repo& repo, const cp::Spec& spec,
+                                  const cp::ResolveOptions& options = {}) {
+    auto opened = cp::git::Repository::open(repo.dir());
+    REQUIRE(opened.ok());
+    cp::Content content(opened.value());
+    return cp::resolve(content, {spec}, options);
+}
+
 struct Probe {
     const Repo& repo;
     std::string base;
@@ -19,8 +27,6 @@ struct Probe {
 
     // Resolves `--anchor`-style anchors; returns one result per anchor.
     std::vector<cp::AnchorResult> run(const std::vector<std::string>& anchors) const {
-        auto opened = cp::git::Repository::open(repo.dir());
-        REQUIRE(opened.ok());
         cp::Spec spec;
         spec.source = "test";
         spec.base = base;
@@ -30,7 +36,7 @@ struct Probe {
             REQUIRE(a.ok());
             spec.anchors.push_back(std::move(a).value());
         }
-        auto report = cp::resolve(opened.value(), {spec}, {});
+        auto report = resolve_in(repo, spec);
         INFO((report.ok() ? "" : report.error().message));
         REQUIRE(report.ok());
         return report->specs.at(0).anchors;
@@ -333,10 +339,9 @@ TEST_CASE("a bare repository's default target is HEAD") {
     CHECK(opened->is_bare());
     auto r = Probe{bare, base, std::nullopt}.one("a.txt:2-3");
     check_at(r, Status::Moved, "a.txt", 3, 4);
-    auto opened_again = cp::git::Repository::open(bare.dir());
     cp::Spec spec;
     spec.base = base;
-    auto report = cp::resolve(opened_again.value(), {spec}, {});
+    auto report = resolve_in(bare, spec);
     REQUIRE(report.ok());
     CHECK(report->specs[0].target == head);
 }
@@ -369,18 +374,17 @@ TEST_CASE("the target option and a spec's own target pick the commit") {
     auto t1 = repo.commit();
     repo.write("a.txt", "x\ny\n" + numbered(5));
     repo.commit();
-    auto opened = cp::git::Repository::open(repo.dir());
     cp::Spec spec;
     spec.base = base;
     spec.target = t1;
     spec.anchors.push_back(cp::parse_anchor_arg("a.txt:1").value());
-    auto own = cp::resolve(opened.value(), {spec}, {});
+    auto own = resolve_in(repo, spec);
     REQUIRE(own.ok());
     check_at(own->specs[0].anchors[0], Status::Moved, "a.txt", 2, 2);
-    auto overridden = cp::resolve(opened.value(), {spec}, {std::nullopt, std::string("HEAD")});
+    auto overridden = resolve_in(repo, spec, {std::nullopt, std::string("HEAD")});
     REQUIRE(overridden.ok());
     check_at(overridden->specs[0].anchors[0], Status::Moved, "a.txt", 3, 3);
-    auto missing = cp::resolve(opened.value(), {spec}, {std::nullopt, std::string("nope")});
+    auto missing = resolve_in(repo, spec, {std::nullopt, std::string("nope")});
     REQUIRE(missing.ok());
     CHECK(missing->specs[0].anchors[0].reason ==
           "target nope not in this repository: git fetch origin nope");

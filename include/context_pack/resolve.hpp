@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "context_pack/content.hpp"
 #include "context_pack/git.hpp"
 #include "context_pack/report.hpp"
 #include "context_pack/result.hpp"
@@ -21,7 +22,8 @@ struct ResolveOptions {
 
 // Errors are only what stops the whole run (an unreadable object, a failed diff);
 // per-anchor outcomes, including a base that is not in the repository, are report data.
-Result<Report> resolve(const git::Repository& repo, const std::vector<Spec>& specs,
+// `content` carries the repository and caches the file bytes that later steps read again.
+Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
                        const ResolveOptions& options);
 
 // Why `path` cannot name a file inside the repository, or nullopt when it can.
