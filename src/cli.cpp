@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 #include <git2.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include <CLI/CLI.hpp>
 #include <fstream>
@@ -11,9 +16,10 @@
 
 #include "context_pack/git.hpp"
 #include "context_pack/json_output.hpp"
+#include "context_pack/pack.hpp"
 #include "context_pack/resolve.hpp"
 #include "context_pack/spec.hpp"
-#include "context_pack/table.hpp"
+#include "context_pack/text_output.hpp"
 
 namespace cp::cli {
 namespace {
@@ -24,22 +30,30 @@ struct Options {
     std::string repo_dir = ".";
     std::optional<std::string> base;
     std::optional<std::string> target;
+    bool at_base = false;
+    std::optional<std::string> since;
+    std::vector<std::string> only;
     std::string format = "text";
     bool table_only = false;
+    int context = 3;
+    std::size_t max_lines = 1500;
+    std::string color = "auto";
 };
 
 constexpr const char* kDescription =
     "Carry the code anchors of a change plan from its base commit onto the tree you stand on\n"
     "(a commit, or by default the working tree with its uncommitted changes) and print a\n"
-    "status table: SAME, MOVED, TOUCHED, RENAMED, GONE, NEW or UNRESOLVED per anchor.\n\n"
+    "pack: a status table (SAME, MOVED, TOUCHED, RENAMED, GONE, NEW, UNRESOLVED per anchor),\n"
+    "then the code of each anchor at the target, then the callers of each symbol.\n\n"
     "Examples:\n"
-    "  context-pack plan.json                      orient: anchors onto the working tree\n"
-    "  context-pack --target \"$(jq -r .base plan.json)\" plan.json\n"
-    "                                              check a plan at its own base\n"
+    "  context-pack plan.json                      orient: the pack on the working tree\n"
+    "  context-pack --at-base plan.json            check a plan at its own base\n"
+    "  context-pack --since $START plan.json       re-expand what changed since $START\n"
     "  context-pack --base main~3 --anchor src/a.c:40-52@parse_args\n"
     "                                              one anchor, no spec file\n"
-    "  context-pack --format json drift.jsonl      many specs, one JSON document\n\n"
-    "Exit status: 0 every anchor resolved and every symbol found; 1 the table was printed and\n"
+    "  context-pack --table --format json drift.jsonl\n"
+    "                                              many specs, one JSON document\n\n"
+    "Exit status: 0 every anchor resolved and every symbol found; 1 the pack was printed and\n"
     "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING; 2 the command could not run.";
 
 Result<std::string> read_input(const std::string& name, std::istream& in) {
@@ -94,6 +108,56 @@ Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
     return specs;
 }
 
+// The command line again, without --only and --max-lines, for the pointers the cap prints.
+std::string rerun_command(int argc, char** argv) {
+    std::string cmd = "context-pack";
+    for (int i = 1; i < argc; ++i) {
+        std::string_view arg = argv[i];
+        if (arg == "--only" || arg == "--max-lines") {
+            ++i;
+            continue;
+        }
+        if (arg.starts_with("--only=") || arg.starts_with("--max-lines=")) continue;
+        bool plain = !arg.empty() && arg.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                         "0123456789-_./:=@,+%^~") == std::string_view::npos;
+        std::string quoted = "'";
+        for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        cmd += " " + (plain ? std::string(arg) : quoted + "'");
+    }
+    return cmd;
+}
+
+// Keeps the anchors that --only names, by table row or by label; false when none matched.
+bool select_only(Report& report, const std::vector<std::string>& only) {
+    bool any = false;
+    for (SpecReport& spec : report.specs) {
+        std::erase_if(spec.anchors, [&](const AnchorResult& a) {
+            return std::none_of(only.begin(), only.end(), [&](const std::string& o) {
+                return o == std::to_string(a.row) || o == anchor_label(a.anchor);
+            });
+        });
+        any = any || !spec.anchors.empty();
+    }
+    return any;
+}
+
+bool use_color(const std::string& mode) {
+    if (mode != "auto") return mode == "always";
+    auto set = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v && *v;
+    };
+    if (set("NO_COLOR")) return false;
+    auto forced = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v && *v && std::string_view(v) != "0";
+    };
+    if (forced("CLICOLOR_FORCE") || forced("FORCE_COLOR")) return true;
+    const char* term = std::getenv("TERM");
+    return isatty(STDOUT_FILENO) && !(term && std::string_view(term) == "dumb");
+}
+
 int fail(std::ostream& err, const std::string& message) {
     err << "context-pack: " << message << '\n';
     return kExitCannotRun;
@@ -110,8 +174,19 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     app.add_option("--anchor", o.anchors, "Ad hoc anchor PATH:LINE[-END][@SYMBOL] (repeatable)");
     app.add_option("--target", o.target,
                    "Target revision (default: the working tree; HEAD in a bare repository)");
+    app.add_flag("--at-base", o.at_base, "Check each spec at its own base (target = base)");
+    app.add_option("--since", o.since,
+                   "Mark anchors whose lines changed since REV; show only their windows");
+    app.add_option("--only", o.only,
+                   "Show only this anchor: a table row (3) or a label (file_changes[2], reads[0])");
     app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
     app.add_flag("--table", o.table_only, "Print the status table alone");
+    app.add_option("--context", o.context, "Context lines around each window (default 3)")
+        ->check(CLI::Range(0, 1000));
+    app.add_option("--max-lines", o.max_lines, "Cap on the text pack's lines (default 1500)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+    app.add_option("--color", o.color, "Colour: auto (on a terminal), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
     app.set_version_flag("--version",
                          fmt::format("context-pack {} (libgit2 {})", CONTEXT_PACK_VERSION,
                                      LIBGIT2_VERSION));
@@ -133,22 +208,40 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     auto repo = git::Repository::open(o.repo_dir);
     if (!repo) return fail(err, repo.error().message);
 
-    if (o.target) {  // a mistyped --target is a usage error, not a per-anchor outcome
-        auto t = repo->resolve_commit(*o.target);
-        if (t.outcome != git::Revision::Outcome::Commit)
-            return fail(err, fmt::format("--target {} does not name a commit in this repository",
-                                         *o.target));
+    if (o.at_base && o.target)
+        return fail(err, "--at-base and --target both set the target; give one of them");
+    // A mistyped --target or --since is a usage error, not a per-anchor outcome.
+    for (auto [flag, rev] : {std::pair{"--target", &o.target}, std::pair{"--since", &o.since}}) {
+        if (*rev && repo->resolve_commit(**rev).outcome != git::Revision::Outcome::Commit)
+            return fail(err, fmt::format("{} {} does not name a commit in this repository", flag,
+                                         **rev));
     }
 
     Content content(repo.value());
-    ResolveOptions ro{o.base, o.target};
-    auto report = resolve(content, specs.value(), ro);
+    auto report = resolve(content, specs.value(), {o.base, o.target, o.at_base, o.since});
     if (!report) return fail(err, report.error().message);
 
-    if (o.format == "json")
+    if (!o.only.empty() && !select_only(report.value(), o.only))
+        return fail(err, "--only matches no anchor; give a table row number or a label such as "
+                         "file_changes[0] or reads[1]");
+
+    if (!o.table_only) {  // windows and callers read the targets' files again
+        PackOptions po;
+        po.window.context = o.context;
+        auto packed = add_windows_and_callers(content, report.value(), po);
+        if (!packed) return fail(err, packed.error().message);
+    }
+
+    if (o.format == "json") {
         print_json(out, report.value());
-    else
-        print_table(out, report.value());
+    } else {
+        TextOptions to;
+        to.color = use_color(o.color);
+        to.table_only = o.table_only;
+        to.max_lines = o.max_lines;
+        to.rerun = rerun_command(argc, argv);
+        print_pack(out, report.value(), to);
+    }
     out.flush();
     return report->exit_status();
 }

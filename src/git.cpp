@@ -314,6 +314,56 @@ Result<std::optional<std::string>> Repository::read_worktree(std::string_view pa
     return std::optional<std::string>(std::move(content).value());
 }
 
+Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>& target,
+                                               const FileVisitor& visit) const {
+    if (!target) {
+        Handle<git_index, git_index_free> index;
+        if (git_repository_index(index.out(), repo_.get()) < 0)
+            return failure("cannot read the index");
+        std::string last;
+        for (size_t i = 0, n = git_index_entrycount(index.get()); i < n; ++i) {
+            const git_index_entry* e = git_index_get_byindex(index.get(), i);
+            auto mode = static_cast<git_filemode_t>(e->mode);
+            if (mode == GIT_FILEMODE_LINK || mode == GIT_FILEMODE_COMMIT) continue;
+            if (e->path == last) continue;  // the stages of a conflicted path
+            last = e->path;
+            bool present = false;
+            auto bytes = read_file(workdir() + last, present);
+            if (!bytes) return bytes.error();
+            if (present) visit(last, bytes.value());
+        }
+        return Unit{};
+    }
+    TreeHandle tree;
+    if (auto r = read_commit_tree(repo_.get(), *target, tree); !r) return r.error();
+    struct Walk {
+        git_repository* repo;
+        const FileVisitor* visit;
+        std::optional<Error> error;
+    } walk{repo_.get(), &visit, std::nullopt};
+    int rc = git_tree_walk(
+        tree.get(), GIT_TREEWALK_PRE,
+        [](const char* root, const git_tree_entry* entry, void* payload) {
+            auto* w = static_cast<Walk*>(payload);
+            auto mode = git_tree_entry_filemode(entry);
+            if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE) return 0;
+            BlobHandle blob;
+            std::string path = std::string(root) + git_tree_entry_name(entry);
+            if (git_blob_lookup(blob.out(), w->repo, git_tree_entry_id(entry)) < 0) {
+                w->error = failure(fmt::format("cannot read {}", path));
+                return -1;
+            }
+            (*w->visit)(path, std::string_view(
+                                  static_cast<const char*>(git_blob_rawcontent(blob.get())),
+                                  static_cast<std::size_t>(git_blob_rawsize(blob.get()))));
+            return 0;
+        },
+        &walk);
+    if (walk.error) return *walk.error;
+    if (rc < 0) return failure("cannot walk the target's tree");
+    return Unit{};
+}
+
 Result<Diff> Repository::diff(const std::string& base,
                               const std::optional<std::string>& target) const {
     TreeHandle base_tree;

@@ -1,5 +1,7 @@
 #include "context_pack/json_output.hpp"
 
+#include <algorithm>
+
 namespace cp {
 namespace {
 
@@ -15,9 +17,44 @@ ordered_json location_json(const std::optional<Location>& l) {
     return ordered_json{{"path", l->path}, {"line", l->line}, {"end_line", l->end_line}};
 }
 
-ordered_json anchor_json(const AnchorResult& a) {
+ordered_json window_json(const SpecReport& spec, const Window& w) {
+    ordered_json lines = ordered_json::array();
+    for (const WindowLine& l : w.lines)
+        lines.push_back({{"line", l.number},
+                         {"text", l.text},
+                         {"anchored", l.anchored},
+                         {"cut_bytes", l.cut_bytes}});
+    ordered_json rows = ordered_json::array();
+    for (auto i : w.anchors) rows.push_back(spec.anchors[i].row);
+    ordered_json omitted = nullptr;
+    if (w.omitted())
+        omitted = {{"line", w.omitted_from}, {"end_line", w.omitted_to}, {"count", w.omitted()}};
+    return ordered_json{{"path", w.path},
+                        {"line", w.first},
+                        {"end_line", w.lines.empty() ? w.first - 1 : w.lines.back().number},
+                        {"rows", rows},
+                        {"lines", lines},
+                        {"omitted", omitted},
+                        {"unavailable", or_null(w.unavailable)}};
+}
+
+ordered_json callers_json(const Callers& c) {
+    ordered_json hits = ordered_json::array();
+    for (const CallerHit& h : c.hits)
+        hits.push_back({{"path", h.path}, {"line", h.line}, {"text", h.text},
+                        {"cut_bytes", h.cut_bytes}});
+    ordered_json per_file = ordered_json::array();
+    for (const FileCount& f : c.per_file) per_file.push_back({{"path", f.path}, {"count", f.count}});
+    return ordered_json{{"symbol", c.symbol},       {"total", c.total},
+                        {"in_windows", c.in_windows}, {"files_searched", c.files_scanned},
+                        {"hits", hits},             {"per_file", per_file}};
+}
+
+ordered_json anchor_json(const SpecReport& spec, std::size_t index) {
+    const AnchorResult& a = spec.anchors[index];
     const Anchor& in = a.anchor;
     ordered_json j;
+    j["row"] = a.row;
     j["kind"] = in.kind == AnchorKind::Edit ? "edit" : "read";
     j["label"] = anchor_label(in);
     j["path"] = in.path;
@@ -33,6 +70,11 @@ ordered_json anchor_json(const AnchorResult& a) {
     j["exists_at_target"] = or_null(a.exists_at_target);
     j["binary"] = a.binary;
     j[in.kind == AnchorKind::Edit ? "change" : "why"] = in.note;
+    j["edited_since"] = or_null(a.edited_since);
+    j["window"] = nullptr;
+    for (const Window& w : spec.windows)
+        if (std::find(w.anchors.begin(), w.anchors.end(), index) != w.anchors.end())
+            j["window"] = window_json(spec, w);
     return j;
 }
 
@@ -49,9 +91,16 @@ ordered_json report_to_json(const Report& report) {
         s["target"] = spec.target;
         s["target_rev"] = spec.target_rev.empty() ? ordered_json(nullptr)
                                                   : ordered_json(spec.target_rev);
+        s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);
+        s["since_rev"] = spec.since_rev.empty() ? ordered_json(nullptr)
+                                                : ordered_json(spec.since_rev);
         ordered_json anchors = ordered_json::array();
-        for (const AnchorResult& a : spec.anchors) anchors.push_back(anchor_json(a));
+        for (std::size_t i = 0; i < spec.anchors.size(); ++i)
+            anchors.push_back(anchor_json(spec, i));
         s["anchors"] = std::move(anchors);
+        ordered_json callers = ordered_json::array();
+        for (const Callers& c : spec.callers) callers.push_back(callers_json(c));
+        s["callers"] = std::move(callers);
         specs.push_back(std::move(s));
     }
     return ordered_json{{"format_version", kJsonFormatVersion},

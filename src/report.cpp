@@ -43,6 +43,11 @@ std::size_t SpecReport::symbol_missing_count() const {
                          [](const AnchorResult& a) { return a.symbol_found == false; });
 }
 
+std::optional<std::string> SpecReport::target_commit() const {
+    if (target == "worktree") return std::nullopt;
+    return target;
+}
+
 int Report::exit_status() const {
     for (const auto& spec : specs)
         for (const auto& a : spec.anchors)

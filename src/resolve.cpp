@@ -95,6 +95,7 @@ private:
         out.id = spec.id;
         out.base_rev = options.base ? *options.base : spec.base.value_or("");
         out.target_rev = options.target ? *options.target : spec.target.value_or("");
+        if (options.at_base) out.target_rev = out.base_rev;  // check the spec at its own base
 
         std::string problem;
         const Revision& base = revision(out.base_rev);
@@ -122,20 +123,73 @@ private:
             if (!made) return made.error();
             p = made.value();
         }
+        std::optional<std::string> since;
+        if (options.since) {
+            const Revision& s = revision(*options.since);
+            out.since_rev = *options.since;
+            if (s.outcome == Revision::Outcome::Commit) since = out.since = s.oid;
+        }
         for (const Anchor& anchor : spec.anchors) {
             AnchorResult r;
             r.anchor = anchor;
+            r.row = out.anchors.size() + 1;
             if (!problem.empty()) {
                 r.reason = problem;
-            } else if (auto filled = resolve_anchor(*p, r); !filled) {
+            } else if (auto filled = resolve_anchor(*p, r, true); !filled) {
                 return filled.error();
+            } else if (since) {
+                auto edited = edited_since(out.base, *since, target, r);
+                if (!edited) return edited.error();
+                r.edited_since = edited.value();
             }
             out.anchors.push_back(std::move(r));
         }
         return out;
     }
 
-    Result<Unit> resolve_anchor(Pair& p, AnchorResult& r) {
+    // Whether an edit between `since` and the target touched the anchor's lines as they stood
+    // at `since`: a hunk overlapping them, or their file renamed or deleted since.
+    Result<bool> edited_since(const std::string& base, const std::string& since,
+                              const std::optional<std::string>& target, const AnchorResult& r) {
+        auto later = pair(since, target);
+        if (!later) return later.error();
+        Pair& now = *later.value();
+        if (r.status == Status::New) {  // a file the plan creates: any change to it counts
+            return now.diff.find_old(r.anchor.path) != nullptr ||
+                   now.diff.find_new(r.anchor.path) != nullptr;
+        }
+        auto earlier = pair(base, since);
+        if (!earlier) return earlier.error();
+        AnchorResult then;
+        then.anchor = r.anchor;
+        if (auto filled = resolve_anchor(*earlier.value(), then, false); !filled)
+            return filled.error();
+        if (!then.to || then.status == Status::Gone) return then.status != r.status;
+        const git::Delta* delta = now.diff.find_old(then.to->path);
+        if (!delta) return false;
+        if (delta->change != Change::Modified) return true;  // renamed, deleted, retyped
+        auto hunks = hunks_for(now, *delta);
+        if (!hunks) return hunks.error();
+        LineRange range{then.to->line, then.to->end_line};
+        for (const Hunk& h : hunks.value()->hunks) {
+            if (range.empty() ? h.old_count == 0 && h.old_start == range.end
+                              : overlaps(h, range))
+                return true;
+        }
+        return false;
+    }
+
+    Result<const git::Hunks*> hunks_for(Pair& p, const git::Delta& delta) {
+        auto it = p.hunks.find(delta.old_path);
+        if (it == p.hunks.end()) {  // hunks once per anchored path
+            auto hunks = p.diff.hunks(delta);
+            if (!hunks) return hunks.error();
+            it = p.hunks.emplace(delta.old_path, std::move(hunks).value()).first;
+        }
+        return &it->second;
+    }
+
+    Result<Unit> resolve_anchor(Pair& p, AnchorResult& r, bool check_symbols) {
         const Anchor& a = r.anchor;
         if (auto bad = path_problem(a.path)) {
             r.reason = *bad;
@@ -180,7 +234,7 @@ private:
         if (!delta) {  // unchanged between base and target
             r.status = Status::Same;
             r.to = Location{a.path, range.start, range.end};
-            return check_symbol(r, base_content.value());
+            return check_symbols ? check_symbol(r, base_content.value()) : Unit{};
         }
         if (delta->change == Change::Deleted) {
             r.status = Status::Gone;
@@ -196,13 +250,9 @@ private:
         }
         r.renamed = delta->change == Change::Renamed;
 
-        auto it = p.hunks.find(a.path);
-        if (it == p.hunks.end()) {  // hunks once per anchored path
-            auto hunks = p.diff.hunks(*delta);
-            if (!hunks) return hunks.error();
-            it = p.hunks.emplace(a.path, std::move(hunks).value()).first;
-        }
-        const git::Hunks& h = it->second;
+        auto found_hunks = hunks_for(p, *delta);
+        if (!found_hunks) return found_hunks.error();
+        const git::Hunks& h = *found_hunks.value();
         if (h.binary || r.binary) {
             r.binary = true;
             if (!h.hunks.empty() || delta->change != Change::Renamed || delta->similarity < 100) {
@@ -217,7 +267,7 @@ private:
                                                    : Status::Touched;
         r.lines_deleted = m.lines_deleted;
         r.to = Location{delta->new_path, m.to.start, m.to.end};
-        if (r.binary) return Unit{};
+        if (r.binary || !check_symbols) return Unit{};
 
         auto target_content = content_.file(p.target, delta->new_path);
         if (!target_content) return target_content.error();

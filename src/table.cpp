@@ -10,8 +10,7 @@
 namespace cp {
 namespace {
 
-constexpr std::size_t kColumns = 7;
-using Row = std::array<std::string, kColumns>;
+using Row = std::vector<std::string>;
 
 std::string header_line(const SpecReport& spec) {
     std::string base = spec.base.empty() ? spec.base_rev + " (unresolved)" : git::short_oid(spec.base);
@@ -25,8 +24,14 @@ std::string header_line(const SpecReport& spec) {
     if (auto n = spec.renamed_count()) counts += fmt::format("; {} RENAMED", n);
     if (auto n = spec.symbol_missing_count()) counts += fmt::format("; {} SYMBOL_MISSING", n);
     auto total = spec.anchors.size();
-    return fmt::format("{}: base {} -> target {}, {} anchor{}{}{}", name, base, target, total,
-                       total == 1 ? "" : "s", counts.empty() ? "" : ": ", counts);
+    std::string since;
+    if (!spec.since.empty()) {
+        auto edited = std::count_if(spec.anchors.begin(), spec.anchors.end(),
+                                    [](const AnchorResult& a) { return a.edited_since == true; });
+        since = fmt::format("; {} edited since {}", edited, git::short_oid(spec.since));
+    }
+    return fmt::format("{}: base {} -> target {}, {} anchor{}{}{}{}", name, base, target, total,
+                       total == 1 ? "" : "s", counts.empty() ? "" : ": ", counts, since);
 }
 
 std::string symbol_cell(const AnchorResult& a) {
@@ -45,15 +50,17 @@ std::string note_cell(const AnchorResult& a) {
     return note;
 }
 
-Row row_of(std::size_t number, const AnchorResult& a) {
+Row row_of(const AnchorResult& a, bool since) {
     Location at_base{a.anchor.path, a.anchor.line, a.anchor.last_line()};
-    return Row{std::to_string(number),
-               a.anchor.kind == AnchorKind::Edit ? "edit" : "read",
-               format_location(at_base),
-               a.status_label(),
-               a.to ? format_location(*a.to) : "-",
-               symbol_cell(a),
-               note_cell(a)};
+    Row row{std::to_string(a.row),
+            a.anchor.kind == AnchorKind::Edit ? "edit" : "read",
+            format_location(at_base),
+            a.status_label(),
+            a.to ? format_location(*a.to) : "-",
+            symbol_cell(a)};
+    if (since) row.push_back(!a.edited_since ? "-" : *a.edited_since ? "edited" : "no");
+    row.push_back(note_cell(a));
+    return row;
 }
 
 }  // namespace
@@ -67,27 +74,45 @@ std::string format_location(const Location& l) {
     return fmt::format("{}:{}-{}", l.path, l.line, l.end_line);
 }
 
-void print_table(std::ostream& out, const Report& report) {
-    const Row head{"#", "kind", "at base", "status", "at target", "symbol", "note"};
-    bool first = true;
-    for (const SpecReport& spec : report.specs) {
-        if (!first) out << '\n';
-        first = false;
-        out << header_line(spec) << '\n';
-        std::vector<Row> rows{head};
-        for (std::size_t i = 0; i < spec.anchors.size(); ++i)
-            rows.push_back(row_of(i + 1, spec.anchors[i]));
-        std::array<std::size_t, kColumns> width{};
-        for (const Row& r : rows)
-            for (std::size_t c = 0; c < kColumns; ++c) width[c] = std::max(width[c], r[c].size());
-        for (const Row& r : rows) {
-            std::string line = fmt::format("{:>{}}", r[0], width[0]);
-            for (std::size_t c = 1; c < kColumns; ++c)
-                line += fmt::format("  {:<{}}", r[c], c + 1 == kColumns ? 0 : width[c]);
-            while (!line.empty() && line.back() == ' ') line.pop_back();
-            out << line << '\n';
-        }
+std::string paint(bool on, const char* code, const std::string& text) {
+    if (!on) return text;
+    return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+}
+
+const char* status_color(const AnchorResult& a) {
+    if (!a.ok()) return "31";  // red: GONE, UNRESOLVED, SYMBOL_MISSING
+    switch (a.status) {
+        case Status::Same: return "32";
+        case Status::Moved: return "36";
+        case Status::Touched: return "33";
+        default: return "34";
     }
+}
+
+std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color) {
+    bool since = !spec.since.empty();
+    Row head{"#", "kind", "at base", "status", "at target", "symbol"};
+    if (since) head.push_back("since");
+    head.push_back("note");
+    std::vector<Row> rows{head};
+    for (const AnchorResult& a : spec.anchors) rows.push_back(row_of(a, since));
+    std::vector<std::size_t> width(head.size());
+    for (const Row& r : rows)
+        for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+
+    out << paint(color, "1", header_line(spec)) << '\n';
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        std::string line = fmt::format("{:>{}}", r[0], width[0]);
+        for (std::size_t c = 1; c < r.size(); ++c) {
+            std::string cell = fmt::format("{:<{}}", r[c], c + 1 == r.size() ? 0 : width[c]);
+            if (i > 0 && c == 3) cell = paint(color, status_color(spec.anchors[i - 1]), cell);
+            line += "  " + cell;
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out << line << '\n';
+    }
+    return rows.size() + 1;
 }
 
 }  // namespace cp

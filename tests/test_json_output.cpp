@@ -22,6 +22,7 @@ TEST_CASE("JSON output: fixed key set and values") {
     cptest::Repo repo;
     repo.write("a.c", cptest::numbered(10));
     repo.write("gone.c", "x\n");
+    repo.write("other.c", "uses\ncall(L2);\nL20\n");
     auto base = repo.commit();
     repo.write("a.c", "top\n" + cptest::numbered(10));
     repo.remove("gone.c");
@@ -37,16 +38,18 @@ TEST_CASE("JSON output: fixed key set and values") {
     REQUIRE(doc["specs"].size() == 1);
     const json& spec = doc["specs"][0];
     CHECK(keys(spec) == std::set<std::string>{"id", "source", "base", "base_rev", "target",
-                                              "target_rev", "anchors"});
+                                              "target_rev", "since", "since_rev", "anchors",
+                                              "callers"});
     CHECK(spec["base"] == base);
     CHECK(spec["base_rev"] == base.substr(0, 12));
     CHECK(spec["target"] == "worktree");
     CHECK(spec["target_rev"].is_null());
 
     const std::set<std::string> anchor_keys{
-        "kind",   "label",        "path",          "line",   "end_line",         "symbol",
-        "status", "renamed",      "to",            "symbol_found", "lines_deleted", "reason",
-        "exists_at_target", "binary", "why"};
+        "row",    "kind",         "label",         "path",         "line",
+        "end_line", "symbol",     "status",        "renamed",      "to",
+        "symbol_found", "lines_deleted", "reason", "exists_at_target", "binary",
+        "why",    "edited_since", "window"};
     REQUIRE(spec["anchors"].size() == 2);
     const json& moved = spec["anchors"][0];
     CHECK(keys(moved) == anchor_keys);
@@ -63,6 +66,36 @@ TEST_CASE("JSON output: fixed key set and values") {
     CHECK(moved["symbol_found"] == true);
     CHECK(moved["lines_deleted"] == false);
     CHECK(moved["reason"].is_null());
+    CHECK(moved["row"] == 1);
+    CHECK(moved["edited_since"].is_null());
+    const json& w = moved["window"];
+    CHECK(keys(w) ==
+          std::set<std::string>{"path", "line", "end_line", "rows", "lines", "omitted",
+                                "unavailable"});
+    CHECK(w["path"] == "a.c");
+    CHECK(w["line"] == 1);  // three lines of context, clamped at the top
+    CHECK(w["end_line"] == 7);
+    CHECK(w["rows"] == json::array({1}));
+    CHECK(w["omitted"].is_null());
+    CHECK(w["unavailable"].is_null());
+    REQUIRE(w["lines"].size() == 7);
+    CHECK(keys(w["lines"][0]) ==
+          std::set<std::string>{"line", "text", "anchored", "cut_bytes"});
+    CHECK(w["lines"][0] == json{{"line", 1}, {"text", "top"}, {"anchored", false}, {"cut_bytes", 0}});
+    CHECK(w["lines"][2] == json{{"line", 3}, {"text", "L2"}, {"anchored", true}, {"cut_bytes", 0}});
+
+    REQUIRE(spec["callers"].size() == 1);
+    const json& callers = spec["callers"][0];
+    CHECK(keys(callers) == std::set<std::string>{"symbol", "total", "in_windows",
+                                                 "files_searched", "hits", "per_file"});
+    CHECK(callers["symbol"] == "L2");
+    CHECK(callers["total"] == 1);       // the other.c line; a.c's is in the window
+    CHECK(callers["in_windows"] == 1);
+    REQUIRE(callers["hits"].size() == 1);
+    CHECK(keys(callers["hits"][0]) == std::set<std::string>{"path", "line", "text", "cut_bytes"});
+    CHECK(callers["hits"][0]["path"] == "other.c");
+    CHECK(callers["hits"][0]["line"] == 2);
+    CHECK(callers["per_file"] == json::array({json{{"path", "other.c"}, {"count", 1}}}));
 
     const json& gone = spec["anchors"][1];
     CHECK(keys(gone) == anchor_keys);
@@ -71,6 +104,7 @@ TEST_CASE("JSON output: fixed key set and values") {
     CHECK(gone["symbol"].is_null());
     CHECK(gone["symbol_found"].is_null());
     CHECK(gone["reason"].is_string());
+    CHECK(gone["window"].is_null());
 }
 
 TEST_CASE("JSON output: an edit anchor carries its change, a NEW one whether it exists") {

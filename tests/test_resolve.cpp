@@ -20,6 +20,12 @@ cp::Result<cp::Report> resolve_in(const Repo& repo, const cp::Spec& spec,
     return cp::resolve(content, {spec}, options);
 }
 
+cp::ResolveOptions with_target(const std::string& target) {
+    cp::ResolveOptions o;
+    o.target = target;
+    return o;
+}
+
 struct Probe {
     const Repo& repo;
     std::string base;
@@ -381,10 +387,10 @@ TEST_CASE("the target option and a spec's own target pick the commit") {
     auto own = resolve_in(repo, spec);
     REQUIRE(own.ok());
     check_at(own->specs[0].anchors[0], Status::Moved, "a.txt", 2, 2);
-    auto overridden = resolve_in(repo, spec, {std::nullopt, std::string("HEAD")});
+    auto overridden = resolve_in(repo, spec, with_target("HEAD"));
     REQUIRE(overridden.ok());
     check_at(overridden->specs[0].anchors[0], Status::Moved, "a.txt", 3, 3);
-    auto missing = resolve_in(repo, spec, {std::nullopt, std::string("nope")});
+    auto missing = resolve_in(repo, spec, with_target("nope"));
     REQUIRE(missing.ok());
     CHECK(missing->specs[0].anchors[0].reason ==
           "target nope not in this repository: git fetch origin nope");

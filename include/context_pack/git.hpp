@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -106,6 +107,13 @@ public:
 
     // File content in the working tree; nullopt when it is absent or not a regular file.
     Result<std::optional<std::string>> read_worktree(std::string_view path) const;
+
+    // Calls `visit(path, bytes)` for every regular file the target tracks, in path order: the
+    // blobs of a commit's tree, or for the working tree the index's paths read from disk.
+    // Symlinks, submodules and files missing from disk are skipped.
+    using FileVisitor = std::function<void(const std::string& path, std::string_view bytes)>;
+    Result<Unit> for_each_tracked_file(const std::optional<std::string>& target,
+                                       const FileVisitor& visit) const;
 
     git_repository* raw() const { return repo_.get(); }
 

@@ -9,7 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "context_pack/callers.hpp"
 #include "context_pack/spec.hpp"
+#include "context_pack/window.hpp"
 
 namespace cp {
 
@@ -27,6 +29,7 @@ struct Location {
 
 struct AnchorResult {
     Anchor anchor;
+    std::size_t row = 0;                  // 1-based row in its spec's table
     Status status = Status::Unresolved;
     bool renamed = false;
     std::optional<Location> to;           // the range at target, for SAME/MOVED/TOUCHED
@@ -35,6 +38,7 @@ struct AnchorResult {
     std::optional<bool> exists_at_target; // for NEW: whether the file is at the target
     bool binary = false;                  // the file is binary: no line hunks
     std::optional<std::string> reason;    // why GONE/UNRESOLVED, or a note on the outcome
+    std::optional<bool> edited_since;     // with --since: a hunk since then touched its lines
 
     // SAME, MOVED, TOUCHED or NEW with every symbol found.
     bool ok() const;
@@ -49,7 +53,14 @@ struct SpecReport {
     std::string base;          // full hash, empty when it did not resolve
     std::string target_rev;    // as written, empty for the working tree
     std::string target;        // full hash, or "worktree"
+    std::string since_rev;     // --since as written, empty without it
+    std::string since;         // its full hash
     std::vector<AnchorResult> anchors;
+    std::vector<Window> windows;   // filled by the pack step, not by resolution
+    std::vector<Callers> callers;  // one per distinct symbol, in order of first use
+
+    // The target commit, or nullopt for the working tree.
+    std::optional<std::string> target_commit() const;
 
     std::size_t count(Status status) const;
     std::size_t renamed_count() const;

@@ -18,6 +18,8 @@ namespace cp {
 struct ResolveOptions {
     std::optional<std::string> base;    // --base: overrides every spec's base
     std::optional<std::string> target;  // --target: overrides every spec's target
+    bool at_base = false;               // --at-base: every spec's target is its own base
+    std::optional<std::string> since;   // --since: mark anchors whose lines changed since
 };
 
 // Errors are only what stops the whole run (an unreadable object, a failed diff);

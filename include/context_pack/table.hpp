@@ -1,18 +1,26 @@
-// The status table printer (SPEC §4 item 1): per spec one header line with base, target and
-// counts by status, then one row per anchor. Every coordinate is `path:line[-end]`, labelled
-// by its column as being at base or at target.
+// The status table (SPEC §4 item 1): per spec one header line with base, target and counts
+// by status, then one row per anchor. Every coordinate is `path:line[-end]`, labelled by its
+// column as being at base or at target. Returns the number of lines printed.
 #pragma once
 
+#include <cstddef>
 #include <ostream>
+#include <string>
 
 #include "context_pack/report.hpp"
 
 namespace cp {
 
-void print_table(std::ostream& out, const Report& report);
+std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color);
 
 // "src/a.c:4-6", "src/a.c:4", or for an empty range "src/a.c:(deleted after 3)", the gap
 // where a range's deleted lines stood.
 std::string format_location(const Location& location);
+
+// ANSI colour around text when `on`; the codes are SGR numbers such as "1" or "31".
+std::string paint(bool on, const char* code, const std::string& text);
+
+// The colour of a status cell: green SAME, cyan MOVED, yellow TOUCHED, red problems.
+const char* status_color(const AnchorResult& anchor);
 
 }  // namespace cp

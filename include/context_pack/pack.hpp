@@ -1,0 +1,22 @@
+// The pack step: after resolution, read each target's files once more to attach windows and
+// caller lists to the report. Callers are found in one pass over each target's tracked files
+// for every symbol of every spec on that target.
+#pragma once
+
+#include "context_pack/content.hpp"
+#include "context_pack/report.hpp"
+#include "context_pack/result.hpp"
+#include "context_pack/window.hpp"
+
+namespace cp {
+
+struct PackOptions {
+    WindowOptions window;
+    std::size_t max_callers = 50;  // hits listed per symbol; beyond them, per-file counts
+    bool callers = true;
+};
+
+// With --since, only anchors whose lines were edited get windows and caller lists.
+Result<Unit> add_windows_and_callers(Content& content, Report& report, const PackOptions& options);
+
+}  // namespace cp

@@ -1,0 +1,80 @@
+#include "context_pack/pack.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace cp {
+namespace {
+
+// An anchor gets a window and its symbol a caller list unless --since found it untouched.
+bool wanted(const AnchorResult& a) { return a.edited_since != false; }
+
+}  // namespace
+
+Result<Unit> add_windows_and_callers(Content& content, Report& report, const PackOptions& options) {
+    for (SpecReport& spec : report.specs) {
+        auto target = spec.target_commit();
+        std::optional<Error> error;
+        FileBytes bytes = [&](const std::string& path) -> const std::string* {
+            auto file = content.file(target, path);
+            if (!file) {
+                error = file.error();
+                return nullptr;
+            }
+            return file.value();
+        };
+        std::vector<AnchorResult> shown;
+        std::vector<std::size_t> index;  // position in spec.anchors of each shown anchor
+        for (std::size_t i = 0; i < spec.anchors.size(); ++i) {
+            if (!wanted(spec.anchors[i])) continue;
+            shown.push_back(spec.anchors[i]);
+            index.push_back(i);
+        }
+        spec.windows = build_windows(shown, bytes, options.window);
+        if (error) return *error;
+        for (Window& w : spec.windows)
+            for (auto& a : w.anchors) a = index[a];
+    }
+    if (!options.callers) return Unit{};
+
+    // One scan per distinct target, for the symbols of every spec on it.
+    std::map<std::string, std::vector<SpecReport*>> by_target;
+    for (SpecReport& spec : report.specs) by_target[spec.target].push_back(&spec);
+    for (auto& [target, specs] : by_target) {
+        std::set<std::string> symbols;
+        for (SpecReport* spec : specs)
+            for (const AnchorResult& a : spec->anchors)
+                if (a.anchor.symbol && wanted(a)) symbols.insert(*a.anchor.symbol);
+        if (symbols.empty()) continue;
+        CallerScan scan({symbols.begin(), symbols.end()}, options.window.max_line_bytes);
+        auto walked = content.repo().for_each_tracked_file(
+            specs.front()->target_commit(),
+            [&](const std::string& path, std::string_view bytes) { scan.scan(path, bytes); });
+        if (!walked) return walked.error();
+
+        for (SpecReport* spec : specs) {
+            std::vector<std::string> order;  // symbols in order of first use
+            for (const AnchorResult& a : spec->anchors)
+                if (a.anchor.symbol && wanted(a) &&
+                    std::find(order.begin(), order.end(), *a.anchor.symbol) == order.end())
+                    order.push_back(*a.anchor.symbol);
+            for (const std::string& symbol : order) {
+                std::vector<Shown> own;  // the symbol's own windows, context included
+                for (const Window& w : spec->windows) {
+                    bool holds = std::any_of(w.anchors.begin(), w.anchors.end(), [&](auto i) {
+                        return spec->anchors[i].anchor.symbol == symbol;
+                    });
+                    LineNo last_shown = w.omitted() ? w.omitted_from - 1 : w.last;
+                    if (holds) own.push_back({w.path, w.first, last_shown});
+                }
+                spec->callers.push_back(summarize_callers(symbol, scan.hits(symbol), own,
+                                                          options.max_callers,
+                                                          scan.files_scanned()));
+            }
+        }
+    }
+    return Unit{};
+}
+
+}  // namespace cp

@@ -1,0 +1,131 @@
+#include "context_pack/window.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "context_pack/report.hpp"
+#include "context_pack/text.hpp"
+
+namespace cp {
+namespace {
+
+bool has_window(const AnchorResult& a) {
+    return a.to && (a.status == Status::Same || a.status == Status::Moved ||
+                    a.status == Status::Touched);
+}
+
+// One anchor's span at target, context included, clamped to the file.
+struct Span {
+    LineNo first, last;
+    LineRange anchored;
+    std::size_t anchor;
+};
+
+}  // namespace
+
+std::size_t cut_line(std::string& line, std::size_t max_bytes) {
+    if (line.size() <= max_bytes) return 0;
+    std::size_t keep = max_bytes;
+    while (keep > 0 && (static_cast<unsigned char>(line[keep]) & 0xC0) == 0x80) --keep;
+    std::size_t cut = line.size() - keep;
+    line.resize(keep);
+    return cut;
+}
+
+std::vector<Window> build_windows(const std::vector<AnchorResult>& anchors, const FileBytes& bytes,
+                                  const WindowOptions& options) {
+    // Group anchors by target path, keeping the order in which paths first appear.
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<std::size_t>> by_path;
+    for (std::size_t i = 0; i < anchors.size(); ++i) {
+        if (!has_window(anchors[i])) continue;
+        auto [it, added] = by_path.try_emplace(anchors[i].to->path);
+        if (added) order.push_back(anchors[i].to->path);
+        it->second.push_back(i);
+    }
+
+    std::vector<Window> windows;
+    for (const auto& path : order) {
+        const auto& members = by_path[path];
+        const std::string* content = bytes(path);
+        if (!content || text::looks_binary(*content)) {
+            Window w;
+            w.path = path;
+            w.anchors = members;
+            w.unavailable = content ? "binary file at target: not shown"
+                                    : "no readable file at target: not shown";
+            windows.push_back(std::move(w));
+            continue;
+        }
+        auto lines = text::split_lines(*content);
+        const LineNo n = static_cast<LineNo>(lines.size());
+        const LineNo c = options.context;
+
+        std::vector<Span> spans;
+        for (std::size_t i : members) {
+            const Location& to = *anchors[i].to;
+            LineRange r{to.line, std::min(to.end_line, n)};
+            // An empty range (its lines deleted) shows the context around the gap.
+            LineNo first = r.empty() ? r.end - c + 1 : r.start - c;
+            LineNo last = r.end + c;
+            spans.push_back({std::max<LineNo>(1, first), std::min(n, last), r, i});
+        }
+        std::stable_sort(spans.begin(), spans.end(),
+                         [](const Span& a, const Span& b) { return a.first < b.first; });
+
+        // Merge spans that overlap or touch into one window.
+        std::vector<std::vector<Span>> groups;
+        for (const Span& s : spans) {
+            if (!groups.empty()) {
+                LineNo last = 0;
+                for (const Span& g : groups.back()) last = std::max(last, g.last);
+                if (s.first <= last + 1) {
+                    groups.back().push_back(s);
+                    continue;
+                }
+            }
+            groups.push_back({s});
+        }
+
+        for (const auto& group : groups) {
+            Window w;
+            w.path = path;
+            w.first = group.front().first;
+            for (const Span& s : group) {
+                w.last = std::max(w.last, s.last);
+                w.anchors.push_back(s.anchor);
+            }
+            std::sort(w.anchors.begin(), w.anchors.end());
+            auto anchored = [&](LineNo line) {
+                return std::any_of(group.begin(), group.end(), [&](const Span& s) {
+                    return s.anchored.start <= line && line <= s.anchored.end;
+                });
+            };
+            LineNo shown = 0;
+            w.omitted_from = 1;
+            w.omitted_to = 0;
+            for (LineNo line = w.first; line <= w.last; ++line) {
+                bool is_anchored = anchored(line);
+                if (is_anchored && shown == options.max_anchored) {
+                    w.omitted_from = line;
+                    w.omitted_to = w.last;
+                    break;
+                }
+                shown += is_anchored;
+                WindowLine wl;
+                wl.number = line;
+                wl.text = std::string(lines[static_cast<std::size_t>(line - 1)]);
+                wl.cut_bytes = cut_line(wl.text, options.max_line_bytes);
+                wl.anchored = is_anchored;
+                w.lines.push_back(std::move(wl));
+            }
+            windows.push_back(std::move(w));
+        }
+    }
+    std::stable_sort(windows.begin(), windows.end(), [](const Window& a, const Window& b) {
+        return a.anchors.front() < b.anchors.front();
+    });
+    return windows;
+}
+
+}  // namespace cp
