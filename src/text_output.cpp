@@ -31,7 +31,7 @@ std::string anchor_line(const AnchorResult& a) {
 std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, bool color) {
     std::vector<std::string> out;
     LineNo last_shown = w.lines.empty() ? w.first - 1 : w.lines.back().number;
-    std::string span = last_shown >= w.first ? fmt::format("{}:{}-{}", w.path, w.first, last_shown)
+    std::string span = last_shown >= w.first ? format_location({w.path, w.first, last_shown})
                                              : w.path;
     out.push_back(paint(color, "1", fmt::format("== {} ==", span)));
     for (auto i : w.anchors) out.push_back(anchor_line(spec.anchors[i]));
@@ -39,8 +39,20 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
         out.push_back("  (" + *w.unavailable + ")");
         return out;
     }
-    if (w.lines.empty()) out.push_back("  (no lines at target)");
     auto width = std::to_string(w.last).size();
+    // Where an anchor's lines were all deleted, a marker stands in the gap they left.
+    auto gaps_after = [&](LineNo line) {
+        for (auto i : w.anchors) {
+            const AnchorResult& a = spec.anchors[i];
+            if (a.lines_deleted && a.to && a.to->end_line == line)
+                out.push_back(fmt::format("{:>{}} ~ (#{}: its lines at base {}:{}-{} were "
+                                          "deleted here)",
+                                          "", width + 2, a.row, a.anchor.path, a.anchor.line,
+                                          a.anchor.last_line()));
+        }
+    };
+    if (w.lines.empty()) out.push_back("  (no lines at target)");
+    gaps_after(w.first - 1);
     for (const WindowLine& l : w.lines) {
         std::string text = l.text;
         if (l.cut_bytes) text += fmt::format(" … (+{} bytes)", l.cut_bytes);
@@ -50,6 +62,7 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
                                       paint(color, "1", number), text));
         else
             out.push_back(fmt::format("  {} | {}", number, text));
+        gaps_after(l.number);
     }
     if (w.omitted())
         out.push_back(fmt::format("… +{} lines ({}:{}-{})", w.omitted(), w.path, w.omitted_from,
@@ -93,7 +106,8 @@ std::vector<std::string> caller_lines(const Callers& c, bool color) {
     return out;
 }
 
-// Writes blocks while they fit in the budget; names the rest with the command for each.
+// Writes each block that still fits in the budget; the caller names the rest with the
+// command that prints each.
 class Budget {
 public:
     Budget(std::ostream& out, const TextOptions& o) : out_(out), o_(o) {}
@@ -153,7 +167,7 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
         std::vector<std::string> skipped;
         for (const Window& w : spec.windows) {
             auto lines = window_lines(spec, w, o.color);
-            if (skipped.empty() && budget.fits(lines.size() + 1)) {
+            if (budget.fits(lines.size() + 1)) {
                 budget.print(lines);
                 continue;
             }
@@ -166,7 +180,7 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
         std::vector<std::string> callers_skipped;
         for (const Callers& c : spec.callers) {
             auto lines = caller_lines(c, o.color);
-            if (skipped.empty() && callers_skipped.empty() && budget.fits(lines.size() + 1)) {
+            if (budget.fits(lines.size() + 1)) {
                 budget.print(lines);
                 continue;
             }

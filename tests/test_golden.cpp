@@ -1,0 +1,85 @@
+// Golden packs: the whole output of the binary over scripted fixtures (fixtures/demo.sh and
+// tests/fixtures/edges.sh), compared byte for byte with tests/golden/. Run the suite with
+// CONTEXT_PACK_REGENERATE=1 to rewrite the files after a deliberate change, then read the diff.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "support/fixture.hpp"
+
+namespace {
+
+struct Golden {
+    const char* name;     // tests/golden/<name>
+    const char* fixture;  // the script that builds DIR/repo and DIR/plan.json
+    const char* args;     // run in DIR/repo
+    int status;
+};
+
+// Golden fixtures are built once per process; their hashes are fixed by their dates.
+const std::string& fixture_dir(const std::string& script) {
+    static std::map<std::string, std::unique_ptr<cptest::TempDir>> built;
+    auto& dir = built[script];
+    if (!dir) {
+        dir = std::make_unique<cptest::TempDir>();
+        auto o = cptest::sh(cptest::q(std::string(CONTEXT_PACK_SOURCE_DIR) + "/" + script) + " " +
+                            cptest::q(dir->path()));
+        INFO(o.err);
+        REQUIRE(o.status == 0);
+    }
+    return dir->path();
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+}
+
+void check_golden(const Golden& g) {
+    INFO(g.name << ": context-pack " << g.args);
+    auto dir = fixture_dir(g.fixture);
+    auto o = cptest::context_pack(dir + "/repo", g.args);
+    INFO(o.err);
+    CHECK(o.status == g.status);
+    CHECK(o.err.empty());
+    auto path = std::string(CONTEXT_PACK_SOURCE_DIR) + "/tests/golden/" + g.name;
+    const char* regenerate = std::getenv("CONTEXT_PACK_REGENERATE");
+    if (regenerate && *regenerate && std::string(regenerate) != "0") {
+        std::ofstream(path, std::ios::binary) << o.out;
+        WARN("regenerated " << path);
+        return;
+    }
+    auto expected = slurp(path);
+    REQUIRE_FALSE(expected.empty());
+    CHECK(o.out == expected);
+}
+
+}  // namespace
+
+TEST_CASE("golden: the demo in its three uses") {
+    const Golden cases[] = {
+        {"demo-orient.txt", "fixtures/demo.sh", "../plan.json", 1},
+        {"demo-orient.json", "fixtures/demo.sh", "../plan.json --format json", 1},
+        {"demo-table.txt", "fixtures/demo.sh", "../plan.json --table", 1},
+        {"demo-at-base.txt", "fixtures/demo.sh", "../plan.json --at-base", 1},
+        {"demo-since.txt", "fixtures/demo.sh", "../plan.json --since HEAD", 1},
+        {"demo-since.json", "fixtures/demo.sh", "../plan.json --since HEAD --format json", 1},
+        {"demo-since-none.txt", "fixtures/demo.sh", "../plan.json --since HEAD --target HEAD", 1},
+        {"demo-only.txt", "fixtures/demo.sh", "../plan.json --only file_changes[1]", 0},
+    };
+    for (const auto& g : cases) check_golden(g);
+}
+
+TEST_CASE("golden: caps, cuts, merged and deleted windows, CRLF, long lines, binary") {
+    const Golden cases[] = {
+        {"edges.txt", "tests/fixtures/edges.sh", "../plan.json", 1},
+        {"edges.json", "tests/fixtures/edges.sh", "../plan.json --format json", 1},
+        {"edges-capped.txt", "tests/fixtures/edges.sh", "../plan.json --max-lines 60", 1},
+        {"edges-context0.txt", "tests/fixtures/edges.sh", "../plan.json --context 0 --only 7 --only 8", 0},
+    };
+    for (const auto& g : cases) check_golden(g);
+}
