@@ -83,3 +83,14 @@ TEST_CASE("golden: caps, cuts, merged and deleted windows, CRLF, long lines, bin
     };
     for (const auto& g : cases) check_golden(g);
 }
+
+TEST_CASE("golden: the README shows the demo's real table") {
+    auto readme = slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/README.md");
+    auto marker = readme.find("<!-- demo-table:");
+    REQUIRE(marker != std::string::npos);
+    auto open = readme.find("```\n", marker);
+    auto close = readme.find("```", open + 4);
+    REQUIRE(close != std::string::npos);
+    auto shown = readme.substr(open + 4, close - open - 4);
+    CHECK(shown == slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/tests/golden/demo-table.txt"));
+}
