@@ -1,5 +1,8 @@
 #include "context_pack/git.hpp"
 
+#include "context_pack/rename.hpp"
+#include "context_pack/text.hpp"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <git2.h>
@@ -183,7 +186,6 @@ Result<Hunks> collect_hunks(git_patch* patch) {
 }  // namespace
 
 void RepoDeleter::operator()(git_repository* repo) const { git_repository_free(repo); }
-void DiffDeleter::operator()(git_diff* diff) const { git_diff_free(diff); }
 
 std::string short_oid(std::string_view oid) { return std::string(oid.substr(0, 10)); }
 
@@ -364,68 +366,191 @@ Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>&
     return Unit{};
 }
 
+Result<std::optional<std::string>> Repository::read_worktree_as_stored(
+    std::string_view path) const {
+    auto raw = read_worktree(path);
+    if (!raw || !raw.value()) return raw;
+    std::string rel(path);
+    Handle<git_filter_list, git_filter_list_free> filters;
+    // Only libgit2's built-in filters exist here (CRLF, ident): nothing runs a program.
+    if (git_filter_list_load(filters.out(), repo_.get(), nullptr, rel.c_str(), GIT_FILTER_TO_ODB,
+                             GIT_FILTER_ALLOW_UNSAFE) < 0)
+        return failure(fmt::format("cannot load the filters for {}", rel));
+    if (!filters.get()) return raw;
+    git_buf out = GIT_BUF_INIT;
+    const std::string& in = *raw.value();
+    if (git_filter_list_apply_to_buffer(&out, filters.get(), in.data(), in.size()) < 0)
+        return failure(fmt::format("cannot convert {} as git stores it", rel));
+    std::string converted(out.ptr, out.size);
+    git_buf_dispose(&out);
+    return std::optional<std::string>(std::move(converted));
+}
+
+namespace {
+
+// What rename detection reads: blobs at base for sources, blobs or converted working-tree
+// files for targets, each at most once.
+class RenameFiles : public rename::Files {
+public:
+    RenameFiles(const Repository& repo, const std::vector<const Delta*>& sources,
+                const std::vector<const Delta*>& targets, bool worktree)
+        : repo_(repo), sources_(sources), targets_(targets), worktree_(worktree),
+          bytes_{std::vector<std::optional<std::string>>(sources.size()),
+                 std::vector<std::optional<std::string>>(targets.size())} {}
+
+    std::string content_id(rename::Side side, std::size_t i) override {
+        if (side == rename::Side::Source) return sources_[i]->old_oid;
+        if (!worktree_) return targets_[i]->new_oid;
+        auto b = bytes(side, i);
+        git_oid oid;
+        if (git_odb_hash(&oid, b.data(), b.size(), GIT_OBJECT_BLOB) < 0) {
+            remember(failure("cannot hash a working-tree file"));
+            return {};
+        }
+        return hex(&oid);
+    }
+
+    std::uint64_t size(rename::Side side, std::size_t i) override { return bytes(side, i).size(); }
+
+    std::string_view bytes(rename::Side side, std::size_t i) override {
+        bool source = side == rename::Side::Source;
+        auto& slot = bytes_[source ? 0 : 1][i];
+        if (!slot) {
+            const Delta& d = source ? *sources_[i] : *targets_[i];
+            if (!source && worktree_) {
+                auto file = repo_.read_worktree_as_stored(d.new_path);
+                if (!file) remember(file.error());
+                slot = file && file.value() ? *file.value() : std::string();
+            } else {
+                auto blob = repo_.blob(source ? d.old_oid : d.new_oid);
+                if (!blob) remember(blob.error());
+                slot = blob ? blob.value() : std::string();
+            }
+        }
+        return *slot;
+    }
+
+    const std::optional<Error>& error() const { return error_; }
+
+private:
+    void remember(Error e) {
+        if (!error_) error_ = std::move(e);
+    }
+
+    const Repository& repo_;
+    const std::vector<const Delta*>& sources_;
+    const std::vector<const Delta*>& targets_;
+    bool worktree_;
+    std::vector<std::optional<std::string>> bytes_[2];
+    std::optional<Error> error_;
+};
+
+// git's trim_common_tail for -U0 diffs (xdiff-interface.c): drop the identical tail in
+// 1 KiB blocks, keeping the rest of the line the last block cut into.
+void trim_common_tail(std::string_view& a, std::string_view& b) {
+    constexpr std::size_t kBlock = 1024;
+    std::size_t trimmed = 0, recovered = 0;
+    std::size_t smaller = std::min(a.size(), b.size());
+    while (kBlock + trimmed <= smaller &&
+           std::memcmp(a.data() + a.size() - trimmed - kBlock,
+                       b.data() + b.size() - trimmed - kBlock, kBlock) == 0)
+        trimmed += kBlock;
+    const char* ap = a.data() + a.size() - trimmed;
+    while (recovered < trimmed)
+        if (ap[recovered++] == '\n') break;
+    a = a.substr(0, a.size() - (trimmed - recovered));
+    b = b.substr(0, b.size() - (trimmed - recovered));
+}
+
+}  // namespace
+
 Result<Diff> Repository::diff(const std::string& base,
                               const std::optional<std::string>& target) const {
     TreeHandle base_tree;
     if (auto r = read_commit_tree(repo_.get(), base, base_tree); !r) return r.error();
 
     // Options are set in full: left at zero, libgit2 would take them from the repository's
-    // config. Context 0 makes the hunks `git diff -U0`'s.
+    // config. Renames are found by rename.cpp, as git finds them, not by libgit2.
     git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-    opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_INDENT_HEURISTIC;
+    opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_SKIP_BINARY_CHECK;
     opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
-    opts.context_lines = 0;
-    opts.interhunk_lines = 0;
 
     Diff out;
     out.repo_ = this;
     out.worktree_ = !target.has_value();
-    git_diff* raw = nullptr;
+    Handle<git_diff, git_diff_free> raw;
     if (target) {
         TreeHandle target_tree;
         if (auto r = read_commit_tree(repo_.get(), *target, target_tree); !r) return r.error();
-        if (git_diff_tree_to_tree(&raw, repo_.get(), base_tree.get(), target_tree.get(), &opts) < 0)
+        if (git_diff_tree_to_tree(raw.out(), repo_.get(), base_tree.get(), target_tree.get(),
+                                  &opts) < 0)
             return failure("cannot diff the base and the target");
     } else {
         opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
         // The variant with the index: staged and unstaged changes together, without
-        // re-hashing every file the index already vouches for.
-        if (git_diff_tree_to_workdir_with_index(&raw, repo_.get(), base_tree.get(), &opts) < 0)
+        // re-hashing every file the index already vouches for; the index is not written.
+        if (git_diff_tree_to_workdir_with_index(raw.out(), repo_.get(), base_tree.get(), &opts) <
+            0)
             return failure("cannot diff the base and the working tree");
     }
-    out.diff_.reset(raw);
 
-    // Exact renames first, over every pair, then similar content within git's rename limit;
-    // untracked files count as targets, so an unstaged delete plus a new file is a rename.
-    git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
-    find.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_EXACT_MATCH_ONLY |
-                 GIT_DIFF_FIND_DONT_IGNORE_WHITESPACE;
-    if (out.worktree_) find.flags |= GIT_DIFF_FIND_FOR_UNTRACKED;
-    find.rename_threshold = 50;
-    find.rename_limit = 1u << 20;
-    if (git_diff_find_similar(raw, &find) < 0) return failure("exact rename detection failed");
-    find.flags &= ~GIT_DIFF_FIND_EXACT_MATCH_ONLY;
-    find.rename_limit = 1000;
-    if (git_diff_find_similar(raw, &find) < 0) return failure("rename detection failed");
-
-    for (size_t i = 0, n = git_diff_num_deltas(raw); i < n; ++i) {
-        const git_diff_delta* d = git_diff_get_delta(raw, i);
+    std::vector<Delta> deltas;
+    for (size_t i = 0, n = git_diff_num_deltas(raw.get()); i < n; ++i) {
+        const git_diff_delta* d = git_diff_get_delta(raw.get(), i);
         auto change = change_of(d->status);
         if (!change) continue;
         Delta delta;
         delta.change = *change;
         delta.old_path = d->old_file.path;
         delta.new_path = d->new_file.path;
-        delta.similarity = d->similarity;
+        delta.old_oid = hex(&d->old_file.id);
+        if (target) delta.new_oid = hex(&d->new_file.id);
+        delta.old_kind = kind_of(static_cast<git_filemode_t>(d->old_file.mode));
         delta.new_kind = kind_of(static_cast<git_filemode_t>(d->new_file.mode));
-        delta.index = i;
-        out.deltas_.push_back(std::move(delta));
+        if (delta.new_kind == EntryKind::Submodule || delta.old_kind == EntryKind::Submodule) {
+            if (delta.change == Change::Added || delta.change == Change::Deleted) continue;
+        }
+        deltas.push_back(std::move(delta));
     }
+
+    // Deleted paths are rename sources, added and untracked ones targets, in path order.
+    std::vector<const Delta*> sources, targets;
+    for (const Delta& d : deltas) {
+        if (d.change == Change::Deleted) sources.push_back(&d);
+        if (d.change == Change::Added && d.new_kind != EntryKind::Directory) targets.push_back(&d);
+    }
+    auto by_old = [](const Delta* a, const Delta* b) { return a->old_path < b->old_path; };
+    auto by_new = [](const Delta* a, const Delta* b) { return a->new_path < b->new_path; };
+    std::sort(sources.begin(), sources.end(), by_old);
+    std::sort(targets.begin(), targets.end(), by_new);
+    std::vector<rename::Candidate> source_names, target_names;
+    for (const Delta* d : sources) source_names.push_back({d->old_path, d->old_kind == EntryKind::File});
+    for (const Delta* d : targets) target_names.push_back({d->new_path, d->new_kind == EntryKind::File});
+    RenameFiles files(*this, sources, targets, out.worktree_);
+    auto pairs = rename::find_renames(source_names, target_names, files);
+    if (files.error()) return *files.error();
+
+    std::vector<bool> paired(deltas.size());
+    for (const rename::Pair& p : pairs) {
+        const Delta& from = *sources[p.source];
+        const Delta& to = *targets[p.target];
+        Delta renamed = from;
+        renamed.change = from.old_path == to.new_path ? Change::Modified : Change::Renamed;
+        renamed.new_path = to.new_path;
+        renamed.new_oid = to.new_oid;
+        renamed.new_kind = to.new_kind;
+        renamed.similarity = p.score * 100 / rename::kMaxScore;
+        paired[static_cast<std::size_t>(&from - deltas.data())] = true;
+        paired[static_cast<std::size_t>(&to - deltas.data())] = true;
+        out.deltas_.push_back(std::move(renamed));
+    }
+    for (std::size_t i = 0; i < deltas.size(); ++i)
+        if (!paired[i]) out.deltas_.push_back(std::move(deltas[i]));
+
     std::sort(out.deltas_.begin(), out.deltas_.end(),
               [](const Delta& a, const Delta& b) { return a.old_path < b.old_path; });
     for (const auto& d : out.deltas_) out.by_new_.push_back(&d);
-    std::sort(out.by_new_.begin(), out.by_new_.end(),
-              [](const Delta* a, const Delta* b) { return a->new_path < b->new_path; });
+    std::sort(out.by_new_.begin(), out.by_new_.end(), by_new);
     return out;
 }
 
@@ -446,40 +571,34 @@ const Delta* Diff::find_new(std::string_view path) const {
 }
 
 Result<Hunks> Diff::hunks(const Delta& delta) const {
-    git_repository* repo = repo_->raw();
-    const git_diff_delta* d = git_diff_get_delta(diff_.get(), delta.index);
-    bool from_disk = delta.change == Change::Conflicted;
-    std::string disk;
-    if (worktree_ && delta.change != Change::Deleted) {
-        // An emptied file under a CRLF filter crashes libgit2 1.5's patch (#6431), and a
-        // conflicted entry has no single new blob: diff the base blob against the disk bytes.
-        struct stat st {};
-        std::string full = repo_->workdir() + delta.new_path;
-        if (lstat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-            from_disk = true;
-        if (from_disk) {
-            bool present = false;
-            auto content = read_file(full, present);
-            if (!content) return content.error();
-            disk = std::move(content).value();
-        }
+    // An added file diffs against nothing at base, a deleted one against nothing at target.
+    Result<std::string> old_bytes = std::string();
+    if (delta.change != Change::Added) old_bytes = repo_->blob(delta.old_oid);
+    if (!old_bytes) return old_bytes.error();
+    std::string new_bytes;
+    if (delta.change == Change::Deleted) {
+    } else if (worktree_) {
+        auto file = repo_->read_worktree_as_stored(delta.new_path);
+        if (!file) return file.error();
+        if (file.value()) new_bytes = std::move(*file.value());
+    } else {
+        auto blob = repo_->blob(delta.new_oid);
+        if (!blob) return blob.error();
+        new_bytes = std::move(blob).value();
     }
+    if (text::looks_binary(old_bytes.value()) || text::looks_binary(new_bytes))
+        return Hunks{true, {}};
+
+    std::string_view a = old_bytes.value(), b = new_bytes;
+    trim_common_tail(a, b);
+    git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+    opts.flags = GIT_DIFF_INDENT_HEURISTIC;
+    opts.context_lines = 0;
+    opts.interhunk_lines = 0;
     PatchHandle patch;
-    if (from_disk) {
-        git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-        opts.flags = GIT_DIFF_INDENT_HEURISTIC;
-        opts.context_lines = 0;
-        opts.interhunk_lines = 0;
-        BlobHandle old_blob;
-        if (git_blob_lookup(old_blob.out(), repo, &d->old_file.id) < 0)
-            return failure(fmt::format("cannot read {} at base", delta.old_path));
-        if (git_patch_from_blob_and_buffer(patch.out(), old_blob.get(), delta.old_path.c_str(),
-                                           disk.data(), disk.size(), delta.new_path.c_str(),
-                                           &opts) < 0)
-            return failure(fmt::format("cannot diff {}", delta.new_path));
-    } else if (git_patch_from_diff(patch.out(), diff_.get(), delta.index) < 0) {
+    if (git_patch_from_buffers(patch.out(), a.data(), a.size(), delta.old_path.c_str(), b.data(),
+                               b.size(), delta.new_path.c_str(), &opts) < 0)
         return failure(fmt::format("cannot diff {}", delta.new_path));
-    }
     return collect_hunks(patch.get());
 }
 

@@ -102,8 +102,6 @@ std::vector<Window> build_windows(const std::vector<AnchorResult>& anchors, cons
                 });
             };
             LineNo shown = 0;
-            w.omitted_from = 1;
-            w.omitted_to = 0;
             for (LineNo line = w.first; line <= w.last; ++line) {
                 bool is_anchored = anchored(line);
                 if (is_anchored && shown == options.max_anchored) {

@@ -16,15 +16,11 @@
 #include "context_pack/result.hpp"
 
 struct git_repository;
-struct git_diff;
 
 namespace cp::git {
 
 struct RepoDeleter {
     void operator()(git_repository* repo) const;
-};
-struct DiffDeleter {
-    void operator()(git_diff* diff) const;
 };
 
 // What a revision string names.
@@ -56,9 +52,11 @@ struct Delta {
     Change change = Change::Modified;
     std::string old_path;
     std::string new_path;
+    std::string old_oid;         // the blob at base
+    std::string new_oid;         // the blob at a target commit; empty in the working tree
     int similarity = 0;          // percent, for renames
+    EntryKind old_kind = EntryKind::File;
     EntryKind new_kind = EntryKind::File;
-    std::size_t index = 0;       // position in the underlying diff
 };
 
 struct Hunks {
@@ -68,21 +66,21 @@ struct Hunks {
 
 class Repository;
 
-// One name-level diff with rename detection (git's defaults: 50% similarity, exact renames
-// first) between a base commit and a target commit or the working tree.
+// One name-level diff with git's rename detection (see rename.hpp) between a base commit
+// and a target commit or the working tree, where untracked files count as rename targets.
 class Diff {
 public:
     const std::vector<Delta>& deltas() const { return deltas_; }
     const Delta* find_old(std::string_view path) const;  // the delta whose base side is path
     const Delta* find_new(std::string_view path) const;  // the delta whose target side is path
-    // -U0 hunks for one delta, equal to `git diff -U0`'s (Myers, indent heuristic).
+    // -U0 hunks for one delta, equal to `git diff -U0`'s: Myers with the indent heuristic,
+    // after git's trim of the common tail that -U0 diffs get.
     Result<Hunks> hunks(const Delta& delta) const;
 
 private:
     friend class Repository;
     const Repository* repo_ = nullptr;
     bool worktree_ = false;
-    std::unique_ptr<git_diff, DiffDeleter> diff_;
     std::vector<Delta> deltas_;  // sorted by old_path for lookup
     std::vector<const Delta*> by_new_;
 };
@@ -107,6 +105,8 @@ public:
 
     // File content in the working tree; nullopt when it is absent or not a regular file.
     Result<std::optional<std::string>> read_worktree(std::string_view path) const;
+    // The same converted as git stores it (CRLF and ident filters), for diffs and renames.
+    Result<std::optional<std::string>> read_worktree_as_stored(std::string_view path) const;
 
     // Calls `visit(path, bytes)` for every regular file the target tracks, in path order: the
     // blobs of a commit's tree, or for the working tree the index's paths read from disk.

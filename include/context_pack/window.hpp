@@ -35,7 +35,7 @@ struct Window {
     LineNo last = 0;                   // included (last < first: nothing to show)
     std::vector<std::size_t> anchors;  // indices of the anchors it holds, in table order
     std::vector<WindowLine> lines;
-    LineNo omitted_from = 0;           // lines left out past the cap: path:omitted_from-
+    LineNo omitted_from = 1;           // lines left out past the cap: path:omitted_from-
     LineNo omitted_to = 0;             // omitted_to; omitted_to < omitted_from when none
     std::optional<std::string> unavailable;  // why no lines are shown (binary, unreadable)
 
