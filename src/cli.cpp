@@ -1,7 +1,6 @@
 #include "context_pack/cli.hpp"
 
 #include <fmt/format.h>
-#include <git2.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,8 +15,7 @@
 
 #include "context_pack/git.hpp"
 #include "context_pack/json_output.hpp"
-#include "context_pack/pack.hpp"
-#include "context_pack/resolve.hpp"
+#include "context_pack/pipeline.hpp"
 #include "context_pack/spec.hpp"
 #include "context_pack/text_output.hpp"
 
@@ -128,20 +126,6 @@ std::string rerun_command(int argc, char** argv) {
     return cmd;
 }
 
-// Keeps the anchors that --only names, by table row or by label; false when none matched.
-bool select_only(Report& report, const std::vector<std::string>& only) {
-    bool any = false;
-    for (SpecReport& spec : report.specs) {
-        std::erase_if(spec.anchors, [&](const AnchorResult& a) {
-            return std::none_of(only.begin(), only.end(), [&](const std::string& o) {
-                return o == std::to_string(a.row) || o == anchor_label(a.anchor);
-            });
-        });
-        any = any || !spec.anchors.empty();
-    }
-    return any;
-}
-
 bool use_color(const std::string& mode) {
     if (mode != "auto") return mode == "always";
     auto set = [](const char* name) {
@@ -189,7 +173,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
         ->check(CLI::IsMember({"auto", "always", "never"}));
     app.set_version_flag("--version",
                          fmt::format("context-pack {} (libgit2 {})", CONTEXT_PACK_VERSION,
-                                     LIBGIT2_VERSION));
+                                     git::library_version()));
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -205,32 +189,15 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     auto specs = load_specs(o, in);  // bad input stops here, before the repository is touched
     if (!specs) return fail(err, specs.error().message);
 
-    auto repo = git::Repository::open(o.repo_dir);
-    if (!repo) return fail(err, repo.error().message);
-
-    if (o.at_base && o.target)
-        return fail(err, "--at-base and --target both set the target; give one of them");
-    // A mistyped --target or --since is a usage error, not a per-anchor outcome.
-    for (auto [flag, rev] : {std::pair{"--target", &o.target}, std::pair{"--since", &o.since}}) {
-        if (*rev && repo->resolve_commit(**rev).outcome != git::Revision::Outcome::Commit)
-            return fail(err, fmt::format("{} {} does not name a commit in this repository", flag,
-                                         **rev));
-    }
-
-    Content content(repo.value());
-    auto report = resolve(content, specs.value(), {o.base, o.target, o.at_base, o.since});
+    Request request;
+    request.specs = std::move(specs).value();
+    request.repo_dir = o.repo_dir;
+    request.resolve = {o.base, o.target, o.at_base, o.since};
+    request.only = o.only;
+    request.table_only = o.table_only;
+    request.pack.window.context = o.context;
+    auto report = build_report(request);
     if (!report) return fail(err, report.error().message);
-
-    if (!o.only.empty() && !select_only(report.value(), o.only))
-        return fail(err, "--only matches no anchor; give a table row number or a label such as "
-                         "file_changes[0] or reads[1]");
-
-    if (!o.table_only) {  // windows and callers read the targets' files again
-        PackOptions po;
-        po.window.context = o.context;
-        auto packed = add_windows_and_callers(content, report.value(), po);
-        if (!packed) return fail(err, packed.error().message);
-    }
 
     if (o.format == "json") {
         print_json(out, report.value());

@@ -189,6 +189,12 @@ void RepoDeleter::operator()(git_repository* repo) const { git_repository_free(r
 
 std::string short_oid(std::string_view oid) { return std::string(oid.substr(0, 10)); }
 
+std::string library_version() {
+    int major = 0, minor = 0, rev = 0;
+    git_libgit2_version(&major, &minor, &rev);
+    return fmt::format("{}.{}.{}", major, minor, rev);
+}
+
 Result<Repository> Repository::open(const std::string& dir) {
     init_library();
     git_repository* raw = nullptr;

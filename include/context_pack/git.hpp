@@ -123,4 +123,7 @@ private:
 
 std::string short_oid(std::string_view oid);
 
+// libgit2's version, as "1.5.1".
+std::string library_version();
+
 }  // namespace cp::git
