@@ -139,26 +139,51 @@ std::vector<std::string> ambiguous_candidates(git_repository* repo, std::string_
     return out;
 }
 
-Result<std::string> read_file(const std::string& full_path, bool& present) {
-    present = false;
-    int fd = ::open(full_path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP) return std::string();
-        return Error{fmt::format("cannot open {}: {}", full_path, std::strerror(errno))};
+struct Fd {
+    int fd = -1;
+    Fd(int f) : fd(f) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
     }
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
+};
+
+// Reads `rel` beneath the directory `root` without following a symlink anywhere on the way,
+// so no read leaves the working tree. `present` is false when there is no regular file
+// there (absent, a directory, or reached through a symlink).
+Result<std::string> read_beneath(const std::string& root, std::string_view rel, bool& present) {
+    present = false;
+    Fd dir(::open(root.empty() ? "." : root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.fd < 0) return Error{fmt::format("cannot open {}: {}", root, std::strerror(errno))};
+    std::size_t pos = 0;
+    int at = dir.fd;
+    std::vector<std::unique_ptr<Fd>> parents;
+    for (;;) {
+        auto slash = rel.find('/', pos);
+        std::string name(rel.substr(pos, slash == std::string_view::npos ? rel.npos : slash - pos));
+        bool last = slash == std::string_view::npos;
+        int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY);
+        int fd = ::openat(at, name.c_str(), flags);
+        if (fd < 0) {
+            if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == EISDIR)
+                return std::string();
+            return Error{fmt::format("cannot open {}: {}", rel, std::strerror(errno))};
+        }
+        parents.push_back(std::make_unique<Fd>(fd));
+        at = fd;
+        if (last) break;
+        pos = slash + 1;
+    }
     struct stat st {};
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) return std::string();
+    if (fstat(at, &st) < 0 || !S_ISREG(st.st_mode)) return std::string();
     std::string content;
     content.reserve(static_cast<std::size_t>(st.st_size));
     char buf[1 << 16];
     for (;;) {
-        auto n = ::read(fd, buf, sizeof buf);
+        auto n = ::read(at, buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return Error{fmt::format("cannot read {}: {}", full_path, std::strerror(errno))};
+        if (n < 0) return Error{fmt::format("cannot read {}: {}", rel, std::strerror(errno))};
         if (n == 0) break;
         content.append(buf, static_cast<std::size_t>(n));
     }
@@ -316,7 +341,7 @@ Result<std::string> Repository::blob(const std::string& oid_hex) const {
 
 Result<std::optional<std::string>> Repository::read_worktree(std::string_view path) const {
     bool present = false;
-    auto content = read_file(workdir() + std::string(path), present);
+    auto content = read_beneath(workdir(), path, present);
     if (!content) return content.error();
     if (!present) return std::optional<std::string>();
     return std::optional<std::string>(std::move(content).value());
@@ -336,7 +361,7 @@ Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>&
             if (e->path == last) continue;  // the stages of a conflicted path
             last = e->path;
             bool present = false;
-            auto bytes = read_file(workdir() + last, present);
+            auto bytes = read_beneath(workdir(), last, present);
             if (!bytes) return bytes.error();
             if (present) visit(last, bytes.value());
         }
@@ -370,6 +395,19 @@ Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>&
     if (walk.error) return *walk.error;
     if (rc < 0) return failure("cannot walk the target's tree");
     return Unit{};
+}
+
+std::optional<std::string> Repository::worktree_symlink(std::string_view path) const {
+    std::string at = workdir();
+    for (std::size_t pos = 0;;) {
+        auto slash = path.find('/', pos);
+        std::string_view prefix = path.substr(0, slash);
+        struct stat st {};
+        if (lstat((at + std::string(prefix)).c_str(), &st) < 0) return std::nullopt;
+        if (S_ISLNK(st.st_mode)) return std::string(prefix);
+        if (slash == std::string_view::npos) return std::nullopt;
+        pos = slash + 1;
+    }
 }
 
 Result<std::optional<std::string>> Repository::read_worktree_as_stored(

@@ -231,6 +231,16 @@ private:
 
         LineRange range{a.line, a.last_line()};
         const git::Delta* delta = p.diff.find_old(a.path);
+        if (!p.target) {
+            // Reads never follow a symlink out of the working tree: refuse, don't guess.
+            const std::string& there = delta ? delta->new_path : a.path;
+            if (auto link = repo_.worktree_symlink(there)) {
+                r.reason = fmt::format("{} is reached through the symlink {} in the working "
+                                       "tree; refused, as it may lead outside the repository",
+                                       there, *link);
+                return Unit{};
+            }
+        }
         if (!delta) {  // unchanged between base and target
             r.status = Status::Same;
             r.to = Location{a.path, range.start, range.end};

@@ -103,8 +103,11 @@ public:
     // target: a commit, or nullopt for the working tree (what is on disk, staged or not).
     Result<Diff> diff(const std::string& base, const std::optional<std::string>& target) const;
 
-    // File content in the working tree; nullopt when it is absent or not a regular file.
+    // File content in the working tree; nullopt when it is absent, not a regular file, or
+    // reached through a symlink (reads never follow one, so they never leave the tree).
     Result<std::optional<std::string>> read_worktree(std::string_view path) const;
+    // The first component of `path` that is a symlink in the working tree, if any.
+    std::optional<std::string> worktree_symlink(std::string_view path) const;
     // The same converted as git stores it (CRLF and ident filters), for diffs and renames.
     Result<std::optional<std::string>> read_worktree_as_stored(std::string_view path) const;
 
