@@ -15,6 +15,7 @@
 
 #include "context_pack/git.hpp"
 #include "context_pack/json_output.hpp"
+#include "context_pack/mcp.hpp"
 #include "context_pack/pipeline.hpp"
 #include "context_pack/spec.hpp"
 #include "context_pack/text_output.hpp"
@@ -103,6 +104,8 @@ Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
                 "{}: the spec has no base; add \"base\": \"<commit>\" to it or pass --base REV",
                 s.source)};
     }
+    if (std::all_of(specs.begin(), specs.end(), [](const Spec& s) { return s.anchors.empty(); }))
+        return Error{"nothing to resolve: the specs hold no anchors; add file_changes or reads"};
     return specs;
 }
 
@@ -150,6 +153,7 @@ int fail(std::ostream& err, const std::string& message) {
 }  // namespace
 
 int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
+    if (argc >= 2 && std::string_view(argv[1]) == "mcp") return mcp::run(argc, argv, in, out, err);
     Options o;
     CLI::App app{kDescription, "context-pack"};
     app.add_option("specs", o.spec_files, "Spec files (.json, or .jsonl with one spec a line); - reads stdin");

@@ -17,12 +17,23 @@
 namespace cp::git {
 namespace {
 
-// libgit2 errors become one line here and nowhere else.
+// libgit2 errors become one line here and nowhere else, with the mend where one is known.
 Error failure(std::string_view what) {
     const git_error* e = git_error_last();
     std::string detail = e && e->message ? e->message : "unknown libgit2 error";
     while (!detail.empty() && (detail.back() == '\n' || detail.back() == '.')) detail.pop_back();
-    return Error{fmt::format("{}: {}", what, detail)};
+    std::string mend;
+    if (detail.find("extension: 'link'") != std::string::npos)
+        mend = "; the index is a split index, which libgit2 1.5 cannot read: run "
+               "git update-index --no-split-index, or pass --target REV";
+    else if (detail.find("extension: 'sdir'") != std::string::npos)
+        mend = "; the index is a sparse index, which libgit2 1.5 cannot read: run "
+               "git config index.sparse false && git sparse-checkout reapply, or pass --target REV";
+    else if (e && e->klass == GIT_ERROR_ZLIB)
+        mend = "; the object store is damaged: git fsck names what is broken";
+    else if (e && e->klass == GIT_ERROR_ODB)
+        mend = "; an object is missing or unreadable: git fsck names what is broken";
+    return Error{fmt::format("{}: {}{}", what, detail, mend)};
 }
 
 template <class T, void (*Free)(T*)>

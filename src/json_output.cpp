@@ -1,6 +1,5 @@
 #include "context_pack/json_output.hpp"
 
-#include <algorithm>
 
 namespace cp {
 namespace {
@@ -50,7 +49,8 @@ ordered_json callers_json(const Callers& c) {
                         {"hits", hits},             {"per_file", per_file}};
 }
 
-ordered_json anchor_json(const SpecReport& spec, std::size_t index) {
+ordered_json anchor_json(const SpecReport& spec, std::size_t index,
+                         std::optional<std::size_t> window_of) {
     const AnchorResult& a = spec.anchors[index];
     const Anchor& in = a.anchor;
     ordered_json j;
@@ -71,10 +71,7 @@ ordered_json anchor_json(const SpecReport& spec, std::size_t index) {
     j["binary"] = a.binary;
     j[in.kind == AnchorKind::Edit ? "change" : "why"] = in.note;
     j["edited_since"] = or_null(a.edited_since);
-    j["window"] = nullptr;
-    for (const Window& w : spec.windows)
-        if (std::find(w.anchors.begin(), w.anchors.end(), index) != w.anchors.end())
-            j["window"] = window_json(spec, w);
+    j["window"] = or_null(window_of);  // an index into the spec's windows
     return j;
 }
 
@@ -94,10 +91,18 @@ ordered_json report_to_json(const Report& report) {
         s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);
         s["since_rev"] = spec.since_rev.empty() ? ordered_json(nullptr)
                                                 : ordered_json(spec.since_rev);
+        // Windows are listed once per spec; each anchor names the one that holds it.
+        std::vector<std::optional<std::size_t>> window_of(spec.anchors.size());
+        ordered_json windows = ordered_json::array();
+        for (std::size_t w = 0; w < spec.windows.size(); ++w) {
+            for (auto i : spec.windows[w].anchors) window_of[i] = w;
+            windows.push_back(window_json(spec, spec.windows[w]));
+        }
         ordered_json anchors = ordered_json::array();
         for (std::size_t i = 0; i < spec.anchors.size(); ++i)
-            anchors.push_back(anchor_json(spec, i));
+            anchors.push_back(anchor_json(spec, i, window_of[i]));
         s["anchors"] = std::move(anchors);
+        s["windows"] = std::move(windows);
         ordered_json callers = ordered_json::array();
         for (const Callers& c : spec.callers) callers.push_back(callers_json(c));
         s["callers"] = std::move(callers);

@@ -75,16 +75,15 @@ std::vector<Window> build_windows(const std::vector<AnchorResult>& anchors, cons
 
         // Merge spans that overlap or touch into one window.
         std::vector<std::vector<Span>> groups;
+        LineNo group_last = 0;
         for (const Span& s : spans) {
-            if (!groups.empty()) {
-                LineNo last = 0;
-                for (const Span& g : groups.back()) last = std::max(last, g.last);
-                if (s.first <= last + 1) {
-                    groups.back().push_back(s);
-                    continue;
-                }
+            if (!groups.empty() && s.first <= group_last + 1) {
+                groups.back().push_back(s);
+                group_last = std::max(group_last, s.last);
+                continue;
             }
             groups.push_back({s});
+            group_last = s.last;
         }
 
         for (const auto& group : groups) {
@@ -96,14 +95,17 @@ std::vector<Window> build_windows(const std::vector<AnchorResult>& anchors, cons
                 w.anchors.push_back(s.anchor);
             }
             std::sort(w.anchors.begin(), w.anchors.end());
-            auto anchored = [&](LineNo line) {
-                return std::any_of(group.begin(), group.end(), [&](const Span& s) {
-                    return s.anchored.start <= line && line <= s.anchored.end;
-                });
-            };
+            // Which lines of the window some anchor's range holds.
+            std::vector<char> anchored(
+                static_cast<std::size_t>(std::max<LineNo>(0, w.last - w.first + 1)));
+            for (const Span& s : group)
+                for (LineNo line = std::max(s.anchored.start, w.first);
+                     line <= std::min(s.anchored.end, w.last); ++line)
+                    anchored[static_cast<std::size_t>(line - w.first)] = 1;
+
             LineNo shown = 0;
             for (LineNo line = w.first; line <= w.last; ++line) {
-                bool is_anchored = anchored(line);
+                bool is_anchored = anchored[static_cast<std::size_t>(line - w.first)];
                 if (is_anchored && shown == options.max_anchored) {
                     w.omitted_from = line;
                     w.omitted_to = w.last;

@@ -39,7 +39,7 @@ TEST_CASE("JSON output: fixed key set and values") {
     const json& spec = doc["specs"][0];
     CHECK(keys(spec) == std::set<std::string>{"id", "source", "base", "base_rev", "target",
                                               "target_rev", "since", "since_rev", "anchors",
-                                              "callers"});
+                                              "windows", "callers"});
     CHECK(spec["base"] == base);
     CHECK(spec["base_rev"] == base.substr(0, 12));
     CHECK(spec["target"] == "worktree");
@@ -68,7 +68,9 @@ TEST_CASE("JSON output: fixed key set and values") {
     CHECK(moved["reason"].is_null());
     CHECK(moved["row"] == 1);
     CHECK(moved["edited_since"].is_null());
-    const json& w = moved["window"];
+    REQUIRE(moved["window"] == 0);  // an index into the spec's windows
+    REQUIRE(spec["windows"].size() == 1);
+    const json& w = spec["windows"][0];
     CHECK(keys(w) ==
           std::set<std::string>{"path", "line", "end_line", "rows", "lines", "omitted",
                                 "unavailable"});
@@ -105,6 +107,7 @@ TEST_CASE("JSON output: fixed key set and values") {
     CHECK(gone["symbol_found"].is_null());
     CHECK(gone["reason"].is_string());
     CHECK(gone["window"].is_null());
+    CHECK(spec["windows"][0]["rows"] == json::array({1}));
 }
 
 TEST_CASE("JSON output: an edit anchor carries its change, a NEW one whether it exists") {

@@ -1,7 +1,8 @@
 // The JSON printer: the report as one document. Fixed fields (SPEC §4): top-level `specs`;
 // per spec `base`, `target`, `anchors`; per anchor `kind`, `path`, `line`, `end_line`,
 // `symbol`, `status`, `renamed`, `to`, `symbol_found`, `lines_deleted`, `reason`. Fields may
-// be added, never renamed; tests/test_json_output.cpp asserts the exact key set.
+// be added, never renamed; tests/test_json_output.cpp asserts the exact key set. Windows are
+// listed once per spec (`windows`), and each anchor's `window` is an index into them.
 #pragma once
 
 #include <nlohmann/json.hpp>
