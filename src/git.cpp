@@ -287,6 +287,13 @@ Revision Repository::resolve_commit(std::string_view rev) const {
         return out;
     }
     if (rc < 0) {
+        // A reference that names an object the store cannot produce is damage, not absence.
+        git_oid named;
+        if (git_reference_name_to_id(&named, repo_.get(), spec.c_str()) == 0) {
+            out.outcome = Revision::Outcome::Missing;
+            out.oid = hex(&named);
+            return out;
+        }
         out.outcome = Revision::Outcome::NotFound;
         return out;
     }

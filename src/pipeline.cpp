@@ -32,7 +32,11 @@ Result<Report> build_report(const Request& request) {
 
     // A mistyped --target or --since is a usage error, not a per-anchor outcome.
     for (auto [flag, rev] : {std::pair{"--target", &ro.target}, std::pair{"--since", &ro.since}}) {
-        if (*rev && repo->resolve_commit(**rev).outcome != git::Revision::Outcome::Commit)
+        if (!*rev) continue;
+        auto found = repo->resolve_commit(**rev);
+        if (found.outcome == git::Revision::Outcome::Missing)
+            return Error{revision_problem(repo.value(), flag, **rev, found)};
+        if (found.outcome != git::Revision::Outcome::Commit)
             return Error{fmt::format("{} {} does not name a commit in this repository", flag,
                                      **rev)};
     }

@@ -26,6 +26,8 @@ const char* kind_word(EntryKind kind) {
     return "entry";
 }
 
+}  // namespace
+
 // Why a revision did not name one commit, with the mend.
 std::string revision_problem(const git::Repository& repo, const char* role, const std::string& rev,
                              const Revision& r) {
@@ -46,9 +48,15 @@ std::string revision_problem(const git::Repository& repo, const char* role, cons
             return fmt::format("{} {} names {}, not a commit", role, rev, git::short_oid(r.oid));
         case Revision::Outcome::Invalid:
             return fmt::format("{} '{}' is not a valid revision", role, rev);
+        case Revision::Outcome::Missing:
+            return fmt::format("{} {} names {}, which the object store cannot read: git fsck "
+                               "names what is broken",
+                               role, rev, git::short_oid(r.oid));
     }
     return {};
 }
+
+namespace {
 
 // Everything shared by the anchors of one (base, target): the diff, hunks per path, content.
 struct Pair {

@@ -25,9 +25,9 @@ struct RepoDeleter {
 
 // What a revision string names.
 struct Revision {
-    enum class Outcome { Commit, NotFound, Ambiguous, NotACommit, Invalid };
+    enum class Outcome { Commit, NotFound, Ambiguous, NotACommit, Invalid, Missing };
     Outcome outcome = Outcome::NotFound;
-    std::string oid;                      // full hex for Commit
+    std::string oid;                      // full hex for Commit, and the object for Missing
     std::vector<std::string> candidates;  // "1a2b3c4d5e commit" lines for Ambiguous
 };
 

@@ -28,6 +28,11 @@ struct ResolveOptions {
 Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
                        const ResolveOptions& options);
 
+// Why a revision did not name one commit, with the mend; empty when it did. `role` is
+// "base", "target" or "--since".
+std::string revision_problem(const git::Repository& repo, const char* role,
+                             const std::string& rev, const git::Revision& revision);
+
 // Why `path` cannot name a file inside the repository, or nullopt when it can.
 std::optional<std::string> path_problem(std::string_view path);
 
