@@ -1,7 +1,6 @@
 #include "context_pack/cli.hpp"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 #include "context_pack/mcp.hpp"
 #include "context_pack/pipeline.hpp"
 #include "context_pack/spec.hpp"
+#include "context_pack/text.hpp"
 #include "context_pack/text_output.hpp"
 
 namespace cp::cli {
@@ -55,30 +55,10 @@ constexpr const char* kDescription =
     "Exit status: 0 every anchor resolved and every symbol found; 1 the pack was printed and\n"
     "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING; 2 the command could not run.";
 
-Result<std::string> read_input(const std::string& name, std::istream& in) {
-    if (name == "-") {
-        std::ostringstream buf;
-        buf << in.rdbuf();
-        return buf.str();
-    }
-    struct stat st {};
-    if (::stat(name.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        return Error{fmt::format("{} is a directory; give a spec file (.json or .jsonl)", name)};
-    std::ifstream file(name, std::ios::binary);
-    if (!file)
-        return Error{fmt::format("cannot read spec file {}: {}", name, std::strerror(errno))};
-    std::ostringstream buf;
-    buf << file.rdbuf();
-    return buf.str();
-}
-
 Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
     std::vector<Spec> specs;
     for (const auto& name : o.spec_files) {
-        auto text = read_input(name, in);
-        if (!text) return text.error();
-        bool jsonl = name.size() > 6 && name.ends_with(".jsonl");
-        auto parsed = parse_specs(text.value(), name == "-" ? "<stdin>" : name, jsonl);
+        auto parsed = read_spec_input(name, in);
         if (!parsed) return parsed.error();
         for (auto& s : parsed.value()) specs.push_back(std::move(s));
     }
@@ -98,14 +78,8 @@ Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
     if (specs.empty())
         return Error{"nothing to resolve: give a spec file ('-' reads standard input), or "
                      "--base REV --anchor PATH:LINE"};
-    for (const auto& s : specs) {
-        if (!s.base && !o.base)
-            return Error{fmt::format(
-                "{}: the spec has no base; add \"base\": \"<commit>\" to it or pass --base REV",
-                s.source)};
-    }
-    if (std::all_of(specs.begin(), specs.end(), [](const Spec& s) { return s.anchors.empty(); }))
-        return Error{"nothing to resolve: the specs hold no anchors; add file_changes or reads"};
+    if (auto checked = check_specs(specs, o.base.has_value(), "pass --base REV"); !checked)
+        return checked.error();
     return specs;
 }
 
@@ -119,12 +93,7 @@ std::string rerun_command(int argc, char** argv) {
             continue;
         }
         if (arg.starts_with("--only=") || arg.starts_with("--max-lines=")) continue;
-        bool plain = !arg.empty() && arg.find_first_not_of(
-                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                         "0123456789-_./:=@,+%^~") == std::string_view::npos;
-        std::string quoted = "'";
-        for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-        cmd += " " + (plain ? std::string(arg) : quoted + "'");
+        cmd += " " + text::shell_word(arg);
     }
     return cmd;
 }

@@ -2,7 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -183,6 +190,39 @@ Result<std::vector<Spec>> parse_specs(std::string_view text, const std::string& 
         specs.push_back(std::move(spec).value());
     }
     return specs;
+}
+
+Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream& in,
+                                          const std::string& where) {
+    std::ostringstream buf;
+    if (name == "-") {
+        buf << in.rdbuf();
+    } else {
+        struct stat st {};
+        if (::stat(name.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+            return Error{fmt::format("{} is a directory; give a spec file (.json or .jsonl)",
+                                     name)};
+        std::ifstream file(name, std::ios::binary);
+        if (!file)
+            return Error{fmt::format("cannot read spec file {}: {}{}", name,
+                                     std::strerror(errno), where)};
+        buf << file.rdbuf();
+    }
+    bool jsonl = name.size() > 6 && name.ends_with(".jsonl");
+    return parse_specs(buf.str(), name == "-" ? "<stdin>" : name, jsonl);
+}
+
+Result<Unit> check_specs(const std::vector<Spec>& specs, bool base_given,
+                         std::string_view base_hint) {
+    for (const auto& s : specs) {
+        if (!s.base && !base_given)
+            return Error{fmt::format(
+                "{}: the spec has no base; add \"base\": \"<commit>\" to it or {}", s.source,
+                base_hint)};
+    }
+    if (std::all_of(specs.begin(), specs.end(), [](const Spec& s) { return s.anchors.empty(); }))
+        return Error{"nothing to resolve: the specs hold no anchors; add file_changes or reads"};
+    return Unit{};
 }
 
 std::optional<std::string> symbol_problem(std::string_view symbol) {

@@ -45,4 +45,14 @@ bool contains_word(std::string_view line, std::string_view needle) {
     return false;
 }
 
+std::string shell_word(std::string_view word) {
+    bool plain = !word.empty() &&
+                 word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789-_./:=@,+%^~") == std::string_view::npos;
+    if (plain) return std::string(word);
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
 }  // namespace cp::text

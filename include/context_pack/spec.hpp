@@ -43,6 +43,16 @@ Result<Spec> parse_spec(std::string_view json_text, const std::string& source);
 // Parses a whole input: one JSON spec, or with `jsonl` one spec per non-blank line.
 Result<std::vector<Spec>> parse_specs(std::string_view text, const std::string& source, bool jsonl);
 
+// Reads one spec input: a file (".jsonl": one spec a line) or "-" for `in`. A directory or
+// an unreadable file is an Error naming it; `where` is added to a failed open's message.
+Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream& in,
+                                          const std::string& where = "");
+
+// The checks before anything runs: every spec has a base unless `base_given`, and some spec
+// has an anchor. `base_hint` says how else to give a base ("pass --base REV").
+Result<Unit> check_specs(const std::vector<Spec>& specs, bool base_given,
+                         std::string_view base_hint);
+
 // Parses an ad hoc anchor `PATH:LINE[-END][@SYMBOL]`; the path may itself contain ':' or '@'.
 Result<Anchor> parse_anchor_arg(std::string_view arg);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,5 +25,8 @@ bool is_word_byte(unsigned char c);
 // True when `needle` occurs in `line` with no word byte just before or just after it, as
 // `git grep -w -F` would match it (it retries past a failed candidate).
 bool contains_word(std::string_view line, std::string_view needle);
+
+// `word` as one shell word: as it is when it needs no quoting, else in single quotes.
+std::string shell_word(std::string_view word);
 
 }  // namespace cp::text
