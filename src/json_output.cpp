@@ -1,5 +1,7 @@
 #include "context_pack/json_output.hpp"
 
+#include "context_pack/summary.hpp"
+
 
 namespace cp {
 namespace {
@@ -75,6 +77,32 @@ ordered_json anchor_json(const SpecReport& spec, std::size_t index,
     return j;
 }
 
+ordered_json counts_json(const Counts& c) {
+    ordered_json j{{"anchors", c.total}};
+    for (Status s : kAllStatuses) j[std::string(status_name(s))] = c.of(s);
+    j["RENAMED"] = c.renamed;
+    j["SYMBOL_MISSING"] = c.symbol_missing;
+    j["drifted"] = c.drifted();
+    return j;
+}
+
+ordered_json summary_json(const Summary& summary) {
+    ordered_json by_spec = ordered_json::array(), by_prefix = ordered_json::array();
+    for (const auto& [name, c] : summary.by_spec) {
+        auto j = counts_json(c);
+        j["spec"] = name;
+        by_spec.push_back(std::move(j));
+    }
+    for (const auto& [name, c] : summary.by_prefix) {
+        auto j = counts_json(c);
+        j["prefix"] = name;
+        by_prefix.push_back(std::move(j));
+    }
+    return ordered_json{{"all", counts_json(summary.all)},
+                        {"by_spec", std::move(by_spec)},
+                        {"by_prefix", std::move(by_prefix)}};
+}
+
 }  // namespace
 
 ordered_json report_to_json(const Report& report) {
@@ -108,9 +136,11 @@ ordered_json report_to_json(const Report& report) {
         s["callers"] = std::move(callers);
         specs.push_back(std::move(s));
     }
-    return ordered_json{{"format_version", kJsonFormatVersion},
-                        {"exit_status", report.exit_status()},
-                        {"specs", std::move(specs)}};
+    ordered_json out{{"format_version", kJsonFormatVersion},
+                     {"exit_status", report.exit_status()},
+                     {"specs", std::move(specs)}};
+    if (report.specs.size() > 1) out["summary"] = summary_json(summarize(report));
+    return out;
 }
 
 void print_json(std::ostream& out, const Report& report) {

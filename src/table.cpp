@@ -115,4 +115,41 @@ std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool col
     return rows.size() + 1;
 }
 
+void print_summary(std::ostream& out, const Summary& summary, bool color) {
+    const Counts& all = summary.all;
+    auto percent = [](std::size_t part, std::size_t whole) {
+        return whole ? fmt::format("{}%", (part * 100 + whole / 2) / whole) : std::string("-");
+    };
+    out << paint(color, "1",
+                 fmt::format("drift over {} specs, {} anchors: {} drifted ({}), {} RENAMED, {} "
+                             "SYMBOL_MISSING",
+                             summary.by_spec.size(), all.total, all.drifted(),
+                             percent(all.drifted(), all.total), all.renamed, all.symbol_missing))
+        << '\n';
+    Row head{"", "anchors"};
+    for (Status s : kAllStatuses) head.push_back(std::string(status_name(s)));
+    for (const char* extra : {"RENAMED", "SYMBOL_MISSING", "drifted"}) head.push_back(extra);
+    auto row = [&](const std::string& name, const Counts& c) {
+        Row r{name, std::to_string(c.total)};
+        for (Status s : kAllStatuses) r.push_back(std::to_string(c.of(s)));
+        r.push_back(std::to_string(c.renamed));
+        r.push_back(std::to_string(c.symbol_missing));
+        r.push_back(percent(c.drifted(), c.total));
+        return r;
+    };
+    std::vector<Row> rows{head, row("all", all), Row{"by spec"}};
+    for (const auto& [name, c] : summary.by_spec) rows.push_back(row("  " + name, c));
+    rows.push_back(Row{"by path prefix"});
+    for (const auto& [name, c] : summary.by_prefix) rows.push_back(row("  " + name, c));
+    std::vector<std::size_t> width(head.size());
+    for (const Row& r : rows)
+        for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+    for (const Row& r : rows) {
+        std::string line = fmt::format("{:<{}}", r[0], r.size() == 1 ? 0 : width[0]);
+        for (std::size_t c = 1; c < r.size(); ++c) line += fmt::format("  {:>{}}", r[c], width[c]);
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out << line << '\n';
+    }
+}
+
 }  // namespace cp

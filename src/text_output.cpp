@@ -191,6 +191,10 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
         }
         print_pointers(out, o, "caller list", callers_skipped);
     }
+    if (report.specs.size() > 1) {  // a batch: the drift report over all of them
+        out << '\n';
+        print_summary(out, summarize(report), o.color);
+    }
 }
 
 }  // namespace cp

@@ -8,10 +8,14 @@
 #include <string>
 
 #include "context_pack/report.hpp"
+#include "context_pack/summary.hpp"
 
 namespace cp {
 
 std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color);
+
+// The drift summary over several specs: totals, then one row per spec and per path prefix.
+void print_summary(std::ostream& out, const Summary& summary, bool color);
 
 // "src/a.c:4-6", "src/a.c:4", or for an empty range "src/a.c:(deleted after 3)", the gap
 // where a range's deleted lines stood.
