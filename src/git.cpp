@@ -415,6 +415,27 @@ Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>&
     return Unit{};
 }
 
+DiffAttribute Repository::diff_attribute(const std::string& path) const {
+    const char* value = nullptr;
+    if (git_attr_get(&value, repo_.get(), GIT_ATTR_CHECK_FILE_THEN_INDEX, path.c_str(), "diff") < 0)
+        return DiffAttribute::Unset;
+    switch (git_attr_value(value)) {
+        case GIT_ATTR_VALUE_FALSE: return DiffAttribute::Binary;  // -diff, or the binary macro
+        case GIT_ATTR_VALUE_TRUE: return DiffAttribute::Text;
+        case GIT_ATTR_VALUE_STRING: {  // a driver: binary only if diff.<driver>.binary says so
+            Handle<git_config, git_config_free> config;
+            int flag = 0;
+            if (git_repository_config_snapshot(config.out(), repo_.get()) == 0 &&
+                git_config_get_bool(&flag, config.get(),
+                                    fmt::format("diff.{}.binary", value).c_str()) == 0)
+                return flag ? DiffAttribute::Binary : DiffAttribute::Text;
+            git_error_clear();
+            return DiffAttribute::Unset;
+        }
+        default: return DiffAttribute::Unset;
+    }
+}
+
 std::optional<std::string> Repository::worktree_symlink(std::string_view path) const {
     std::string at = workdir();
     for (std::size_t pos = 0;;) {
@@ -561,11 +582,34 @@ Result<Diff> Repository::diff(const std::string& base,
         const git_diff_delta* d = git_diff_get_delta(raw.get(), i);
         auto change = change_of(d->status);
         if (!change) continue;
+        if (!target && *change == Change::Modified && d->old_file.mode == d->new_file.mode &&
+            d->old_file.mode != GIT_FILEMODE_COMMIT) {
+            // A staged edit undone on disk is still "modified" to libgit2, which diffs through
+            // the index. It is unchanged when the bytes on disk, as git stores them, are the
+            // base blob's, as git diff BASE says.
+            auto bytes = read_worktree_as_stored(d->new_file.path);
+            if (!bytes) return bytes.error();
+            git_oid disk;
+            if (bytes.value() && git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(),
+                                              GIT_OBJECT_BLOB) == 0 &&
+                git_oid_equal(&disk, &d->old_file.id))
+                continue;
+        }
         Delta delta;
         delta.change = *change;
         delta.old_path = d->old_file.path;
         delta.new_path = d->new_file.path;
         delta.old_oid = hex(&d->old_file.id);
+        if (delta.change == Change::Conflicted) {  // libgit2 leaves the base side empty
+            auto at_base = lookup(base, delta.old_path);
+            if (!at_base) return at_base.error();
+            if (!at_base->entry) {
+                delta.change = Change::Added;
+            } else {
+                delta.old_oid = at_base->entry->oid;
+                delta.old_kind = at_base->entry->kind;
+            }
+        }
         if (target) delta.new_oid = hex(&d->new_file.id);
         delta.old_kind = kind_of(static_cast<git_filemode_t>(d->old_file.mode));
         delta.new_kind = kind_of(static_cast<git_filemode_t>(d->new_file.mode));
@@ -648,13 +692,23 @@ Result<Hunks> Diff::hunks(const Delta& delta) const {
         if (!blob) return blob.error();
         new_bytes = std::move(blob).value();
     }
-    if (text::looks_binary(old_bytes.value()) || text::looks_binary(new_bytes))
+    // Binary as git diff decides: the diff attribute first, then the content.
+    auto binary = [&](const std::string& path, std::string_view bytes) {
+        switch (repo_->diff_attribute(path)) {
+            case DiffAttribute::Binary: return true;
+            case DiffAttribute::Text: return false;
+            case DiffAttribute::Unset: return text::looks_binary(bytes);
+        }
+        return false;
+    };
+    if ((delta.change != Change::Added && binary(delta.old_path, old_bytes.value())) ||
+        (delta.change != Change::Deleted && binary(delta.new_path, new_bytes)))
         return Hunks{true, {}};
 
     std::string_view a = old_bytes.value(), b = new_bytes;
     trim_common_tail(a, b);
     git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-    opts.flags = GIT_DIFF_INDENT_HEURISTIC;
+    opts.flags = GIT_DIFF_INDENT_HEURISTIC | GIT_DIFF_FORCE_TEXT;  // binary was decided above
     opts.context_lines = 0;
     opts.interhunk_lines = 0;
     PatchHandle patch;

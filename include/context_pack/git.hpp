@@ -66,6 +66,9 @@ struct Hunks {
 
 class Repository;
 
+// What the `diff` attribute says of a path: binary (-diff, binary), text (diff), or nothing.
+enum class DiffAttribute { Unset, Binary, Text };
+
 // One name-level diff with git's rename detection (see rename.hpp) between a base commit
 // and a target commit or the working tree, where untracked files count as rename targets.
 class Diff {
@@ -106,6 +109,8 @@ public:
     // File content in the working tree; nullopt when it is absent, not a regular file, or
     // reached through a symlink (reads never follow one, so they never leave the tree).
     Result<std::optional<std::string>> read_worktree(std::string_view path) const;
+    // The diff attribute of a path (a driver counts by its diff.<driver>.binary setting).
+    DiffAttribute diff_attribute(const std::string& path) const;
     // The first component of `path` that is a symlink in the working tree, if any.
     std::optional<std::string> worktree_symlink(std::string_view path) const;
     // The same converted as git stores it (CRLF and ident filters), for diffs and renames.
