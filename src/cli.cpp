@@ -128,14 +128,19 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     app.add_option("specs", o.spec_files, "Spec files (.json, or .jsonl with one spec a line); - reads stdin");
     app.add_option("-C", o.repo_dir, "Repository to read (default: the current directory)");
     app.add_option("--base", o.base, "Base revision for --anchor, overriding every spec's base");
-    app.add_option("--anchor", o.anchors, "Ad hoc anchor PATH:LINE[-END][@SYMBOL] (repeatable)");
+    // One value per occurrence, so `--only 2 plan.json` leaves plan.json a spec file.
+    app.add_option("--anchor", o.anchors, "Ad hoc anchor PATH:LINE[-END][@SYMBOL] (repeatable)")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.add_option("--target", o.target,
                    "Target revision (default: the working tree; HEAD in a bare repository)");
     app.add_flag("--at-base", o.at_base, "Check each spec at its own base (target = base)");
     app.add_option("--since", o.since,
                    "Mark anchors whose lines changed since REV; show only their windows");
     app.add_option("--only", o.only,
-                   "Show only this anchor: a table row (3) or a label (file_changes[2], reads[0])");
+                   "Show only this anchor: a table row (3) or a label (file_changes[2], reads[0])")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
     app.add_flag("--table", o.table_only, "Print the status table alone");
     app.add_option("--context", o.context, "Context lines around each window (default 3)")

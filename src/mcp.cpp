@@ -414,7 +414,7 @@ public:
         Json message;
         try {
             message = Json::parse(line);
-        } catch (const Json::parse_error& e) {
+        } catch (const Json::exception& e) {  // parse_error, and out_of_range for 1e400
             return dump(error_reply(nullptr, kParseError, fmt::format("Parse error: {}", e.what())));
         }
         if (!message.is_array()) {

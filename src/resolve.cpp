@@ -123,7 +123,8 @@ private:
             if (!head) return head.error();
             target = head.value();
         }
-        out.target = target.value_or("worktree");
+        // An unresolved target is no working tree: the report says it is unknown.
+        out.target = target ? *target : out.target_rev.empty() ? "worktree" : "";
 
         Pair* p = nullptr;
         if (problem.empty()) {
@@ -337,7 +338,7 @@ std::optional<std::string> path_problem(std::string_view path) {
     auto bad = [&](std::string_view why) {
         return fmt::format("path '{}' {}; write it relative to the repository root with / "
                            "separators",
-                           path, why);
+                           text::printable(path), why);
     };
     if (path.empty()) return bad("is empty");
     if (path.front() == '/') return bad("is absolute");

@@ -1,5 +1,7 @@
 #include "context_pack/spec.hpp"
 
+#include "context_pack/text.hpp"
+
 #include <fmt/format.h>
 
 #include <sys/stat.h>
@@ -139,7 +141,7 @@ public:
     }
 };
 
-std::string parse_message(const json::parse_error& e) {
+std::string parse_message(const json::exception& e) {
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "
     std::string_view what = e.what();
     if (auto p = what.find("] "); p != std::string_view::npos) what.remove_prefix(p + 2);
@@ -163,7 +165,7 @@ Result<Spec> parse_spec(std::string_view json_text, const std::string& source) {
     json doc;
     try {
         doc = json::parse(json_text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e400
         return Error{fmt::format("{}: invalid JSON: {}", source, parse_message(e))};
     }
     return Reader(source).run(doc);
@@ -239,7 +241,7 @@ Result<Anchor> parse_anchor_arg(std::string_view arg) {
     auto usage = [&](std::string_view why) {
         return Error{fmt::format("--anchor '{}': {}; write PATH:LINE[-END][@SYMBOL], e.g. "
                                  "src/main.c:40-52@parse_args",
-                                 arg, why)};
+                                 text::printable(arg), why)};
     };
     // The first ':' whose tail reads LINE[-END][@SYMBOL] splits path from range, so paths
     // may hold ':' and '@', and symbols may hold anything but whitespace.

@@ -1,5 +1,7 @@
 #include "context_pack/text.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace cp::text {
@@ -43,6 +45,20 @@ bool contains_word(std::string_view line, std::string_view needle) {
         if (left_ok && right_ok) return true;
     }
     return false;
+}
+
+std::string printable(std::string_view bytes) {
+    std::string out;
+    out.reserve(bytes.size());
+    for (char ch : bytes) {
+        auto c = static_cast<unsigned char>(ch);
+        if (c == '\n') out += "\\n";
+        else if (c == '\t') out += "\\t";
+        else if (c == '\r') out += "\\r";
+        else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+        else out += ch;
+    }
+    return out;
 }
 
 std::string shell_word(std::string_view word) {

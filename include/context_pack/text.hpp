@@ -26,6 +26,9 @@ bool is_word_byte(unsigned char c);
 // `git grep -w -F` would match it (it retries past a failed candidate).
 bool contains_word(std::string_view line, std::string_view needle);
 
+// `bytes` with control characters escaped (\n, \t, \xNN), for one-line messages and cells.
+std::string printable(std::string_view bytes);
+
 // `word` as one shell word: as it is when it needs no quoting, else in single quotes.
 std::string shell_word(std::string_view word);
 
