@@ -32,7 +32,7 @@ ordered_json window_json(const SpecReport& spec, const Window& w) {
         omitted = {{"line", w.omitted_from}, {"end_line", w.omitted_to}, {"count", w.omitted()}};
     return ordered_json{{"path", w.path},
                         {"line", w.first},
-                        {"end_line", w.lines.empty() ? w.first - 1 : w.lines.back().number},
+                        {"end_line", w.lines.empty() ? w.last : w.lines.back().number},
                         {"rows", rows},
                         {"lines", lines},
                         {"omitted", omitted},
@@ -113,7 +113,7 @@ ordered_json report_to_json(const Report& report) {
         s["source"] = spec.source;
         s["base"] = spec.base.empty() ? ordered_json(nullptr) : ordered_json(spec.base);
         s["base_rev"] = spec.base_rev;
-        s["target"] = spec.target;
+        s["target"] = spec.target.empty() ? ordered_json(nullptr) : ordered_json(spec.target);
         s["target_rev"] = spec.target_rev.empty() ? ordered_json(nullptr)
                                                   : ordered_json(spec.target_rev);
         s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);

@@ -40,7 +40,8 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
 
     // One scan per distinct target, for the symbols of every spec on it.
     std::map<std::string, std::vector<SpecReport*>> by_target;
-    for (SpecReport& spec : report.specs) by_target[spec.target].push_back(&spec);
+    for (SpecReport& spec : report.specs)
+        if (!spec.target.empty()) by_target[spec.target].push_back(&spec);  // else unresolved
     for (auto& [target, specs] : by_target) {
         std::set<std::string> symbols;
         for (SpecReport* spec : specs)

@@ -44,7 +44,7 @@ std::size_t SpecReport::symbol_missing_count() const {
 }
 
 std::optional<std::string> SpecReport::target_commit() const {
-    if (target == "worktree") return std::nullopt;
+    if (target == "worktree" || target.empty()) return std::nullopt;
     return target;
 }
 

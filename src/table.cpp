@@ -6,6 +6,7 @@
 #include <array>
 
 #include "context_pack/git.hpp"
+#include "context_pack/text.hpp"
 
 namespace cp {
 namespace {
@@ -14,7 +15,9 @@ using Row = std::vector<std::string>;
 
 std::string header_line(const SpecReport& spec) {
     std::string base = spec.base.empty() ? spec.base_rev + " (unresolved)" : git::short_oid(spec.base);
-    std::string target = spec.target == "worktree" ? "worktree" : git::short_oid(spec.target);
+    std::string target = spec.target == "worktree" ? "worktree"
+                         : spec.target.empty()      ? spec.target_rev + " (unresolved)"
+                                                    : git::short_oid(spec.target);
     std::string name = spec.id.empty() ? spec.source : fmt::format("{} ({})", spec.id, spec.source);
     std::string counts;
     for (Status s : kAllStatuses) {
@@ -59,13 +62,14 @@ Row row_of(const AnchorResult& a, bool since) {
             a.to ? format_location(*a.to) : "-",
             symbol_cell(a)};
     if (since) row.push_back(!a.edited_since ? "-" : *a.edited_since ? "edited" : "no");
-    row.push_back(note_cell(a));
+    row.push_back(text::printable(note_cell(a)));
     return row;
 }
 
 }  // namespace
 
-std::string format_location(const Location& l) {
+std::string format_location(const Location& loc) {
+    Location l{text::printable(loc.path), loc.line, loc.end_line};
     if (l.end_line < l.line) {
         if (l.end_line == 0) return fmt::format("{}:(deleted at the top)", l.path);
         return fmt::format("{}:(deleted after {})", l.path, l.end_line);

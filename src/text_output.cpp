@@ -31,6 +31,7 @@ std::string anchor_line(const AnchorResult& a) {
 std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, bool color) {
     std::vector<std::string> out;
     LineNo last_shown = w.lines.empty() ? w.first - 1 : w.lines.back().number;
+    if (w.unavailable) last_shown = w.last;  // the anchors' span, though not shown
     std::string span = last_shown >= w.first ? format_location({w.path, w.first, last_shown})
                                              : w.path;
     out.push_back(paint(color, "1", fmt::format("== {} ==", span)));

@@ -52,6 +52,11 @@ std::vector<Window> build_windows(const std::vector<AnchorResult>& anchors, cons
             Window w;
             w.path = path;
             w.anchors = members;
+            w.first = anchors[members.front()].to->line;  // the anchors' span, though unshown
+            for (std::size_t i : members) {
+                w.first = std::min(w.first, anchors[i].to->line);
+                w.last = std::max(w.last, anchors[i].to->end_line);
+            }
             w.unavailable = content ? "binary file at target: not shown"
                                     : "no readable file at target: not shown";
             windows.push_back(std::move(w));

@@ -52,14 +52,14 @@ struct SpecReport {
     std::string base_rev;      // as written
     std::string base;          // full hash, empty when it did not resolve
     std::string target_rev;    // as written, empty for the working tree
-    std::string target;        // full hash, or "worktree"
+    std::string target;        // full hash, "worktree", or empty when it did not resolve
     std::string since_rev;     // --since as written, empty without it
     std::string since;         // its full hash
     std::vector<AnchorResult> anchors;
     std::vector<Window> windows;   // filled by the pack step, not by resolution
     std::vector<Callers> callers;  // one per distinct symbol, in order of first use
 
-    // The target commit, or nullopt for the working tree.
+    // The target commit, or nullopt for the working tree (and for an unresolved target).
     std::optional<std::string> target_commit() const;
 
     std::size_t count(Status status) const;
