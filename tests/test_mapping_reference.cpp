@@ -1,40 +1,26 @@
 // Brute-force reference for the boundary rule (SPEC §3): random -U0-shaped edit scripts over
 // files whose every line's identity is known; every range of the old file is mapped by hand
 // (its surviving lines plus the new text of the hunks that hit it) and compared with map_range.
+// The reference itself lives in support/mapping_reference.hpp, shared with tests/fuzz/.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "context_pack/mapping.hpp"
+#include "support/mapping_reference.hpp"
 
 using cp::Hunk;
 using cp::LineNo;
 using cp::LineRange;
-using cp::LineStatus;
 using cp::Mapping;
+using cptest::Edit;
+using cptest::Script;
 
 namespace {
-
-// One edit of the script: just before old line `at`, remove `removed` old lines, insert
-// `inserted` fresh ones. `at == n + 1` appends at the end.
-struct Edit {
-    LineNo at, removed, inserted;
-};
-
-struct Script {
-    LineNo n = 0;                            // old line count
-    std::vector<Edit> edits;                 // sorted, one unchanged old line between any two
-    std::vector<LineNo> new_file;            // per new line: old line number, or -fresh id
-    std::vector<LineNo> new_pos;             // per old line (1-based): its new line, 0 if removed
-    std::vector<std::vector<LineNo>> gone;   // per edit: the old lines it removes
-    std::vector<std::vector<LineNo>> fresh;  // per edit: the new lines it inserts
-    std::vector<Hunk> hunks;                 // per edit: its `git diff -U0` header
-};
 
 // Portable across standard libraries (the std distributions are not).
 LineNo pick(std::mt19937_64& rng, LineNo lo, LineNo hi) {
@@ -43,106 +29,19 @@ LineNo pick(std::mt19937_64& rng, LineNo lo, LineNo hi) {
 
 Script generate(std::uint64_t seed) {
     std::mt19937_64 rng(seed);
-    Script sc;
-    sc.n = pick(rng, 0, 40);
+    const LineNo n = pick(rng, 0, 40);
+    std::vector<Edit> edits;
     const LineNo max_gap = pick(rng, 0, 8), stop_odds = pick(rng, 2, 8);
     for (LineNo cursor = 1; pick(rng, 1, stop_odds) != 1;) {
         const LineNo at = cursor + pick(rng, 0, max_gap);
-        if (at > sc.n + 1) break;
-        LineNo removed = pick(rng, 0, std::min<LineNo>(5, sc.n + 1 - at));
+        if (at > n + 1) break;
+        LineNo removed = pick(rng, 0, std::min<LineNo>(5, n + 1 - at));
         LineNo inserted = pick(rng, 0, 3);
-        if (removed + inserted == 0) (at <= sc.n && pick(rng, 0, 1) ? removed : inserted) = 1;
-        sc.edits.push_back({at, removed, inserted});
+        if (removed + inserted == 0) (at <= n && pick(rng, 0, 1) ? removed : inserted) = 1;
+        edits.push_back({at, removed, inserted});
         cursor = at + removed + 1;  // xdiff never emits adjacent hunks
     }
-
-    // Apply the script to the identities 1..n.
-    std::vector<std::size_t> owner;  // fresh id - 1 -> edit index
-    std::size_t next = 0;
-    for (LineNo line = 1; line <= sc.n + 1;) {
-        if (next < sc.edits.size() && sc.edits[next].at == line) {
-            const Edit& ed = sc.edits[next];
-            for (LineNo k = 0; k < ed.inserted; ++k) {
-                owner.push_back(next);
-                sc.new_file.push_back(-static_cast<LineNo>(owner.size()));
-            }
-            sc.gone.emplace_back();
-            for (LineNo k = 0; k < ed.removed; ++k) sc.gone.back().push_back(line + k);
-            line += ed.removed;
-            ++next;
-        }
-        if (line <= sc.n) sc.new_file.push_back(line);
-        ++line;
-    }
-
-    // Read the positions and the hunk headers off the resulting new file.
-    sc.new_pos.assign(static_cast<std::size_t>(sc.n) + 1, 0);
-    sc.fresh.resize(sc.edits.size());
-    for (std::size_t i = 0; i < sc.new_file.size(); ++i) {
-        const LineNo id = sc.new_file[i], pos = static_cast<LineNo>(i) + 1;
-        if (id > 0)
-            sc.new_pos[static_cast<std::size_t>(id)] = pos;
-        else
-            sc.fresh[owner[static_cast<std::size_t>(-id - 1)]].push_back(pos);
-    }
-    for (std::size_t i = 0; i < sc.edits.size(); ++i) {
-        const Edit& ed = sc.edits[i];
-        const LineNo before = ed.at - 1;  // unchanged (or 0): the line the hunk sits after
-        const LineNo new_count = static_cast<LineNo>(sc.fresh[i].size());
-        sc.hunks.push_back(
-            {ed.removed > 0 ? ed.at : before, ed.removed,
-             new_count > 0 ? sc.fresh[i].front() : (before > 0 ? sc.new_pos[before] : 0),
-             new_count});
-    }
-    return sc;
-}
-
-// Whether edit i hits [s, e], from identities: it removes a line in it, or inserts after p
-// with s <= p < e.
-bool hits(const Script& sc, std::size_t i, LineRange r) {
-    for (LineNo line : sc.gone[i])
-        if (r.start <= line && line <= r.end) return true;
-    const LineNo p = sc.edits[i].at - 1;
-    return sc.gone[i].empty() && r.start <= p && p < r.end;
-}
-
-Mapping reference(const Script& sc, LineRange r) {
-    bool touched = false;
-    LineNo lo = sc.n + 1000, hi = 0;  // smallest new range covering the lines below
-    auto cover = [&](LineNo pos) { lo = std::min(lo, pos), hi = std::max(hi, pos); };
-    for (LineNo line = r.start; line <= r.end; ++line)
-        if (sc.new_pos[line] != 0) cover(sc.new_pos[line]);
-    for (std::size_t i = 0; i < sc.edits.size(); ++i) {
-        if (!hits(sc, i, r)) continue;
-        touched = true;
-        for (LineNo pos : sc.fresh[i]) cover(pos);
-    }
-    if (!touched) {
-        const LineRange to{sc.new_pos[r.start], sc.new_pos[r.end]};
-        return {to == r ? LineStatus::Same : LineStatus::Moved, to, false};
-    }
-    if (lo <= hi) return {LineStatus::Touched, {lo, hi}, false};
-    LineNo q = 0;  // new position of the last surviving old line before s
-    for (LineNo line = 1; line < r.start; ++line)
-        if (sc.new_pos[line] != 0) q = sc.new_pos[line];
-    return {LineStatus::Touched, {q + 1, q}, true};
-}
-
-std::string describe(const Mapping& m) {
-    static const char* const names[] = {"SAME", "MOVED", "TOUCHED"};
-    std::ostringstream out;
-    out << names[static_cast<int>(m.status)] << " [" << m.to.start << ", " << m.to.end << "]"
-        << (m.lines_deleted ? " lines_deleted" : "");
-    return out.str();
-}
-
-std::string describe(const Script& sc) {
-    std::ostringstream out;
-    out << sc.n << " old lines -> " << sc.new_file.size() << " new;";
-    for (const Hunk& h : sc.hunks)
-        out << " @@ -" << h.old_start << "," << h.old_count << " +" << h.new_start << ","
-            << h.new_count << " @@";
-    return out.str();
+    return cptest::apply_edits(n, std::move(edits));
 }
 
 // To replay a failure, set kFirstSeed to the seed it prints and kScripts to 1.
@@ -154,39 +53,18 @@ TEST_CASE("boundary rule agrees with a brute-force reference on random scripts",
     std::uint64_t ranges = 0, failures = 0, statuses[3] = {}, deleted = 0;
     for (std::uint64_t seed = kFirstSeed; seed < kFirstSeed + kScripts && failures < 10; ++seed) {
         const Script sc = generate(seed);
-        const LineNo m = static_cast<LineNo>(sc.new_file.size());
         for (LineNo s = 1; s <= sc.n && failures < 10; ++s) {
             for (LineNo e = s; e <= sc.n && failures < 10; ++e) {
                 const LineRange r{s, e};
-                const Mapping got = cp::map_range(sc.hunks, r), want = reference(sc, r);
-                std::string problems;
-                if (!(got == want)) problems += "differs from the reference; ";
-                if (got.status == LineStatus::Same && !(got.to == r))
-                    problems += "SAME but shifted; ";
-                for (std::size_t i = 0; i < sc.hunks.size(); ++i) {
-                    if (got.status == LineStatus::Same && hits(sc, i, r))
-                        problems += "SAME but a hunk overlaps; ";
-                    if (cp::overlaps(sc.hunks[i], r) != hits(sc, i, r))
-                        problems += "overlaps() wrong for hunk " + std::to_string(i) + "; ";
-                }
-                for (LineNo line = s; line <= e; ++line) {
-                    const LineNo pos = sc.new_pos[line];
-                    if (pos != 0 && (pos < got.to.start || got.to.end < pos))
-                        problems += "surviving line " + std::to_string(line) + " outside; ";
-                }
-                if (!got.lines_deleted && (got.to.start < 1 || m < got.to.end))
-                    problems += "outside [1, new line count]; ";
-                if (got.lines_deleted && (got.to.end < 0 || m < got.to.end))
-                    problems += "empty range placed outside the file; ";
-                if (got.lines_deleted != got.to.empty())
-                    problems += "lines_deleted disagrees with emptiness; ";
+                const Mapping got = cp::map_range(sc.hunks, r), want = cptest::reference(sc, r);
+                const std::string problems = cptest::range_problems(sc, r, got, want);
 
                 ++ranges, ++statuses[static_cast<int>(want.status)], deleted += want.lines_deleted;
                 if (problems.empty()) continue;
                 ++failures;
-                INFO("seed " << seed << ": " << describe(sc));
+                INFO("seed " << seed << ": " << cptest::describe(sc));
                 INFO("range [" << s << ", " << e << "]: " << problems);
-                CHECK(describe(got) == describe(want));
+                CHECK(cptest::describe(got) == cptest::describe(want));
                 CHECK(problems.empty());
             }
         }
@@ -211,21 +89,13 @@ TEST_CASE("reference generator emits git -U0 shaped hunks", "[reference]") {
             net += h.new_count - h.old_count;
             // The line a hunk sits after survives, its new lines follow it, and at least one
             // unchanged old line separates it from the previous hunk.
-            const LineNo after = h.old_count > 0 ? h.old_start - 1 : h.old_start;
-            const LineNo new_after = h.new_count > 0 ? h.new_start - 1 : h.new_start;
-            auto at = [](const Hunk& g) { return g.old_count > 0 ? g.old_start : g.old_start + 1; };
-            bool ok = h.old_count + h.new_count > 0 &&
-                      (after == 0 ? new_after == 0
-                                  : sc.new_pos[after] != 0 && sc.new_pos[after] == new_after) &&
-                      (i == 0 || at(sc.hunks[i - 1]) + sc.hunks[i - 1].old_count < at(h));
-            for (std::size_t k = 0; ok && k < sc.fresh[i].size(); ++k)
-                ok = sc.fresh[i][k] == h.new_start + static_cast<LineNo>(k);
+            const bool ok = cptest::hunk_shape_ok(sc, i);
             if (ok) continue;
-            INFO("seed " << seed << ": " << describe(sc) << "; hunk " << i);
+            INFO("seed " << seed << ": " << cptest::describe(sc) << "; hunk " << i);
             CHECK(ok);
         }
         if (static_cast<LineNo>(sc.new_file.size()) != sc.n + net) {
-            INFO("seed " << seed << ": " << describe(sc));
+            INFO("seed " << seed << ": " << cptest::describe(sc));
             CHECK(sc.new_file.size() == static_cast<std::size_t>(sc.n + net));
         }
     }
