@@ -2,6 +2,8 @@
 
 #include "context_pack/summary.hpp"
 
+#include <cmath>
+
 
 namespace cp {
 namespace {
@@ -73,6 +75,21 @@ ordered_json anchor_json(const SpecReport& spec, std::size_t index,
     j["binary"] = a.binary;
     j[in.kind == AnchorKind::Edit ? "change" : "why"] = in.note;
     j["edited_since"] = or_null(a.edited_since);
+    j["by"] = or_null(a.by);
+    j["whitespace"] = a.whitespace;
+    j["diff"] = a.by ? ordered_json{{"to", location_json(a.diff_to)},
+                                    {"lines_deleted", a.diff_lines_deleted}}
+                     : ordered_json(nullptr);
+    j["found_at"] = location_json(a.found_at);
+    ordered_json candidates = ordered_json::array();
+    for (const Location& c : a.candidates) candidates.push_back(location_json(c));
+    j["candidates"] = std::move(candidates);
+    j["candidates_total"] = a.candidates_total;
+    j["best"] = a.best ? ordered_json{{"path", a.best->path},
+                                      {"line", a.best->line},
+                                      {"end_line", a.best->end_line},
+                                      {"score", std::round(a.best_score * 100) / 100}}
+                       : ordered_json(nullptr);
     j["window"] = or_null(window_of);  // an index into the spec's windows
     return j;
 }

@@ -1,5 +1,7 @@
 #include "context_pack/mapping.hpp"
 
+#include <algorithm>
+
 namespace cp {
 namespace {
 
@@ -36,6 +38,17 @@ LineNo carry(std::span<const Hunk> hunks, LineNo line, bool want_first) {
 bool overlaps(const Hunk& h, LineRange r) {
     if (h.old_count == 0) return r.start <= h.old_start && h.old_start < r.end;
     return h.old_start <= r.end && r.start <= h.old_start + h.old_count - 1;
+}
+
+bool all_removed(std::span<const Hunk> hunks, LineRange range) {
+    LineNo next = range.start;  // the first line of the range not yet known removed
+    for (const Hunk& h : hunks) {
+        if (h.old_count == 0) continue;
+        if (h.old_start > next) break;
+        next = std::max(next, h.old_start + h.old_count);
+        if (next > range.end) return true;
+    }
+    return false;
 }
 
 Mapping map_range(std::span<const Hunk> hunks, LineRange range) {

@@ -22,6 +22,12 @@ bool AnchorResult::ok() const {
     return resolved && symbol_found != false;
 }
 
+const Location* AnchorResult::window_location() const {
+    if (found_at) return &*found_at;  // none of its lines is left where the diff put it
+    bool mapped = status == Status::Same || status == Status::Moved || status == Status::Touched;
+    return mapped && to ? &*to : nullptr;
+}
+
 std::string AnchorResult::status_label() const {
     std::string label(status_name(status));
     if (renamed) label += "+RENAMED";

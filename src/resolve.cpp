@@ -7,6 +7,7 @@
 
 #include "context_pack/content.hpp"
 #include "context_pack/mapping.hpp"
+#include "context_pack/relocate.hpp"
 #include "context_pack/text.hpp"
 
 namespace cp {
@@ -259,7 +260,7 @@ private:
             r.status = Status::Gone;
             r.reason = fmt::format("{} deleted at target; no file of similar content found",
                                    a.path);
-            return Unit{};
+            return relocate(p, r, *base_content.value(), nullptr);
         }
         if (delta->change == Change::TypeChanged || delta->new_kind != EntryKind::File) {
             r.status = Status::Gone;
@@ -286,11 +287,110 @@ private:
                                                    : Status::Touched;
         r.lines_deleted = m.lines_deleted;
         r.to = Location{delta->new_path, m.to.start, m.to.end};
-        if (r.binary || !check_symbols) return Unit{};
+        if (r.binary) return Unit{};
 
         auto target_content = content_.file(p.target, delta->new_path);
         if (!target_content) return target_content.error();
+        if (all_removed(h.hunks, range)) {  // the diff lost the lines: look for them by content
+            auto relocated = relocate(p, r, *base_content.value(), target_content.value());
+            if (!relocated) return relocated;
+        } else if (r.status == Status::Touched && target_content.value()) {
+            point_to_best(r, *base_content.value(), *target_content.value());
+        }
+        if (!check_symbols) return Unit{};
         return check_symbol(r, target_content.value());
+    }
+
+    // SPEC §4a: find the anchor's base text at the target when the diff lost it. A unique
+    // match in its own file moves the anchor there ("by": "content"); one in another file the
+    // diff added or changed is named as found_at; several are listed, never picked.
+    Result<Unit> relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,
+                          const std::string* own_file) {
+        auto base_lines = text::split_lines(base_bytes);
+        std::vector<std::string_view> needle(base_lines.begin() + (r.anchor.line - 1),
+                                             base_lines.begin() + r.anchor.last_line());
+        if (!distinctive(needle)) return Unit{};
+        const std::size_t limit = 10;
+
+        if (own_file) {
+            auto matches = find_block(text::split_lines(*own_file), needle, limit + 1);
+            if (matches.size() == 1) {
+                r.diff_to = r.to;
+                r.diff_lines_deleted = r.lines_deleted;
+                LineNo line = matches[0].line;
+                r.to = Location{r.to->path, line, line + LineNo(needle.size()) - 1};
+                r.status = line == r.anchor.line && r.to->path == r.anchor.path ? Status::Same
+                                                                                : Status::Moved;
+                r.lines_deleted = false;
+                r.by = "content";
+                r.whitespace = matches[0].whitespace;
+                return Unit{};
+            }
+            if (matches.size() > 1) {
+                for (const auto& m : matches)
+                    if (r.candidates.size() < limit)
+                        r.candidates.push_back(
+                            {r.to->path, m.line, m.line + LineNo(needle.size()) - 1});
+                r.candidates_total = matches.size();
+                r.whitespace = matches[0].whitespace;
+                return Unit{};
+            }
+        }
+        // Elsewhere: the files the diff added, changed or renamed into, exact matches first.
+        std::vector<std::pair<std::string, BlockMatch>> found;
+        for (bool whitespace : {false, true}) {
+            for (const git::Delta& d : p.diff.deltas()) {
+                if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
+                if (r.to && d.new_path == r.to->path) continue;  // its own file: done above
+                auto bytes = content_.file(p.target, d.new_path);
+                if (!bytes) return bytes.error();
+                if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
+                for (const auto& m : find_block(text::split_lines(*bytes.value()), needle,
+                                                limit + 1))
+                    if (m.whitespace == whitespace) found.emplace_back(d.new_path, m);
+                if (found.size() > limit) break;
+            }
+            if (!found.empty()) break;
+        }
+        auto at = [&](const std::pair<std::string, BlockMatch>& f) {
+            return Location{f.first, f.second.line, f.second.line + LineNo(needle.size()) - 1};
+        };
+        if (found.size() == 1) {
+            r.found_at = at(found[0]);
+            r.whitespace = found[0].second.whitespace;
+        } else if (!found.empty()) {
+            for (const auto& f : found)
+                if (r.candidates.size() < limit) r.candidates.push_back(at(f));
+            r.candidates_total = found.size();
+            r.whitespace = found[0].second.whitespace;
+        }
+        return Unit{};
+    }
+
+    // A TOUCHED range much wider than the anchor: name the lines most like its base text.
+    void point_to_best(AnchorResult& r, const std::string& base_bytes,
+                       const std::string& target_bytes) {
+        LineNo width = r.anchor.last_line() - r.anchor.line + 1;
+        LineNo range = r.to->end_line - r.to->line + 1;
+        if (range < 2 * width || range - width < 3) return;
+        auto base = text::split_lines(base_bytes);
+        auto target = text::split_lines(target_bytes);
+        if (LineNo(target.size()) < r.to->end_line) return;
+        auto slice = [](const std::vector<std::string_view>& v, LineNo from, LineNo to) {
+            from = std::max<LineNo>(from, 1);
+            to = std::min<LineNo>(to, LineNo(v.size()));
+            return from > to ? std::vector<std::string_view>{}
+                             : std::vector<std::string_view>(v.begin() + (from - 1),
+                                                             v.begin() + to);
+        };
+        auto anchor = slice(base, r.anchor.line, r.anchor.last_line());
+        auto before = slice(base, r.anchor.line - 3, r.anchor.line - 1);
+        auto after = slice(base, r.anchor.last_line() + 1, r.anchor.last_line() + 3);
+        auto window = slice(target, r.to->line, r.to->end_line);
+        auto best = best_subrange(window, r.to->line, anchor, before, after);
+        if (best.score <= 0) return;
+        r.best = Location{r.to->path, best.line, best.end_line};
+        r.best_score = best.score;
     }
 
     Result<Unit> resolve_new(Pair& p, AnchorResult& r) {

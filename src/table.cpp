@@ -47,6 +47,20 @@ std::string note_cell(const AnchorResult& a) {
     std::string note = a.reason.value_or("");
     auto add = [&](const std::string& more) { note += (note.empty() ? "" : "; ") + more; };
     if (a.renamed && a.to) add(fmt::format("renamed from {}", a.anchor.path));
+    const char* ws = a.whitespace ? ", whitespace aside" : "";
+    if (a.by)
+        add(fmt::format("found by content{}; the diff said {}", ws,
+                        a.diff_to ? format_location(*a.diff_to) : "-"));
+    if (a.found_at) add(fmt::format("its lines are at {}{}", format_location(*a.found_at), ws));
+    if (!a.candidates.empty()) {
+        std::string list;
+        for (const Location& c : a.candidates) list += (list.empty() ? "" : ", ") + format_location(c);
+        if (a.candidates_total > a.candidates.size())
+            list += fmt::format(", … +{} more", a.candidates_total - a.candidates.size());
+        add(fmt::format("its lines occur {} times{}, not picked: {}", a.candidates_total, ws, list));
+    }
+    if (a.best)
+        add(fmt::format("most like it: {} (score {:.2f})", format_location(*a.best), a.best_score));
     if (a.binary && a.status != Status::Unresolved) add("binary file");
     if (a.symbol_found == false)
         add(fmt::format("'{}' is not a whole word in the lines at target", *a.anchor.symbol));

@@ -9,10 +9,7 @@
 namespace cp {
 namespace {
 
-bool has_window(const AnchorResult& a) {
-    return a.to && (a.status == Status::Same || a.status == Status::Moved ||
-                    a.status == Status::Touched);
-}
+bool has_window(const AnchorResult& a) { return a.window_location() != nullptr; }
 
 // One anchor's span at target, context included, clamped to the file.
 struct Span {
@@ -39,8 +36,8 @@ std::vector<Window> build_windows(const std::vector<AnchorResult>& anchors, cons
     std::map<std::string, std::vector<std::size_t>> by_path;
     for (std::size_t i = 0; i < anchors.size(); ++i) {
         if (!has_window(anchors[i])) continue;
-        auto [it, added] = by_path.try_emplace(anchors[i].to->path);
-        if (added) order.push_back(anchors[i].to->path);
+        auto [it, added] = by_path.try_emplace(anchors[i].window_location()->path);
+        if (added) order.push_back(anchors[i].window_location()->path);
         it->second.push_back(i);
     }
 
@@ -52,10 +49,11 @@ std::vector<Window> build_windows(const std::vector<AnchorResult>& anchors, cons
             Window w;
             w.path = path;
             w.anchors = members;
-            w.first = anchors[members.front()].to->line;  // the anchors' span, though unshown
+            // The anchors' span, though not shown.
+            w.first = anchors[members.front()].window_location()->line;
             for (std::size_t i : members) {
-                w.first = std::min(w.first, anchors[i].to->line);
-                w.last = std::max(w.last, anchors[i].to->end_line);
+                w.first = std::min(w.first, anchors[i].window_location()->line);
+                w.last = std::max(w.last, anchors[i].window_location()->end_line);
             }
             w.unavailable = content ? "binary file at target: not shown"
                                     : "no readable file at target: not shown";
@@ -68,7 +66,7 @@ std::vector<Window> build_windows(const std::vector<AnchorResult>& anchors, cons
 
         std::vector<Span> spans;
         for (std::size_t i : members) {
-            const Location& to = *anchors[i].to;
+            const Location& to = *anchors[i].window_location();
             LineRange r{to.line, std::min(to.end_line, n)};
             // An empty range (its lines deleted) shows the context around the gap.
             LineNo first = r.empty() ? r.end - c + 1 : r.start - c;

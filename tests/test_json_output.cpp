@@ -49,7 +49,8 @@ TEST_CASE("JSON output: fixed key set and values") {
         "row",    "kind",         "label",         "path",         "line",
         "end_line", "symbol",     "status",        "renamed",      "to",
         "symbol_found", "lines_deleted", "reason", "exists_at_target", "binary",
-        "why",    "edited_since", "window"};
+        "why",    "edited_since", "window", "by", "whitespace", "diff", "found_at",
+        "candidates", "candidates_total", "best"};
     REQUIRE(spec["anchors"].size() == 2);
     const json& moved = spec["anchors"][0];
     CHECK(keys(moved) == anchor_keys);

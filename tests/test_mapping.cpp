@@ -85,3 +85,14 @@ TEST_CASE("overlap: removal of a line in range, or insertion strictly inside") {
     CHECK(cp::overlaps({5, 0, 6, 1}, r));
     CHECK_FALSE(cp::overlaps({6, 0, 7, 1}, r));  // insertion just after the end
 }
+
+TEST_CASE("all_removed: every line of the range removed, whatever replaced it") {
+    const LineRange r{4, 6};
+    CHECK(cp::all_removed(std::vector<Hunk>{{4, 3, 3, 0}}, r));
+    CHECK(cp::all_removed(std::vector<Hunk>{{2, 6, 2, 1}}, r));
+    CHECK(cp::all_removed(std::vector<Hunk>{{3, 2, 3, 1}, {5, 2, 4, 3}}, r));  // adjacent hunks
+    CHECK_FALSE(cp::all_removed(std::vector<Hunk>{{4, 1, 3, 0}, {6, 1, 4, 0}}, r));  // L5 lives
+    CHECK_FALSE(cp::all_removed(std::vector<Hunk>{{4, 2, 4, 5}}, r));
+    CHECK_FALSE(cp::all_removed(std::vector<Hunk>{{5, 0, 6, 3}}, r));  // an insertion only
+    CHECK_FALSE(cp::all_removed(std::vector<Hunk>{}, r));
+}

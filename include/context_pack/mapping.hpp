@@ -44,6 +44,10 @@ struct Mapping {
 // overlap one another, as libgit2 and git produce them.
 Mapping map_range(std::span<const Hunk> hunks, LineRange range);
 
+// True when the hunks remove every line of `range`: nothing of it survives at target, though
+// the hunks may put other text in its place.
+bool all_removed(std::span<const Hunk> hunks, LineRange range);
+
 // True when `hunk` touches `range`: it removes a line in [start, end], or it inserts after
 // line p with start <= p < end.
 bool overlaps(const Hunk& hunk, LineRange range);

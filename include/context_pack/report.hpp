@@ -40,6 +40,20 @@ struct AnchorResult {
     std::optional<std::string> reason;    // why GONE/UNRESOLVED, or a note on the outcome
     std::optional<bool> edited_since;     // with --since: a hunk since then touched its lines
 
+    // Beyond the diff (SPEC §4a), when no line of the anchor survives where the diff put it:
+    std::optional<std::string> by;        // "content": `to` comes from finding the base text
+    bool whitespace = false;              // ... equal only once whitespace is ignored
+    std::optional<Location> diff_to;      // the diff's own answer, kept when `by` replaced it
+    bool diff_lines_deleted = false;
+    std::optional<Location> found_at;     // the base text, found once in another file
+    std::vector<Location> candidates;     // found in several places: listed, never picked
+    std::size_t candidates_total = 0;
+    std::optional<Location> best;         // in a wide TOUCHED range, the lines most like it
+    double best_score = 0;
+
+    // Where its window is: the relocated or mapped range, else where its text was found.
+    const Location* window_location() const;
+
     // SAME, MOVED, TOUCHED or NEW with every symbol found.
     bool ok() const;
     // The table's status cell: "TOUCHED+RENAMED", "SAME", ...
