@@ -38,6 +38,9 @@ ordered_json window_json(const SpecReport& spec, const Window& w) {
                         {"rows", rows},
                         {"lines", lines},
                         {"omitted", omitted},
+                        {"definition", w.definition ? ordered_json{{"line", w.definition->line},
+                                                                   {"text", w.definition->text}}
+                                                    : ordered_json(nullptr)},
                         {"unavailable", or_null(w.unavailable)}};
 }
 

@@ -6,6 +6,7 @@
 
 #include "context_pack/git.hpp"
 #include "context_pack/table.hpp"
+#include "context_pack/text.hpp"
 
 namespace cp {
 namespace {
@@ -34,7 +35,10 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
     if (w.unavailable) last_shown = w.last;  // the anchors' span, though not shown
     std::string span = last_shown >= w.first ? format_location({w.path, w.first, last_shown})
                                              : w.path;
-    out.push_back(paint(color, "1", fmt::format("== {} ==", span)));
+    std::string in = w.definition ? fmt::format(" in {} (line {})", text::printable(w.definition->text),
+                                                w.definition->line)
+                                  : "";
+    out.push_back(paint(color, "1", fmt::format("== {} =={}", span, in)));
     for (auto i : w.anchors) out.push_back(anchor_line(spec.anchors[i]));
     if (w.unavailable) {
         out.push_back("  (" + *w.unavailable + ")");

@@ -106,6 +106,14 @@ std::vector<Window> build_windows(const std::vector<AnchorResult>& anchors, cons
                      line <= std::min(s.anchored.end, w.last); ++line)
                     anchored[static_cast<std::size_t>(line - w.first)] = 1;
 
+            // The enclosing definition of the first anchored line (or of the gap).
+            LineNo first_anchored = w.first;
+            while (first_anchored <= w.last &&
+                   !anchored[static_cast<std::size_t>(first_anchored - w.first)])
+                ++first_anchored;
+            if (first_anchored > w.last) first_anchored = group.front().anchored.end;
+            w.definition = enclosing_definition(path, lines, first_anchored);
+
             LineNo shown = 0;
             for (LineNo line = w.first; line <= w.last; ++line) {
                 bool is_anchored = anchored[static_cast<std::size_t>(line - w.first)];

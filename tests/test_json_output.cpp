@@ -74,7 +74,7 @@ TEST_CASE("JSON output: fixed key set and values") {
     const json& w = spec["windows"][0];
     CHECK(keys(w) ==
           std::set<std::string>{"path", "line", "end_line", "rows", "lines", "omitted",
-                                "unavailable"});
+                                "unavailable", "definition"});
     CHECK(w["path"] == "a.c");
     CHECK(w["line"] == 1);  // three lines of context, clamped at the top
     CHECK(w["end_line"] == 7);

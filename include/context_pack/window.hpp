@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "context_pack/funcname.hpp"
 #include "context_pack/mapping.hpp"
 
 namespace cp {
@@ -38,6 +39,7 @@ struct Window {
     LineNo omitted_from = 1;           // lines left out past the cap: path:omitted_from-
     LineNo omitted_to = 0;             // omitted_to; omitted_to < omitted_from when none
     std::optional<std::string> unavailable;  // why no lines are shown (binary, unreadable)
+    std::optional<Definition> definition;    // the function, class or section enclosing it
 
     LineNo omitted() const { return omitted_to >= omitted_from ? omitted_to - omitted_from + 1 : 0; }
 };
