@@ -1,0 +1,102 @@
+// libFuzzer target: the spec parser (cp::parse_specs) on arbitrary bytes.
+// The first byte picks the mode (odd: one spec per line, as for .jsonl; even: one JSON spec),
+// the rest is the text. Any answer is fine, but it must not crash, hang, leak or throw, an
+// error must say something, and a spec it accepts must hold what the parser promises: anchors
+// with a path and a valid symbol, file_changes before reads, indexes in order, and the same
+// spec again when it is written back as JSON and parsed.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "context_pack/spec.hpp"
+
+namespace {
+
+[[noreturn]] void fail(const char* what, std::string_view detail = {}) {
+    std::fprintf(stderr, "fuzz_spec: %s: %.*s\n", what, static_cast<int>(detail.size()),
+                 detail.data());
+    std::abort();
+}
+
+// Non-blank lines as parse_specs counts them: any byte other than space, tab and CR.
+std::size_t spec_lines(std::string_view text) {
+    std::size_t count = 0;
+    while (!text.empty()) {
+        auto nl = text.find('\n');
+        auto line = text.substr(0, nl);
+        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos) ++count;
+    }
+    return count;
+}
+
+// The spec written back as SPEC §2 JSON.
+std::string to_json(const cp::Spec& spec) {
+    nlohmann::json doc = {{"id", spec.id}};
+    if (spec.base) doc["base"] = *spec.base;
+    if (spec.target) doc["target"] = *spec.target;
+    for (const cp::Anchor& a : spec.anchors) {
+        nlohmann::json loc = {{"path", a.path}, {"line", a.line}};
+        if (a.end_line) loc["end_line"] = *a.end_line;
+        if (a.symbol) loc["symbol"] = *a.symbol;
+        const bool edit = a.kind == cp::AnchorKind::Edit;
+        doc[edit ? "file_changes" : "reads"].push_back(
+            {{"location", loc}, {edit ? "change" : "why", a.note}});
+    }
+    return doc.dump();  // throws on invalid UTF-8: the parser must never have let it in
+}
+
+bool same(const cp::Anchor& a, const cp::Anchor& b) {
+    return a.kind == b.kind && a.ad_hoc == b.ad_hoc && a.index == b.index && a.path == b.path &&
+           a.line == b.line && a.end_line == b.end_line && a.symbol == b.symbol && a.note == b.note;
+}
+
+void check(const cp::Spec& spec) {
+    std::size_t edits = 0, reads = 0;
+    for (const cp::Anchor& a : spec.anchors) {
+        if (a.path.empty()) fail("an anchor with an empty path");
+        if (a.ad_hoc) fail("a spec anchor marked ad hoc", a.path);
+        if (a.symbol && cp::symbol_problem(*a.symbol)) fail("an invalid symbol", *a.symbol);
+        if (a.kind == cp::AnchorKind::Edit) {
+            if (reads != 0) fail("a file_changes anchor after a reads anchor", a.path);
+            if (a.index != edits++) fail("file_changes indexes out of order", a.path);
+        } else if (a.index != reads++) {
+            fail("reads indexes out of order", a.path);
+        }
+    }
+
+    const std::string again_text = to_json(spec);
+    auto again = cp::parse_spec(again_text, spec.source);
+    if (!again) fail("the spec written back does not parse", again.error().message);
+    if (again->source != spec.source || again->id != spec.id || again->base != spec.base ||
+        again->target != spec.target || again->anchors.size() != spec.anchors.size())
+        fail("the spec written back parses differently", again_text);
+    for (std::size_t i = 0; i < spec.anchors.size(); ++i)
+        if (!same(spec.anchors[i], again->anchors[i]))
+            fail("an anchor written back parses differently", again_text);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size == 0) return 0;
+    const bool jsonl = (data[0] & 1) != 0;
+    const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+
+    auto specs = cp::parse_specs(text, "fuzz", jsonl);
+    if (!specs) {
+        if (specs.error().message.empty()) fail("an error without a message");
+        return 0;
+    }
+    if (!jsonl && specs->size() != 1) fail("not one spec from a JSON document");
+    if (jsonl && specs->size() != spec_lines(text)) fail("not one spec per non-blank line");
+    for (const cp::Spec& spec : *specs) {
+        if (spec.source.rfind("fuzz", 0) != 0) fail("a spec that forgot its source", spec.source);
+        check(spec);
+    }
+    return 0;
+}
