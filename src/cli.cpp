@@ -170,7 +170,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     Request request;
     request.specs = std::move(specs).value();
     request.repo_dir = o.repo_dir;
-    request.resolve = {o.base, o.target, o.at_base, o.since};
+    request.resolve = {o.base, o.target, o.at_base, o.since, !o.table_only};
     request.only = o.only;
     request.table_only = o.table_only;
     request.pack.window.context = o.context;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <utility>
 
 namespace cp::git {
@@ -315,13 +316,46 @@ Result<std::string> Repository::head_commit() const {
     return hex(&oid);
 }
 
+struct Repository::Trees {
+    struct OidLess {
+        bool operator()(const git_oid& a, const git_oid& b) const { return git_oid_cmp(&a, &b) < 0; }
+    };
+    std::map<git_oid, TreeHandle, OidLess> by_id;
+    std::map<std::string, git_oid> root_of;  // commit hex -> its tree's id
+};
+
+Repository::Repository() : trees_(std::make_unique<Trees>()) {}
+Repository::Repository(Repository&&) noexcept = default;
+Repository& Repository::operator=(Repository&& other) noexcept {
+    trees_ = std::move(other.trees_);  // trees go before the repository that owns them
+    repo_ = std::move(other.repo_);
+    return *this;
+}
+Repository::~Repository() = default;  // trees_ is declared after repo_: it goes first
+
 Result<PathLookup> Repository::lookup(const std::string& commit, std::string_view path) const {
-    TreeHandle root;
-    if (auto r = read_commit_tree(repo_.get(), commit, root); !r) return r.error();
+    auto tree_of = [&](const git_oid& id) -> Result<const git_tree*> {
+        auto it = trees_->by_id.find(id);
+        if (it == trees_->by_id.end()) {
+            TreeHandle t;
+            if (git_tree_lookup(t.out(), repo_.get(), &id) < 0)
+                return failure(fmt::format("cannot read tree {}", short_oid(hex(&id))));
+            it = trees_->by_id.emplace(id, std::move(t)).first;
+        }
+        return it->second.get();
+    };
+    auto root_id = trees_->root_of.find(commit);
+    if (root_id == trees_->root_of.end()) {
+        TreeHandle root;
+        if (auto r = read_commit_tree(repo_.get(), commit, root); !r) return r.error();
+        git_oid id = *git_tree_id(root.get());
+        trees_->by_id.try_emplace(id, std::move(root));
+        root_id = trees_->root_of.emplace(commit, id).first;
+    }
+    auto root = tree_of(root_id->second);
+    if (!root) return root.error();
     PathLookup out;
-    const git_tree* tree = root.get();
-    std::vector<TreeHandle> subtrees;  // keeps each level alive while we walk
-    subtrees.reserve(8);
+    const git_tree* tree = root.value();
     std::size_t pos = 0;
     for (;;) {
         auto slash = path.find('/', pos);
@@ -339,10 +373,9 @@ Result<PathLookup> Repository::lookup(const std::string& commit, std::string_vie
             out.blocked_kind = kind;
             return out;
         }
-        subtrees.emplace_back();
-        if (git_tree_lookup(subtrees.back().out(), repo_.get(), git_tree_entry_id(e)) < 0)
-            return failure(fmt::format("cannot read tree {}", path.substr(0, slash)));
-        tree = subtrees.back().get();
+        auto sub = tree_of(*git_tree_entry_id(e));
+        if (!sub) return sub.error();
+        tree = sub.value();
         pos = slash + 1;
     }
 }
@@ -545,6 +578,94 @@ void trim_common_tail(std::string_view& a, std::string_view& b) {
     b = b.substr(0, b.size() - (trimmed - recovered));
 }
 
+// git's tree order: names compare bytewise, a tree's name as if it ended in '/'.
+int tree_order(const git_tree_entry* a, const git_tree_entry* b) {
+    std::string_view x = git_tree_entry_name(a), y = git_tree_entry_name(b);
+    std::size_t n = std::min(x.size(), y.size());
+    if (int c = std::memcmp(x.data(), y.data(), n)) return c;
+    auto next = [n](std::string_view s, const git_tree_entry* e) -> int {
+        if (s.size() > n) return static_cast<unsigned char>(s[n]);
+        return git_tree_entry_filemode(e) == GIT_FILEMODE_TREE ? '/' : 0;
+    };
+    return next(x, a) - next(y, b);
+}
+
+Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree* b,
+                        const std::string& prefix, std::vector<Delta>& out);
+
+// Every file under a tree that one side lacks, as added or deleted.
+Result<Unit> one_side(git_repository* repo, const git_tree_entry* e, const std::string& path,
+                      bool added, std::vector<Delta>& out) {
+    auto mode = git_tree_entry_filemode(e);
+    if (mode == GIT_FILEMODE_COMMIT) return Unit{};  // submodules are not followed
+    if (mode == GIT_FILEMODE_TREE) {
+        TreeHandle t;
+        if (git_tree_lookup(t.out(), repo, git_tree_entry_id(e)) < 0)
+            return failure(fmt::format("cannot read tree {}", path));
+        return added ? diff_trees(repo, nullptr, t.get(), path + "/", out)
+                     : diff_trees(repo, t.get(), nullptr, path + "/", out);
+    }
+    Delta d;
+    d.change = added ? Change::Added : Change::Deleted;
+    d.old_path = d.new_path = path;
+    (added ? d.new_oid : d.old_oid) = hex(git_tree_entry_id(e));
+    (added ? d.new_kind : d.old_kind) = kind_of(mode);
+    out.push_back(std::move(d));
+    return Unit{};
+}
+
+// The name-level diff of two trees (either may be null: empty), recursing only into
+// subtrees whose ids differ.
+Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree* b,
+                        const std::string& prefix, std::vector<Delta>& out) {
+    std::size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
+    for (std::size_t i = 0, j = 0; i < na || j < nb;) {
+        const git_tree_entry* x = i < na ? git_tree_entry_byindex(a, i) : nullptr;
+        const git_tree_entry* y = j < nb ? git_tree_entry_byindex(b, j) : nullptr;
+        int c = !x ? 1 : !y ? -1 : tree_order(x, y);
+        if (c < 0) {
+            if (auto r = one_side(repo, x, prefix + git_tree_entry_name(x), false, out); !r)
+                return r;
+            ++i;
+            continue;
+        }
+        if (c > 0) {
+            if (auto r = one_side(repo, y, prefix + git_tree_entry_name(y), true, out); !r) return r;
+            ++j;
+            continue;
+        }
+        ++i, ++j;
+        auto mx = git_tree_entry_filemode(x), my = git_tree_entry_filemode(y);
+        if (mx == my && git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y))) continue;
+        std::string path = prefix + git_tree_entry_name(x);
+        bool tx = mx == GIT_FILEMODE_TREE, ty = my == GIT_FILEMODE_TREE;
+        if (tx && ty) {
+            TreeHandle ta, tb;
+            if (git_tree_lookup(ta.out(), repo, git_tree_entry_id(x)) < 0 ||
+                git_tree_lookup(tb.out(), repo, git_tree_entry_id(y)) < 0)
+                return failure(fmt::format("cannot read tree {}", path));
+            if (auto r = diff_trees(repo, ta.get(), tb.get(), path + "/", out); !r) return r;
+            continue;
+        }
+        if (tx || ty || (mx == GIT_FILEMODE_COMMIT) != (my == GIT_FILEMODE_COMMIT)) {
+            // A directory or submodule became a file, or the other way round.
+            if (auto r = one_side(repo, x, path, false, out); !r) return r;
+            if (auto r = one_side(repo, y, path, true, out); !r) return r;
+            continue;
+        }
+        if (mx == GIT_FILEMODE_COMMIT || my == GIT_FILEMODE_COMMIT) continue;  // submodules
+        Delta d;
+        d.old_path = d.new_path = path;
+        d.old_oid = hex(git_tree_entry_id(x));
+        d.new_oid = hex(git_tree_entry_id(y));
+        d.old_kind = kind_of(mx);
+        d.new_kind = kind_of(my);
+        d.change = d.old_kind == d.new_kind ? Change::Modified : Change::TypeChanged;
+        out.push_back(std::move(d));
+    }
+    return Unit{};
+}
+
 }  // namespace
 
 Result<Diff> Repository::diff(const std::string& base,
@@ -561,62 +682,63 @@ Result<Diff> Repository::diff(const std::string& base,
     Diff out;
     out.repo_ = this;
     out.worktree_ = !target.has_value();
-    Handle<git_diff, git_diff_free> raw;
+    std::vector<Delta> deltas;
     if (target) {
         TreeHandle target_tree;
         if (auto r = read_commit_tree(repo_.get(), *target, target_tree); !r) return r.error();
-        if (git_diff_tree_to_tree(raw.out(), repo_.get(), base_tree.get(), target_tree.get(),
-                                  &opts) < 0)
-            return failure("cannot diff the base and the target");
+        // Our own walk: it skips every subtree whose id is unchanged, so its cost follows the
+        // change, where libgit2 1.5's tree diff reads every tree of both commits (#6863).
+        if (auto r = diff_trees(repo_.get(), base_tree.get(), target_tree.get(), "", deltas); !r)
+            return r.error();
     } else {
+        Handle<git_diff, git_diff_free> raw;
         opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
         // The variant with the index: staged and unstaged changes together, without
         // re-hashing every file the index already vouches for; the index is not written.
         if (git_diff_tree_to_workdir_with_index(raw.out(), repo_.get(), base_tree.get(), &opts) <
             0)
             return failure("cannot diff the base and the working tree");
-    }
-
-    std::vector<Delta> deltas;
-    for (size_t i = 0, n = git_diff_num_deltas(raw.get()); i < n; ++i) {
-        const git_diff_delta* d = git_diff_get_delta(raw.get(), i);
-        auto change = change_of(d->status);
-        if (!change) continue;
-        if (!target && *change == Change::Modified && d->old_file.mode == d->new_file.mode &&
-            d->old_file.mode != GIT_FILEMODE_COMMIT) {
-            // A staged edit undone on disk is still "modified" to libgit2, which diffs through
-            // the index. It is unchanged when the bytes on disk, as git stores them, are the
-            // base blob's, as git diff BASE says.
-            auto bytes = read_worktree_as_stored(d->new_file.path);
-            if (!bytes) return bytes.error();
-            git_oid disk;
-            if (bytes.value() && git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(),
-                                              GIT_OBJECT_BLOB) == 0 &&
-                git_oid_equal(&disk, &d->old_file.id))
-                continue;
-        }
-        Delta delta;
-        delta.change = *change;
-        delta.old_path = d->old_file.path;
-        delta.new_path = d->new_file.path;
-        delta.old_oid = hex(&d->old_file.id);
-        if (delta.change == Change::Conflicted) {  // libgit2 leaves the base side empty
-            auto at_base = lookup(base, delta.old_path);
-            if (!at_base) return at_base.error();
-            if (!at_base->entry) {
-                delta.change = Change::Added;
-            } else {
-                delta.old_oid = at_base->entry->oid;
-                delta.old_kind = at_base->entry->kind;
+        for (size_t i = 0, n = git_diff_num_deltas(raw.get()); i < n; ++i) {
+            const git_diff_delta* d = git_diff_get_delta(raw.get(), i);
+            auto change = change_of(d->status);
+            if (!change) continue;
+            if (*change == Change::Modified && d->old_file.mode == d->new_file.mode &&
+                d->old_file.mode != GIT_FILEMODE_COMMIT) {
+                // A staged edit undone on disk is still "modified" to libgit2, which diffs
+                // through the index. It is unchanged when the bytes on disk, as git stores
+                // them, are the base blob's, as git diff BASE says.
+                auto bytes = read_worktree_as_stored(d->new_file.path);
+                if (!bytes) return bytes.error();
+                git_oid disk;
+                if (bytes.value() &&
+                    git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(),
+                                 GIT_OBJECT_BLOB) == 0 &&
+                    git_oid_equal(&disk, &d->old_file.id))
+                    continue;
             }
+            Delta delta;
+            delta.change = *change;
+            delta.old_path = d->old_file.path;
+            delta.new_path = d->new_file.path;
+            delta.old_oid = hex(&d->old_file.id);
+            delta.old_kind = kind_of(static_cast<git_filemode_t>(d->old_file.mode));
+            delta.new_kind = kind_of(static_cast<git_filemode_t>(d->new_file.mode));
+            if (delta.change == Change::Conflicted) {  // libgit2 leaves the base side empty
+                auto at_base = lookup(base, delta.old_path);
+                if (!at_base) return at_base.error();
+                if (!at_base->entry) {
+                    delta.change = Change::Added;
+                } else {
+                    delta.old_oid = at_base->entry->oid;
+                    delta.old_kind = at_base->entry->kind;
+                }
+            }
+            if (delta.new_kind == EntryKind::Submodule ||
+                delta.old_kind == EntryKind::Submodule) {
+                if (delta.change == Change::Added || delta.change == Change::Deleted) continue;
+            }
+            deltas.push_back(std::move(delta));
         }
-        if (target) delta.new_oid = hex(&d->new_file.id);
-        delta.old_kind = kind_of(static_cast<git_filemode_t>(d->old_file.mode));
-        delta.new_kind = kind_of(static_cast<git_filemode_t>(d->new_file.mode));
-        if (delta.new_kind == EntryKind::Submodule || delta.old_kind == EntryKind::Submodule) {
-            if (delta.change == Change::Added || delta.change == Change::Deleted) continue;
-        }
-        deltas.push_back(std::move(delta));
     }
 
     // Deleted paths are rename sources, added and untracked ones targets, in path order.
@@ -676,11 +798,12 @@ const Delta* Diff::find_new(std::string_view path) const {
     return nullptr;
 }
 
-Result<Hunks> Diff::hunks(const Delta& delta) const {
+Result<Hunks> Diff::hunks(const Delta& delta, const std::string* given_old) const {
     // An added file diffs against nothing at base, a deleted one against nothing at target.
-    Result<std::string> old_bytes = std::string();
-    if (delta.change != Change::Added) old_bytes = repo_->blob(delta.old_oid);
-    if (!old_bytes) return old_bytes.error();
+    Result<std::string> read_old = std::string();
+    if (delta.change != Change::Added && !given_old) read_old = repo_->blob(delta.old_oid);
+    if (!read_old) return read_old.error();
+    const std::string& old_bytes_ref = given_old ? *given_old : read_old.value();
     std::string new_bytes;
     if (delta.change == Change::Deleted) {
     } else if (worktree_) {
@@ -701,11 +824,11 @@ Result<Hunks> Diff::hunks(const Delta& delta) const {
         }
         return false;
     };
-    if ((delta.change != Change::Added && binary(delta.old_path, old_bytes.value())) ||
+    if ((delta.change != Change::Added && binary(delta.old_path, old_bytes_ref)) ||
         (delta.change != Change::Deleted && binary(delta.new_path, new_bytes)))
         return Hunks{true, {}};
 
-    std::string_view a = old_bytes.value(), b = new_bytes;
+    std::string_view a = old_bytes_ref, b = new_bytes;
     trim_common_tail(a, b);
     git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
     opts.flags = GIT_DIFF_INDENT_HEURISTIC | GIT_DIFF_FORCE_TEXT;  // binary was decided above

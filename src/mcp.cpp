@@ -375,7 +375,7 @@ Json call_tool(const Json& arguments) {
     Request request;
     request.specs = a.specs;
     request.repo_dir = a.repo;
-    request.resolve = {a.base, a.target, a.at_base, a.since};
+    request.resolve = {a.base, a.target, a.at_base, a.since, !a.table_only};
     request.only = a.only;
     request.table_only = a.table_only;
     request.pack.window.context = a.context;

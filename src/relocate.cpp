@@ -12,15 +12,15 @@ bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c
 // The line with leading and trailing whitespace dropped and inner runs made one space.
 std::string squeeze(std::string_view line) {
     std::string out;
-    bool pending = false;
-    for (char c : line) {
-        if (space(c)) {
-            pending = !out.empty();
-            continue;
-        }
-        if (pending) out += ' ';
-        pending = false;
-        out += c;
+    out.reserve(line.size());
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && space(line[i])) ++i;
+        std::size_t word = i;
+        while (i < line.size() && !space(line[i])) ++i;
+        if (i == word) break;
+        if (!out.empty()) out += ' ';
+        out.append(line.data() + word, i - word);
     }
     return out;
 }
@@ -58,12 +58,22 @@ std::vector<std::uint16_t> bigrams(std::string_view line) {
 
 }  // namespace
 
-std::vector<BlockMatch> find_block(const std::vector<std::string_view>& haystack,
+const std::vector<std::string>& Haystack::squeezed() const {
+    if (!squeezed_made_) {
+        squeezed_ = cp::squeezed(lines_);
+        squeezed_made_ = true;
+    }
+    return squeezed_;
+}
+
+std::vector<BlockMatch> find_block(const Haystack& haystack,
                                    const std::vector<std::string_view>& needle,
-                                   std::size_t limit) {
-    auto exact = scan(haystack, needle, false, limit);
-    if (!exact.empty()) return exact;
-    return scan(squeezed(haystack), squeezed(needle), true, limit);
+                                   std::size_t limit, Match how) {
+    if (how != Match::Whitespace) {
+        auto exact = scan(haystack.lines(), needle, false, limit);
+        if (!exact.empty() || how == Match::Exact) return exact;
+    }
+    return scan(haystack.squeezed(), squeezed(needle), true, limit);
 }
 
 bool distinctive(const std::vector<std::string_view>& block) {

@@ -65,11 +65,13 @@ struct Pair {
     std::optional<std::string> target;  // nullopt: the working tree
     git::Diff diff;
     std::map<std::string, git::Hunks> hunks;  // by base path
+    std::map<std::string, std::unique_ptr<Haystack>> haystacks;  // target files, by path
 };
 
 class Resolver {
 public:
-    Resolver(const git::Repository& repo, Content& content) : repo_(repo), content_(content) {}
+    Resolver(const git::Repository& repo, Content& content, bool search_elsewhere)
+        : repo_(repo), content_(content), search_elsewhere_(search_elsewhere) {}
 
     Result<Report> run(const std::vector<Spec>& specs, const ResolveOptions& options) {
         Report report;
@@ -94,7 +96,7 @@ private:
         if (it != pairs_.end()) return it->second.get();
         auto diff = repo_.diff(base, target);  // the one name-level diff for this pair
         if (!diff) return diff.error();
-        auto made = std::make_unique<Pair>(Pair{base, target, std::move(diff).value(), {}});
+        auto made = std::make_unique<Pair>(Pair{base, target, std::move(diff).value(), {}, {}});
         return pairs_.emplace(key, std::move(made)).first->second.get();
     }
 
@@ -189,10 +191,11 @@ private:
         return false;
     }
 
-    Result<const git::Hunks*> hunks_for(Pair& p, const git::Delta& delta) {
+    Result<const git::Hunks*> hunks_for(Pair& p, const git::Delta& delta,
+                                         const std::string* old_bytes = nullptr) {
         auto it = p.hunks.find(delta.old_path);
         if (it == p.hunks.end()) {  // hunks once per anchored path
-            auto hunks = p.diff.hunks(delta);
+            auto hunks = p.diff.hunks(delta, old_bytes);
             if (!hunks) return hunks.error();
             it = p.hunks.emplace(delta.old_path, std::move(hunks).value()).first;
         }
@@ -270,7 +273,7 @@ private:
         }
         r.renamed = delta->change == Change::Renamed;
 
-        auto found_hunks = hunks_for(p, *delta);
+        auto found_hunks = hunks_for(p, *delta, base_content.value());
         if (!found_hunks) return found_hunks.error();
         const git::Hunks& h = *found_hunks.value();
         if (h.binary || r.binary) {
@@ -291,7 +294,11 @@ private:
 
         auto target_content = content_.file(p.target, delta->new_path);
         if (!target_content) return target_content.error();
-        if (all_removed(h.hunks, range)) {  // the diff lost the lines: look for them by content
+        // The diff lost the lines (deleted, or replaced by much less): look for them by
+        // content. A block rewritten in place is left to the diff, and to point_to_best.
+        LineNo width = range.end - range.start + 1;
+        LineNo left = r.to->end_line - r.to->line + 1;
+        if (r.lines_deleted || (all_removed(h.hunks, range) && 2 * left < width)) {
             auto relocated = relocate(p, r, *base_content.value(), target_content.value());
             if (!relocated) return relocated;
         } else if (r.status == Status::Touched && target_content.value()) {
@@ -301,9 +308,11 @@ private:
         return check_symbol(r, target_content.value());
     }
 
-    // SPEC §4a: find the anchor's base text at the target when the diff lost it. A unique
-    // match in its own file moves the anchor there ("by": "content"); one in another file the
-    // diff added or changed is named as found_at; several are listed, never picked.
+    // SPEC §4a: find the anchor's base text at the target when the diff lost it. When its
+    // lines were deleted, a unique match in its own file moves the anchor there ("by":
+    // "content"); otherwise a unique match, there or in another file the diff added or
+    // changed, is named as found_at and the status stays the diff's; several are listed,
+    // never picked.
     Result<Unit> relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,
                           const std::string* own_file) {
         auto base_lines = text::split_lines(base_bytes);
@@ -313,7 +322,22 @@ private:
         const std::size_t limit = 10;
 
         if (own_file) {
-            auto matches = find_block(text::split_lines(*own_file), needle, limit + 1);
+            auto matches = find_block(haystack(p, r.to->path, *own_file), needle, limit + 1);
+            // A block of one or two lines is too short to vouch for itself: it moves the
+            // anchor only when a neighbouring line came along too, else it is a pointer.
+            bool sure = matches.size() == 1 &&
+                        (needle.size() >= 3 ||
+                         neighbours_agree(base_lines, r.anchor.line, r.anchor.last_line(),
+                                          haystack(p, r.to->path, *own_file).lines(),
+                                          matches[0].line));
+            if (matches.size() == 1 && (!r.lines_deleted || !sure)) {
+                // Its lines were replaced, not deleted: the diff's TOUCHED range stands, and
+                // where its text now is comes as a pointer.
+                LineNo line = matches[0].line;
+                r.found_at = Location{r.to->path, line, line + LineNo(needle.size()) - 1};
+                r.whitespace = matches[0].whitespace;
+                return Unit{};
+            }
             if (matches.size() == 1) {
                 r.diff_to = r.to;
                 r.diff_lines_deleted = r.lines_deleted;
@@ -338,16 +362,17 @@ private:
         }
         // Elsewhere: the files the diff added, changed or renamed into, exact matches first.
         std::vector<std::pair<std::string, BlockMatch>> found;
-        for (bool whitespace : {false, true}) {
+        if (!search_elsewhere_) return Unit{};
+        for (Match how : {Match::Exact, Match::Whitespace}) {
             for (const git::Delta& d : p.diff.deltas()) {
                 if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
                 if (r.to && d.new_path == r.to->path) continue;  // its own file: done above
                 auto bytes = content_.file(p.target, d.new_path);
                 if (!bytes) return bytes.error();
                 if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
-                for (const auto& m : find_block(text::split_lines(*bytes.value()), needle,
-                                                limit + 1))
-                    if (m.whitespace == whitespace) found.emplace_back(d.new_path, m);
+                for (const auto& m :
+                     find_block(haystack(p, d.new_path, *bytes.value()), needle, limit + 1, how))
+                    found.emplace_back(d.new_path, m);
                 if (found.size() > limit) break;
             }
             if (!found.empty()) break;
@@ -365,6 +390,27 @@ private:
             r.whitespace = found[0].second.whitespace;
         }
         return Unit{};
+    }
+
+    // True when the line just above or just below a block at base is also just above or
+    // below where it was found.
+    static bool neighbours_agree(const std::vector<std::string_view>& base, LineNo first,
+                                 LineNo last, const std::vector<std::string_view>& target,
+                                 LineNo at) {
+        LineNo size = last - first + 1;
+        bool above = first > 1 && at > 1 && base[std::size_t(first - 2)] == target[std::size_t(at - 2)];
+        bool below = last < LineNo(base.size()) && at + size - 1 < LineNo(target.size()) &&
+                     base[std::size_t(last)] == target[std::size_t(at + size - 1)];
+        return above || below;
+    }
+
+    // A target file's lines, prepared once per (pair, path) for every search in it.
+    const Haystack& haystack(Pair& p, const std::string& path, const std::string& bytes) {
+        auto it = p.haystacks.find(path);
+        if (it == p.haystacks.end())
+            it = p.haystacks.emplace(path, std::make_unique<Haystack>(text::split_lines(bytes)))
+                     .first;
+        return *it->second;
     }
 
     // A TOUCHED range much wider than the anchor: name the lines most like its base text.
@@ -428,6 +474,7 @@ private:
 
     const git::Repository& repo_;
     Content& content_;
+    bool search_elsewhere_;  // look for lost lines in other changed files too
     std::map<std::string, Revision> revisions_;
     std::map<std::string, std::unique_ptr<Pair>> pairs_;
 };
@@ -458,7 +505,7 @@ std::optional<std::string> path_problem(std::string_view path) {
 
 Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
                        const ResolveOptions& options) {
-    return Resolver(content.repo(), content).run(specs, options);
+    return Resolver(content.repo(), content, options.search_elsewhere).run(specs, options);
 }
 
 }  // namespace cp

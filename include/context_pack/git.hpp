@@ -78,7 +78,8 @@ public:
     const Delta* find_new(std::string_view path) const;  // the delta whose target side is path
     // -U0 hunks for one delta, equal to `git diff -U0`'s: Myers with the indent heuristic,
     // after git's trim of the common tail that -U0 diffs get.
-    Result<Hunks> hunks(const Delta& delta) const;
+    // `old_bytes`, when the caller already holds the base blob, saves reading it again.
+    Result<Hunks> hunks(const Delta& delta, const std::string* old_bytes = nullptr) const;
 
 private:
     friend class Repository;
@@ -125,8 +126,15 @@ public:
 
     git_repository* raw() const { return repo_.get(); }
 
+    Repository();
+    Repository(Repository&&) noexcept;
+    Repository& operator=(Repository&&) noexcept;
+    ~Repository();
+
 private:
+    struct Trees;  // parsed trees, by id: path lookups walk the same ones again and again
     std::unique_ptr<git_repository, RepoDeleter> repo_;
+    std::unique_ptr<Trees> trees_;
 };
 
 std::string short_oid(std::string_view oid);

@@ -20,6 +20,9 @@ struct ResolveOptions {
     std::optional<std::string> target;  // --target: overrides every spec's target
     bool at_base = false;               // --at-base: every spec's target is its own base
     std::optional<std::string> since;   // --since: mark anchors whose lines changed since
+    // Look for lost lines in every file the diff added or changed, not only in their own
+    // file. Off for --table: it adds pointers (found_at, candidates), never a status.
+    bool search_elsewhere = true;
 };
 
 // Errors are only what stops the whole run (an unreadable object, a failed diff);
