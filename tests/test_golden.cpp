@@ -65,6 +65,8 @@ TEST_CASE("golden: the demo in its three uses") {
         {"demo-orient.txt", "fixtures/demo.sh", "../plan.json", 1},
         {"demo-orient.json", "fixtures/demo.sh", "../plan.json --format json", 1},
         {"demo-table.txt", "fixtures/demo.sh", "../plan.json --table", 1},
+        {"demo-at-base-table.txt", "fixtures/demo.sh", "../plan.json --at-base --table", 1},
+        {"demo-since-table.txt", "fixtures/demo.sh", "../plan.json --since HEAD --table", 1},
         {"demo-at-base.txt", "fixtures/demo.sh", "../plan.json --at-base", 1},
         {"demo-since.txt", "fixtures/demo.sh", "../plan.json --since HEAD", 1},
         {"demo-since.json", "fixtures/demo.sh", "../plan.json --since HEAD --format json", 1},
@@ -84,13 +86,30 @@ TEST_CASE("golden: caps, cuts, merged and deleted windows, CRLF, long lines, bin
     for (const auto& g : cases) check_golden(g);
 }
 
-TEST_CASE("golden: the README shows the demo's real table") {
-    auto readme = slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/README.md");
-    auto marker = readme.find("<!-- demo-table:");
-    REQUIRE(marker != std::string::npos);
-    auto open = readme.find("```\n", marker);
-    auto close = readme.find("```", open + 4);
-    REQUIRE(close != std::string::npos);
-    auto shown = readme.substr(open + 4, close - open - 4);
-    CHECK(shown == slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/tests/golden/demo-table.txt"));
+TEST_CASE("golden: the README shows real output of the three uses") {
+    // Each "<!-- golden: NAME -->" in the README is followed by a fenced block that must be
+    // tests/golden/NAME; CONTEXT_PACK_REGENERATE=1 rewrites the blocks from the files.
+    const std::string readme_path = std::string(CONTEXT_PACK_SOURCE_DIR) + "/README.md";
+    auto readme = slurp(readme_path);
+    const std::string marker = "<!-- golden: ";
+    std::size_t blocks = 0;
+    for (auto at = readme.find(marker); at != std::string::npos; at = readme.find(marker, at + 1)) {
+        auto name_end = readme.find(" -->", at);
+        auto name = readme.substr(at + marker.size(), name_end - at - marker.size());
+        auto open = readme.find("```\n", name_end);
+        auto close = readme.find("```", open + 4);
+        REQUIRE(close != std::string::npos);
+        auto golden = slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/tests/golden/" + name);
+        REQUIRE_FALSE(golden.empty());
+        const char* regenerate = std::getenv("CONTEXT_PACK_REGENERATE");
+        if (regenerate && *regenerate && std::string(regenerate) != "0")
+            readme.replace(open + 4, close - open - 4, golden);
+        else
+            CHECK(readme.substr(open + 4, close - open - 4) == golden);
+        ++blocks;
+    }
+    CHECK(blocks >= 3);
+    const char* regenerate = std::getenv("CONTEXT_PACK_REGENERATE");
+    if (regenerate && *regenerate && std::string(regenerate) != "0")
+        std::ofstream(readme_path, std::ios::binary) << readme;
 }
