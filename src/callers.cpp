@@ -7,35 +7,85 @@
 
 namespace cp {
 
+namespace {
+
+bool all_word_bytes(std::string_view s) {
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return text::is_word_byte(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
+
 CallerScan::CallerScan(std::vector<std::string> symbols, std::size_t max_line_bytes)
     : max_line_bytes_(max_line_bytes) {
-    for (auto& s : symbols) hits_[std::move(s)];
+    for (auto& s : symbols) {
+        if (s.empty()) continue;
+        auto [it, added] = hits_.try_emplace(std::move(s));
+        if (!added) continue;
+        const std::string& name = it->first;
+        if (all_word_bytes(name)) {
+            words_.emplace(name, &*it);
+            word_lengths_[std::min<std::size_t>(name.size(), 255)] = true;
+            word_starts_[static_cast<unsigned char>(name[0])] = true;
+        } else {
+            others_[static_cast<unsigned char>(name[0])].push_back(&*it);
+        }
+    }
 }
 
 void CallerScan::scan(const std::string& path, std::string_view bytes) {
     ++files_scanned_;
     if (text::looks_binary(bytes)) return;
-    for (auto& [symbol, hits] : hits_) {
-        // Walk the matches in order, counting newlines between them for line numbers.
-        LineNo line = 1;
-        std::size_t counted = 0;
-        LineNo last_hit_line = 0;
-        for (auto pos = bytes.find(symbol); pos != std::string_view::npos;
-             pos = bytes.find(symbol, pos + 1)) {
-            line += std::count(bytes.begin() + counted, bytes.begin() + pos, '\n');
-            counted = pos;
-            if (line == last_hit_line) continue;  // one hit per line, as grep -n
-            auto begin = bytes.rfind('\n', pos);
-            begin = begin == std::string_view::npos ? 0 : begin + 1;
-            auto end = bytes.find('\n', pos);
-            auto whole = bytes.substr(begin, end == std::string_view::npos ? end : end - begin);
-            if (!text::contains_word(whole, symbol)) continue;
-            last_hit_line = line;
-            if (!whole.empty() && whole.back() == '\r') whole.remove_suffix(1);
-            CallerHit hit{path, line, std::string(whole), 0};
-            hit.cut_bytes = cut_line(hit.text, max_line_bytes_);
-            hits.push_back(std::move(hit));
+    // One pass over the bytes for every symbol. A whole match starts where no word byte
+    // precedes it, so the scan hops from word to word: a word is a hit when it is one of the
+    // symbols made only of word bytes; the other symbols are tried where their first byte
+    // stands at such a start. Lines are counted on the way.
+    std::map<const std::string*, LineNo> last_line;  // one hit per line and symbol
+    LineNo line = 1;
+    std::size_t line_start = 0;
+    const std::size_t n = bytes.size();
+    auto record = [&](Entry* entry, std::size_t at) {
+        auto [seen, first] = last_line.try_emplace(&entry->first, line);
+        if (!first && seen->second == line) return;
+        seen->second = line;
+        auto eol = bytes.find('\n', at);
+        auto whole =
+            bytes.substr(line_start, eol == std::string_view::npos ? eol : eol - line_start);
+        if (!whole.empty() && whole.back() == '\r') whole.remove_suffix(1);
+        CallerHit hit{path, line, std::string(whole), 0};
+        hit.cut_bytes = cut_line(hit.text, max_line_bytes_);
+        entry->second.push_back(std::move(hit));
+    };
+    auto try_others = [&](std::size_t at) {
+        for (Entry* entry : others_[static_cast<unsigned char>(bytes[at])]) {
+            const std::string& symbol = entry->first;
+            std::size_t end = at + symbol.size();
+            if (end > n || bytes.compare(at, symbol.size(), symbol) != 0) continue;
+            if (end < n && text::is_word_byte(static_cast<unsigned char>(bytes[end]))) continue;
+            record(entry, at);
         }
+    };
+    for (std::size_t i = 0; i < n;) {
+        auto c = static_cast<unsigned char>(bytes[i]);
+        if (c == '\n') {
+            ++line;
+            line_start = ++i;
+            continue;
+        }
+        if (!text::is_word_byte(c)) {
+            bool starts = i == 0 || !text::is_word_byte(static_cast<unsigned char>(bytes[i - 1]));
+            if (starts && !others_[c].empty()) try_others(i);
+            ++i;
+            continue;
+        }
+        std::size_t j = i + 1;
+        while (j < n && text::is_word_byte(static_cast<unsigned char>(bytes[j]))) ++j;
+        if (word_starts_[c] && word_lengths_[std::min<std::size_t>(j - i, 255)]) {
+            auto it = words_.find(bytes.substr(i, j - i));
+            if (it != words_.end()) record(it->second, i);
+        }
+        if (!others_[c].empty()) try_others(i);
+        i = j;
     }
 }
 

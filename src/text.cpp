@@ -30,10 +30,6 @@ bool looks_binary(std::string_view content) {
     return content.substr(0, 8000).find('\0') != std::string_view::npos;
 }
 
-bool is_word_byte(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 bool contains_word(std::string_view line, std::string_view needle) {
     if (needle.empty()) return false;
     for (auto pos = line.find(needle); pos != std::string_view::npos;

@@ -42,19 +42,19 @@ TEST_CASE("relocate: find_block finds exact, then whitespace-insensitive, all oc
     std::vector<std::string> hay = {"a", "int f() {", "  return 1;", "}", "b",
                                     "int f() {", "  return 1;", "}", "c"};
     std::vector<std::string> needle = {"int f() {", "  return 1;", "}"};
-    auto m = cp::find_block(lines(hay), lines(needle));
+    auto m = cp::find_block(cp::Haystack(lines(hay)), lines(needle));
     REQUIRE(m.size() == 2);
     CHECK(m[0].line == 2);
     CHECK(m[1].line == 6);
     CHECK_FALSE(m[0].whitespace);
     std::vector<std::string> reindented = {"x", "    int f()  {", "\t\treturn 1;", "    }"};
-    auto w = cp::find_block(lines(reindented), lines(needle));
+    auto w = cp::find_block(cp::Haystack(lines(reindented)), lines(needle));
     REQUIRE(w.size() == 1);
     CHECK(w[0].line == 2);
     CHECK(w[0].whitespace);
     std::vector<std::string> other = {"int f() {", "  return 2;", "}"};
-    CHECK(cp::find_block(lines(other), lines(needle)).empty());
-    CHECK(cp::find_block(lines(needle), lines(hay)).empty());  // longer than the haystack
+    CHECK(cp::find_block(cp::Haystack(lines(other)), lines(needle)).empty());
+    CHECK(cp::find_block(cp::Haystack(lines(needle)), lines(hay)).empty());  // longer than the haystack
 }
 
 TEST_CASE("relocate: only distinctive blocks are relocated") {

@@ -3,10 +3,12 @@
 // hits as `path:line: text`, per-file counts (most first) and the total. Pure: bytes in.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "context_pack/mapping.hpp"
@@ -46,7 +48,12 @@ public:
     std::size_t files_scanned() const { return files_scanned_; }
 
 private:
+    using Entry = std::pair<const std::string, std::vector<CallerHit>>;
     std::map<std::string, std::vector<CallerHit>> hits_;
+    std::unordered_map<std::string_view, Entry*> words_;  // symbols of word bytes only
+    std::array<bool, 256> word_lengths_{};                // their lengths, 255 for longer
+    std::array<bool, 256> word_starts_{};                 // and their first bytes
+    std::array<std::vector<Entry*>, 256> others_;         // the rest, by first byte
     std::size_t max_line_bytes_;
     std::size_t files_scanned_ = 0;
 };

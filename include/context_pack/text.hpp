@@ -2,6 +2,8 @@
 // the way git counts them, and the whole-word test of `git grep -w -F`.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -19,8 +21,16 @@ std::vector<std::string_view> split_lines(std::string_view content);
 // Git's binary test: a NUL byte in the first 8000 bytes.
 bool looks_binary(std::string_view content);
 
-// True when a byte is a word byte for -w: an ASCII letter, digit or '_'.
-bool is_word_byte(unsigned char c);
+// True when a byte is a word byte for -w: an ASCII letter, digit or '_'. Inline: the
+// caller scan asks it of every byte of every file.
+inline constexpr auto kWordBytes = [] {
+    std::array<bool, 256> table{};
+    for (int c = 0; c < 256; ++c)
+        table[std::size_t(c)] =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    return table;
+}();
+inline bool is_word_byte(unsigned char c) { return kWordBytes[c]; }
 
 // True when `needle` occurs in `line` with no word byte just before or just after it, as
 // `git grep -w -F` would match it (it retries past a failed candidate).
