@@ -18,18 +18,7 @@ dir="$root/build-fuzz"
 runs="$dir/fuzz-runs"
 
 # The project's own dependencies, then clang and its runtime (libFuzzer, sanitizers).
-"$root/scripts/install-deps.sh"
-missing=()
-for p in clang-14 libclang-rt-14-dev; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing: ${missing[*]}" >&2
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+"$root/scripts/install-deps.sh" clang-14 libclang-rt-14-dev
 
 CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCONTEXT_PACK_FUZZ=ON -DCONTEXT_PACK_TESTS=OFF >/dev/null

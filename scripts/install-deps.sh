@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what context-pack builds and tests with, from Debian's packages. Does nothing when
+# Installs what context-pack builds and tests with, from Debian's packages, plus any packages
+# named as arguments (scripts/package.sh and scripts/fuzz.sh name theirs). Does nothing when
 # everything is already there.
 set -euo pipefail
-packages=(g++ cmake make pkg-config git libgit2-dev libcli11-dev libfmt-dev nlohmann-json3-dev catch2)
+packages=(g++ cmake make pkg-config git libgit2-dev libcli11-dev libfmt-dev nlohmann-json3-dev catch2 "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -698,6 +698,12 @@ Result<Diff> Repository::diff(const std::string& base,
         if (git_diff_tree_to_workdir_with_index(raw.out(), repo_.get(), base_tree.get(), &opts) <
             0)
             return failure("cannot diff the base and the working tree");
+        Handle<git_index, git_index_free> index;  // for the racy-git rule below
+        if (git_repository_index(index.out(), repo_.get()) < 0) git_error_clear();
+        struct stat index_stat {};
+        std::string index_file = std::string(git_repository_path(repo_.get())) + "index";
+        std::int64_t index_mtime =
+            ::stat(index_file.c_str(), &index_stat) == 0 ? index_stat.st_mtime : 0;
         for (size_t i = 0, n = git_diff_num_deltas(raw.get()); i < n; ++i) {
             const git_diff_delta* d = git_diff_get_delta(raw.get(), i);
             auto change = change_of(d->status);
@@ -705,16 +711,27 @@ Result<Diff> Repository::diff(const std::string& base,
             if (*change == Change::Modified && d->old_file.mode == d->new_file.mode &&
                 d->old_file.mode != GIT_FILEMODE_COMMIT) {
                 // A staged edit undone on disk is still "modified" to libgit2, which diffs
-                // through the index. It is unchanged when the bytes on disk, as git stores
-                // them, are the base blob's, as git diff BASE says.
-                auto bytes = read_worktree_as_stored(d->new_file.path);
-                if (!bytes) return bytes.error();
-                git_oid disk;
-                if (bytes.value() &&
-                    git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(),
-                                 GIT_OBJECT_BLOB) == 0 &&
-                    git_oid_equal(&disk, &d->old_file.id))
-                    continue;
+                // through the index; git diff BASE says unchanged. When libgit2 hashed the
+                // file, the ids tell. Otherwise only a file whose id libgit2 did not work out,
+                // or a racily clean entry (written in the index's own second, git's racy-git
+                // rule), can hold the base bytes, and only such a file is hashed here.
+                if (git_oid_equal(&d->old_file.id, &d->new_file.id)) continue;
+                const git_index_entry* e =
+                    index.get() ? git_index_get_bypath(index.get(), d->new_file.path, 0) : nullptr;
+                bool racy = e && git_oid_equal(&e->id, &d->new_file.id) &&
+                            std::int64_t(e->mtime.seconds) >= index_mtime;
+                bool unknown = !(d->new_file.flags & GIT_DIFF_FLAG_VALID_ID) ||
+                               git_oid_is_zero(&d->new_file.id);
+                if (racy || unknown) {
+                    auto bytes = read_worktree_as_stored(d->new_file.path);
+                    if (!bytes) return bytes.error();
+                    git_oid disk;
+                    if (bytes.value() &&
+                        git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(),
+                                     GIT_OBJECT_BLOB) == 0 &&
+                        git_oid_equal(&disk, &d->old_file.id))
+                        continue;
+                }
             }
             Delta delta;
             delta.change = *change;

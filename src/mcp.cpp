@@ -159,15 +159,7 @@ Json tool_description(std::string_view protocol) {
 
 // ---- the tool's arguments -----------------------------------------------------------------
 
-const char* type_name(const Json& j) {
-    if (j.is_number_integer()) return "an integer";
-    if (j.is_number_float()) return "a non-integer number";
-    if (j.is_string()) return "a string";
-    if (j.is_boolean()) return "a boolean";
-    if (j.is_array()) return "an array";
-    if (j.is_object()) return "an object";
-    return "null";
-}
+const char* type_name(const Json& j) { return json_type_name(j); }
 
 struct CallArgs {
     std::vector<Spec> specs;

@@ -21,15 +21,7 @@ namespace {
 
 using nlohmann::json;
 
-const char* type_name(const json& j) {
-    if (j.is_number_integer()) return "an integer";
-    if (j.is_number_float()) return "a non-integer number";
-    if (j.is_string()) return "a string";
-    if (j.is_boolean()) return "a boolean";
-    if (j.is_array()) return "an array";
-    if (j.is_object()) return "an object";
-    return "null";
-}
+const char* type_name(const json& j) { return json_type_name(j); }
 
 // Reads one spec object; every error names the JSON path of the offending value.
 class Reader {
@@ -226,6 +218,24 @@ Result<Unit> check_specs(const std::vector<Spec>& specs, bool base_given,
         return Error{"nothing to resolve: the specs hold no anchors; add file_changes or reads"};
     return Unit{};
 }
+
+namespace {
+
+template <class Json>
+const char* type_of(const Json& j) {
+    if (j.is_number_integer()) return "an integer";
+    if (j.is_number_float()) return "a non-integer number";
+    if (j.is_string()) return "a string";
+    if (j.is_boolean()) return "a boolean";
+    if (j.is_array()) return "an array";
+    if (j.is_object()) return "an object";
+    return "null";
+}
+
+}  // namespace
+
+const char* json_type_name(const nlohmann::json& j) { return type_of(j); }
+const char* json_type_name(const nlohmann::ordered_json& j) { return type_of(j); }
 
 std::optional<std::string> symbol_problem(std::string_view symbol) {
     if (symbol.empty()) return "must not be empty";

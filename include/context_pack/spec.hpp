@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,6 +53,10 @@ Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream&
 // has an anchor. `base_hint` says how else to give a base ("pass --base REV").
 Result<Unit> check_specs(const std::vector<Spec>& specs, bool base_given,
                          std::string_view base_hint);
+
+// "an integer", "a string", "an object", ...: a JSON value's type as error messages say it.
+const char* json_type_name(const nlohmann::json& value);
+const char* json_type_name(const nlohmann::ordered_json& value);
 
 // Parses an ad hoc anchor `PATH:LINE[-END][@SYMBOL]`; the path may itself contain ':' or '@'.
 Result<Anchor> parse_anchor_arg(std::string_view arg);
