@@ -1,0 +1,749 @@
+#!/usr/bin/env python3
+"""context-pack benchmark suite: the tool against the git CLI doing the same work, in the same run.
+
+    python3 bench/run.py --repo /work/.mirror/git+git/repo --tool build/context-pack [--quick]
+
+Workloads (issue 4; docs/performance.md has the method and the results):
+  batch    >= 500 anchors over >= 10 (base, target) pairs of the repository, one
+           `context-pack --table --format json FILE.jsonl` run, against the git CLI floor
+           (per pair `git diff -M --name-status B T` + `git diff -U0 -M B T -- <anchored paths>`)
+           and against the seed's designs (one `git diff -U0` per distinct path; one rename
+           pass per anchor, measured on a sample of anchors and extrapolated).
+  orient   30 anchors in a throwaway clone's working tree with uncommitted edits, a staged
+           rename, an unstaged delete + similar untracked file and an untracked file, against
+           `git diff -M --name-status BASE` + `git diff -U0 -M BASE -- paths` + `git status --porcelain`.
+  callers  20 symbols of varied frequency, at a commit and in the working tree: the pack
+           (windows + callers) against one `git grep -n -w -F -e s1 .. -e s20` and against one
+           `git grep` per symbol.
+  scale    synthetic repositories of 100,000 and 5,000 files (bench/make_synthetic.py):
+           resolving 10 anchors in unchanged files, at a commit and in the working tree.
+
+Every measurement is the median of --runs interleaved repetitions (after one warm-up round;
+the order of the variants rotates every round) of the wall time of whole processes (cpu time
+from os.wait4 is printed beside it). Peak RSS is taken in the warm-up round through GNU time
+(/usr/bin/time -f %M): os.wait4's ru_maxrss cannot be used, because Linux keeps the forking
+parent's high-water mark (this script's) in the child's maxrss across exec. Multi-process
+baselines are the sum of their processes' wall times and the largest peak RSS among them.
+
+Standard library only. The repository is only read (git diff/grep/cat-file/clone --shared);
+scratch files, the clone and the synthetic repositories live in a temporary directory that is
+removed at the end unless --keep.
+"""
+
+import argparse
+import collections
+import importlib.util
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True   # no __pycache__ next to check.py or in bench/
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import make_synthetic  # noqa: E402
+
+
+def load_check():
+    """tests/real_history/check.py, imported (not edited): sampling and git plumbing."""
+    path = os.path.join(ROOT, "tests", "real_history", "check.py")
+    spec = importlib.util.spec_from_file_location("cp_real_history_check", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+check = load_check()
+ENV = dict(check.GIT_ENV)   # no system/global config, GIT_OPTIONAL_LOCKS=0, literal pathspecs
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+# ----------------------------------------------------------------------------
+# measuring
+
+class Cmd:
+    """One process to run: argv, working directory, accepted exit codes, weight (how many
+    times it stands for: >1 only for an extrapolated sample)."""
+
+    def __init__(self, argv, cwd=None, ok=(0,), weight=1.0):
+        self.argv, self.cwd, self.ok, self.weight = list(argv), cwd, ok, weight
+
+
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
+class Runner:
+    """Runs processes with their output to a file. Wall and cpu time come from os.wait4 on a
+    direct child. Peak RSS does not: Linux carries the RSS high-water mark of the forked parent
+    (this Python process) into the child's ru_maxrss across exec, so wait4 never reports less
+    than the script's own size. Peak RSS is therefore measured in the (untimed) warm-up round
+    through GNU time, whose own small footprint is the floor; without /usr/bin/time the wait4
+    figure is kept and flagged as an upper bound."""
+
+    def __init__(self, scratch):
+        self.out = os.path.join(scratch, "stdout.bin")
+        self.err = os.path.join(scratch, "stderr.txt")
+        self.rss_file = os.path.join(scratch, "rss.txt")
+
+    def one(self, cmd, rss=False):
+        """-> (wall seconds, peak RSS KiB, cpu seconds) of one process."""
+        argv = cmd.argv
+        if rss and GNU_TIME:
+            argv = [GNU_TIME, "-f", "%M", "-o", self.rss_file] + argv
+        with open(self.out, "wb") as o, open(self.err, "wb") as e:
+            t0 = time.perf_counter()
+            p = subprocess.Popen(argv, cwd=cmd.cwd, env=ENV, stdin=subprocess.DEVNULL,
+                                 stdout=o, stderr=e)
+            _, status, ru = os.wait4(p.pid, 0)
+            wall = time.perf_counter() - t0
+        p.returncode = rc = os.waitstatus_to_exitcode(status)
+        if rc not in cmd.ok:
+            with open(self.err, "rb") as e:
+                msg = e.read().decode(errors="replace")[:2000]
+            raise RuntimeError("exit %d: %s\n%s" % (rc, " ".join(cmd.argv)[:500], msg))
+        peak = ru.ru_maxrss
+        if rss and GNU_TIME:
+            with open(self.rss_file) as f:
+                peak = int(f.read().split()[-1])
+        return wall, peak, ru.ru_utime + ru.ru_stime
+
+    def variant(self, cmds, rss=False):
+        wall = cpu = 0.0
+        peak = 0
+        for c in cmds:
+            w, m, u = self.one(c, rss)
+            wall += w * c.weight
+            cpu += u * c.weight
+            peak = max(peak, m)
+        return wall, peak, cpu
+
+    def stdout(self, cmd):
+        self.one(cmd)
+        with open(self.out, "rb") as f:
+            return f.read()
+
+
+class Stat:
+    def __init__(self, samples, ncmds, rss):
+        self.walls = [s[0] for s in samples]
+        self.wall = statistics.median(self.walls)
+        self.cpu = statistics.median(s[2] for s in samples)
+        self.rss = rss                                  # KiB, largest of one process
+        self.ncmds = ncmds
+
+    def spread(self):
+        return "min %s max %s" % (fmt_t(min(self.walls)), fmt_t(max(self.walls)))
+
+
+def compare(runner, variants, runs, warmup=1, label=""):
+    """Run every variant once a round, rotating the order, warm-up rounds discarded."""
+    names = list(variants)
+    samples = {n: [] for n in names}
+    rss = {n: 0 for n in names}
+    for r in range(warmup + runs):
+        k = r % len(names)
+        for n in names[k:] + names[:k]:
+            s = runner.variant(variants[n], rss=r < warmup)
+            if r >= warmup:
+                samples[n].append(s)
+            else:
+                rss[n] = max(rss[n], s[1])
+        log("  %s round %d/%d done" % (label, r + 1, warmup + runs))
+    return {n: Stat(samples[n], len(variants[n]), rss[n]) for n in names}
+
+
+def loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return "/".join(f.read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def fmt_t(s):
+    return "%.1f ms" % (s * 1e3) if s < 10 else "%.2f s" % s
+
+
+def fmt_rss(kib):
+    return "%.0f MB" % (kib / 1024.0)
+
+
+class Row:
+    def __init__(self, workload, tool, base, target=None, note=""):
+        self.workload, self.tool, self.base, self.target, self.note = workload, tool, base, target, note
+        self.ratio = tool.wall / base.wall if base.wall > 0 else float("inf")
+
+    def verdict(self):
+        if self.target is None:
+            return "info"
+        return "PASS" if self.ratio <= self.target else "FAIL"
+
+
+# ----------------------------------------------------------------------------
+# helpers on the repository
+
+def git_dir_of(repo):
+    p = subprocess.run(["git", "-C", repo, "rev-parse", "--absolute-git-dir"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    if p.returncode != 0:
+        raise SystemExit("not a git repository: %s" % repo)
+    return p.stdout.decode().strip()
+
+
+GLOB_ENV = {k: v for k, v in ENV.items() if k != "GIT_LITERAL_PATHSPECS"}
+
+
+def git_out(git_dir, *args, cwd=None, globs=False):
+    cmd = ["git"] + (["--git-dir=" + git_dir] if git_dir else []) + list(args)
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=GLOB_ENV if globs else ENV)
+    if p.returncode not in (0, 1):
+        raise RuntimeError("%s: %s" % (" ".join(cmd), p.stderr.decode(errors="replace")))
+    return p.stdout
+
+
+def tool_json(runner, argv, cwd=None):
+    data = runner.stdout(Cmd(argv, cwd=cwd, ok=(0, 1)))
+    return json.loads(data)
+
+
+def status_counts(doc):
+    c = collections.Counter()
+    for s in doc["specs"]:
+        for a in s["anchors"]:
+            c[(a.get("status") or "?") + ("+RENAMED" if a.get("renamed") else "")] += 1
+    return c
+
+
+# ----------------------------------------------------------------------------
+# 1. batch drift
+
+def batch_drift(args, runner, scratch, git_dir, rows, notes):
+    log("batch drift: sampling %d pairs, %d anchors (seed %d)" % (args.pairs, args.anchors, args.seed))
+    g = check.Git(git_dir)
+    blobs = check.BlobReader(g)
+    rng = random.Random(args.seed)
+    pairs = check.pick_pairs(g, rng, args.pairs, [])
+    for i, pair in enumerate(pairs):
+        cnt = args.anchors // len(pairs) + (1 if i < args.anchors % len(pairs) else 0)
+        pair["anchors"] = check.sample_anchors(g, blobs, rng, pair, cnt, i)
+    blobs.close()
+
+    jsonl = os.path.join(scratch, "batch.jsonl")
+    with open(jsonl, "w") as f:
+        for i, pair in enumerate(pairs):
+            fc = []
+            for j, a in enumerate(pair["anchors"]):
+                loc = {k: a[k] for k in ("path", "line", "end_line", "symbol") if k in a}
+                fc.append({"location": loc, "change": "anchor %d.%d" % (i, j)})
+            f.write(json.dumps({"id": "pair%02d" % i, "base": pair["base"],
+                                "target": pair["target"], "file_changes": fc}) + "\n")
+
+    tool = [Cmd([args.tool, "-C", args.repo, "--table", "--format", "json", jsonl], ok=(0, 1))]
+    floor, per_path, per_anchor = [], [], []
+    n_anchors = n_paths = 0
+    for pair in pairs:
+        b, t = pair["base"], pair["target"]
+        renamed = {x[2]: x[3] for x in pair["ns"] if x[0] == "R"}
+        anchored = sorted(set(a["path"] for a in pair["anchors"]))
+        paths = sorted(set(anchored) | {renamed[p] for p in anchored if p in renamed})
+        n_anchors += len(pair["anchors"])
+        n_paths += len(anchored)
+        gd = ["git", "--git-dir=" + git_dir]
+        floor.append(Cmd(gd + ["diff", "-M", "--name-status", b, t]))
+        floor.append(Cmd(gd + ["diff", "-U0", "-M", b, t, "--"] + paths))
+        for p in anchored:
+            per_path.append(Cmd(gd + ["diff", "-U0", "-M", b, t, "--", p] +
+                                ([renamed[p]] if p in renamed else [])))
+        # the seed ran one whole-tree rename pass per anchor: the same command for every
+        # anchor of a pair, so a sample of k runs a pair stands for all its anchors
+        k = min(args.rename_sample, len(pair["anchors"]))
+        for _ in range(k):
+            per_anchor.append(Cmd(gd + ["diff", "-M", "--name-status", b, t],
+                                  weight=len(pair["anchors"]) / k))
+
+    doc = tool_json(runner, tool[0].argv)
+    got = sum(len(s["anchors"]) for s in doc["specs"])
+    if got != n_anchors:
+        raise RuntimeError("the tool reported %d anchors for %d" % (got, n_anchors))
+    sc = status_counts(doc)
+    notes.append("batch drift: %d anchors, %d pairs, %d distinct (pair, path); statuses: %s" % (
+        n_anchors, len(pairs), n_paths, ", ".join("%s %d" % kv for kv in sorted(sc.items()))))
+    for i, pair in enumerate(pairs):
+        c = collections.Counter(x[0] for x in pair["ns"])
+        notes.append("  pair%02d %s..%s gap %s: %d paths changed (%s), %d anchors" % (
+            i, pair["base"][:12], pair["target"][:12], pair["gap"], len(pair["ns"]),
+            " ".join("%s%d" % kv for kv in sorted(c.items())), len(pair["anchors"])))
+
+    st = compare(runner, {"tool": tool, "floor": floor, "per_path": per_path},
+                 args.runs, label="batch drift")
+    # the per-anchor design is slow: a sample of it, a few rounds
+    st_anchor = compare(runner, {"per_anchor": per_anchor}, max(3, args.runs // 3),
+                        label="batch drift (seed per-anchor sample)")["per_anchor"]
+    rows.append(Row("batch drift: %d anchors/%d pairs, --table vs git floor (%d git procs)" % (
+        n_anchors, len(pairs), len(floor)), st["tool"], st["floor"], 0.5))
+    rows.append(Row("batch drift vs seed: git diff -U0 per path (%d procs)" % len(per_path),
+                    st["tool"], st["per_path"]))
+    rows.append(Row("batch drift vs seed: rename pass per anchor (%d, extrapolated*)" % n_anchors,
+                    st["tool"], st_anchor))
+    notes.append("* rename pass per anchor: %d `git diff -M --name-status B T` runs (%d a pair) "
+                 "timed and scaled by anchors/sample of their pair" % (len(per_anchor), args.rename_sample))
+    return st
+
+
+# ----------------------------------------------------------------------------
+# 2. orient (and the working tree the callers workload reuses)
+
+def text_blob(blobs, rev, path):
+    data = blobs.read(rev, path)
+    if data is None or not data or check.is_binary(data):
+        return None
+    return data
+
+
+CALLED_RE = re.compile(rb"\b([A-Za-z_][A-Za-z0-9_]{3,})\s*\(")
+C_WORDS = set("""auto break case char const continue default do double else enum extern float
+for goto if inline int long register restrict return short signed sizeof static struct switch
+typedef union unsigned void volatile while size_t ssize_t uint32_t uint64_t int64_t uintmax_t
+NULL the and that this with from""".split())
+
+
+def make_worktree(args, scratch, git_dir, rng, notes):
+    """A throwaway clone (objects shared with the mirror, which is never written) checked out
+    at C = the mirror's HEAD, BASE = C~30; scripted uncommitted changes; 30 anchors at BASE."""
+    wt = os.path.join(scratch, "wt")
+    c = git_out(git_dir, "rev-parse", "HEAD^{commit}").decode().strip()
+    base = git_out(git_dir, "rev-parse", "HEAD~%d^{commit}" % args.orient_gap).decode().strip()
+    t0 = time.time()
+    subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", git_dir, wt],
+                   check=True, env=ENV)
+    subprocess.run(["git", "-C", wt, "checkout", "-q", "--detach", c], check=True, env=ENV)
+    log("  clone --shared + checkout of %s: %.1fs" % (c[:12], time.time() - t0))
+
+    g = check.Git(git_dir)
+    blobs = check.BlobReader(g)
+    ns = check.name_status(g, base, c)
+    changed = {x[2] for x in ns} | {x[3] for x in ns}
+    modified = sorted(x[2] for x in ns if x[0] == "M" and x[2].endswith((".c", ".h")))
+    files_c = sorted(p for p in git_out(git_dir, "ls-tree", "-r", "--name-only", c).decode().split("\n")
+                     if p.endswith(".c") and p not in changed)
+    pool = [p for p in files_c if "/" not in p or p.startswith("builtin/")]
+
+    def lines_of(rev, p):
+        d = text_blob(blobs, rev, p)
+        return check.split_lines(d) if d else []
+
+    anchors = []
+
+    def add(path, s, e, lines, kind, sym=None):
+        a = {"path": path, "line": s, "end_line": e, "kind": kind}
+        if sym is None and lines and rng.random() < 0.4:
+            # a plan names functions and variables: called names first, never C keywords
+            text = b"\n".join(lines[s - 1:e])
+            ids = sorted(set(m.decode() for m in CALLED_RE.findall(text)) - C_WORDS) or \
+                sorted(set(check.identifiers(lines[s - 1:e])) - C_WORDS)
+            if ids:
+                sym = rng.choice(ids)
+        if sym:
+            a["symbol"] = sym
+        anchors.append(a)
+
+    # 10 anchors in files the commits between BASE and C modified
+    for p in rng.sample(modified, min(5, len(modified))):
+        ls = lines_of(base, p)
+        for _ in range(2):
+            s = rng.randint(1, max(1, len(ls) - 12))
+            add(p, s, min(len(ls), s + rng.randint(0, 10)), ls, "modified since base")
+    picked = []
+    for p in rng.sample(pool, len(pool)):          # 12 files long enough for the ranges below
+        if len(lines_of(c, p)) >= 120:
+            picked.append(p)
+            if len(picked) == 12:
+                break
+    edited, staged_mod, renamed_src, deleted_src = picked[:4], picked[0], picked[4], picked[5]
+    unchanged = picked[6:12]
+    # 8 anchors in 4 files with unstaged insertions (one of them also staged)
+    for p in edited:
+        ls = lines_of(c, p)
+        add(p, 30, 40, ls, "worktree edit below")        # MOVED
+        add(p, 18, 24, ls, "worktree edit inside")       # TOUCHED
+    # 3 anchors in the staged rename (with an unstaged edit on top)
+    ls_r = lines_of(c, renamed_src)
+    for s in (1, 40, 80):
+        add(renamed_src, s, min(len(ls_r), s + 8), ls_r, "staged rename")
+    # 2 anchors in the file deleted and re-created similar under another, untracked name
+    ls_d = lines_of(c, deleted_src)
+    for s in (5, 30):
+        add(deleted_src, s, min(len(ls_d), s + 6), ls_d, "unstaged delete + untracked copy")
+    # 1 anchor on the untracked new file (absent at base)
+    untracked = "bench-untracked-new.c"
+    anchors.append({"path": untracked, "line": 1, "end_line": 3, "kind": "untracked new file"})
+    # 6 anchors in unchanged files
+    for p in unchanged:
+        ls = lines_of(c, p)
+        s = rng.randint(1, max(1, len(ls) - 20))
+        add(p, s, min(len(ls), s + rng.randint(0, 15)), ls, "unchanged")
+    blobs.close()
+    assert len(anchors) == 30, len(anchors)
+
+    # the scripted changes
+    def path(p):
+        return os.path.join(wt, p)
+    for p in edited:
+        with open(path(p), "rb") as f:
+            ls = f.read().split(b"\n")
+        ls[20:20] = [b"/* bench: uncommitted edit */", b"static int bench_edit_%d;" % len(ls), b""]
+        with open(path(p), "wb") as f:
+            f.write(b"\n".join(ls))
+    subprocess.run(["git", "-C", wt, "add", "--", staged_mod], check=True, env=ENV)
+    renamed_dst = renamed_src[:-2] + "-renamed.c"
+    subprocess.run(["git", "-C", wt, "mv", renamed_src, renamed_dst], check=True, env=ENV)
+    with open(path(renamed_dst), "ab") as f:
+        f.write(b"/* bench: unstaged edit after the staged rename */\n")
+    with open(path(deleted_src), "rb") as f:
+        data = f.read()
+    os.remove(path(deleted_src))
+    copy_dst = deleted_src[:-2] + "-copy.c"
+    with open(path(copy_dst), "wb") as f:
+        f.write(data + b"/* bench: moved here without git mv */\n")
+    with open(path(untracked), "wb") as f:
+        f.write(b"/* bench: untracked */\nint bench_untracked(void)\n{\n\treturn 0;\n}\n")
+    time.sleep(1.1)   # settle the index's stat data past the files' mtimes, as `git status` would
+    subprocess.run(["git", "-C", wt, "update-index", "-q", "--refresh"], env=ENV)
+
+    status = git_out(None, "-C", wt, "status", "--porcelain").decode()
+    notes.append("orient: clone of %s, BASE %s (HEAD~%d), 30 anchors; git status --porcelain:" % (
+        c[:12], base[:12], args.orient_gap))
+    for line in status.rstrip("\n").split("\n"):
+        notes.append("  " + line)
+    return {"wt": wt, "c": c, "base": base, "anchors": anchors,
+            "touched": set(edited) | {renamed_src, renamed_dst, deleted_src, copy_dst, untracked},
+            "renamed": {renamed_src: renamed_dst}}
+
+
+def orient(args, runner, scratch, w, rows, notes):
+    wt = w["wt"]
+    spec_path = os.path.join(scratch, "orient.json")
+    fc = [{"location": {k: a[k] for k in ("path", "line", "end_line", "symbol") if k in a},
+           "change": a["kind"]} for a in w["anchors"]]
+    with open(spec_path, "w") as f:
+        json.dump({"id": "bench-orient", "base": w["base"], "file_changes": fc}, f)
+
+    table = [Cmd([args.tool, "-C", wt, "--table", "--format", "json", spec_path], ok=(0, 1))]
+    pack = [Cmd([args.tool, "-C", wt, "--color", "never", spec_path], ok=(0, 1))]
+    anchored = sorted(set(a["path"] for a in w["anchors"]))
+    paths = sorted(set(anchored) | {w["renamed"][p] for p in anchored if p in w["renamed"]})
+    floor = [Cmd(["git", "-C", wt, "diff", "-M", "--name-status", w["base"]]),
+             Cmd(["git", "-C", wt, "diff", "-U0", "-M", w["base"], "--"] + paths),
+             Cmd(["git", "-C", wt, "status", "--porcelain"])]
+    syms = sorted(set(a["symbol"] for a in w["anchors"] if "symbol" in a))
+    grep = [Cmd(["git", "-C", wt, "grep", "-n", "-w", "-F"] + sum((["-e", s] for s in syms), []),
+                ok=(0, 1))]
+
+    doc = tool_json(runner, table[0].argv)
+    sc = status_counts(doc)
+    notes.append("orient: tool statuses: " + ", ".join("%s %d" % kv for kv in sorted(sc.items())))
+    notes.append("orient: %d symbols on the anchors (the full pack searches their callers)" % len(syms))
+
+    st = compare(runner, {"table": table, "floor": floor, "pack": pack, "floor+grep": floor + grep},
+                 args.runs, label="orient")
+    rows.append(Row("orient: 30 anchors, working tree, --table vs git floor (3 procs)",
+                    st["table"], st["floor"], 1.0))
+    rows.append(Row("orient: full text pack vs git floor + 1 git grep (%d syms)" % len(syms),
+                    st["pack"], st["floor+grep"]))
+    return st
+
+
+# ----------------------------------------------------------------------------
+# 3. callers
+
+def pick_symbols(git_dir, commit, n, avoid_paths):
+    """n identifiers used as calls in the C sources at commit, at spread frequencies, each with
+    the first line (in a file not in avoid_paths) where it appears as a whole word."""
+    out = git_out(git_dir, "grep", "-h", "-o", "-E", r"\b[A-Za-z_][A-Za-z0-9_]{3,}\(", commit,
+                  "--", "*.c", "*.h", globs=True).decode(errors="replace")
+    counts = collections.Counter(x[:-1] for x in out.split("\n") if x.endswith("("))
+    keywords = C_WORDS | {"defined", "typeof"}
+    lower = re.compile(r"[a-z_][a-z0-9_]*$")   # functions in git's style, not macros
+    cands = sorted((c, s) for s, c in counts.items()
+                   if s not in keywords and c >= 2 and lower.match(s))
+    top = cands[-1][0]
+    targets = [round(2 * (top / 2) ** (k / (n - 1))) for k in range(n)]   # log-spaced
+    chosen = []
+    for t in targets:
+        best = None
+        for c, s in cands:
+            if s in chosen:
+                continue
+            d = abs(c - t)
+            if best is None or d < best[0]:
+                best = (d, s)
+        chosen.append(best[1])
+    anchors = []
+    for s in chosen:
+        hits = git_out(git_dir, "grep", "-n", "-w", "-F", "-e", s, commit, "--",
+                       "*.c", "*.h", globs=True).decode(errors="replace").split("\n")
+        for h in hits:
+            parts = h.split(":", 3)       # commit:path:line:text
+            if len(parts) == 4 and parts[1] not in avoid_paths:
+                anchors.append({"path": parts[1], "line": int(parts[2]),
+                                "end_line": int(parts[2]), "symbol": s})
+                break
+    return anchors, counts
+
+
+def callers(args, runner, scratch, git_dir, w, rows, notes):
+    c = w["c"]
+    anchors, counts = pick_symbols(git_dir, c, 20, w["touched"])
+    syms = [a["symbol"] for a in anchors]
+    e_args = sum((["-e", s] for s in syms), [])
+    fc = [{"location": a, "change": "callers"} for a in anchors]
+    spec_commit = os.path.join(scratch, "callers-commit.json")
+    spec_wt = os.path.join(scratch, "callers-worktree.json")
+    with open(spec_commit, "w") as f:
+        json.dump({"id": "bench-callers-commit", "base": c, "target": c, "file_changes": fc}, f)
+    with open(spec_wt, "w") as f:
+        json.dump({"id": "bench-callers-worktree", "base": c, "file_changes": fc}, f)
+
+    gd = ["git", "--git-dir=" + git_dir]
+    wtg = ["git", "-C", w["wt"]]
+    v = {
+        "tool@c": [Cmd([args.tool, "-C", args.repo, "--format", "json", spec_commit], ok=(0, 1))],
+        "table@c": [Cmd([args.tool, "-C", args.repo, "--table", "--format", "json", spec_commit],
+                        ok=(0, 1))],
+        "grep1@c": [Cmd(gd + ["grep", "-n", "-w", "-F"] + e_args + [c], ok=(0, 1))],
+        "grepN@c": [Cmd(gd + ["grep", "-n", "-w", "-F", "-e", s, c], ok=(0, 1)) for s in syms],
+        "tool@wt": [Cmd([args.tool, "-C", w["wt"], "--format", "json", spec_wt], ok=(0, 1))],
+        "table@wt": [Cmd([args.tool, "-C", w["wt"], "--table", "--format", "json", spec_wt],
+                         ok=(0, 1))],
+        "grep1@wt": [Cmd(wtg + ["grep", "-n", "-w", "-F"] + e_args, ok=(0, 1))],
+        "grepN@wt": [Cmd(wtg + ["grep", "-n", "-w", "-F", "-e", s], ok=(0, 1)) for s in syms],
+    }
+    doc = tool_json(runner, v["tool@c"][0].argv)
+    tot = {x["symbol"]: x["total"] + x["in_windows"] for x in doc["specs"][0]["callers"]}
+    git_lines = runner.stdout(v["grep1@c"][0]).count(b"\n")
+    notes.append("callers: 20 symbols at %s (whole-word hit lines, from the tool's pack): %s" % (
+        c[:12], ", ".join("%s %d" % (s, tot.get(s, -1)) for s in syms)))
+    notes.append("callers: tool lines in total %d, one git grep for all printed %d lines" % (
+        sum(tot.values()), git_lines))
+    sc = status_counts(doc)
+    notes.append("callers: anchor statuses " + ", ".join("%s %d" % kv for kv in sorted(sc.items())))
+
+    st = compare(runner, v, args.runs, label="callers")
+    rows.append(Row("callers @commit: 20 symbols, pack vs 1 git grep -e x20",
+                    st["tool@c"], st["grep1@c"], 1.0))
+    rows.append(Row("callers @commit: pack vs 1 git grep per symbol (20 procs)",
+                    st["tool@c"], st["grepN@c"], 1.0))
+    rows.append(Row("callers @commit: --table alone (resolve share) vs 1 git grep",
+                    st["table@c"], st["grep1@c"]))
+    rows.append(Row("callers worktree: 20 symbols, pack vs 1 git grep -e x20",
+                    st["tool@wt"], st["grep1@wt"], 1.0))
+    rows.append(Row("callers worktree: pack vs 1 git grep per symbol (20 procs)",
+                    st["tool@wt"], st["grepN@wt"], 1.0))
+    rows.append(Row("callers worktree: --table alone (resolve share) vs 1 git grep",
+                    st["table@wt"], st["grep1@wt"]))
+    return st
+
+
+# ----------------------------------------------------------------------------
+# 4. scale
+
+def scale(args, runner, scratch, rows, notes, ref_rows):
+    v = {}
+    infos = {}
+    for n in (args.scale_small, args.scale_large):
+        d = os.path.join(scratch, "syn%d" % n)
+        t0 = time.time()
+        info = make_synthetic.make(d, n, checkout=True, log=log)
+        log("  synthetic %d files: %.1fs" % (n, time.time() - t0))
+        infos[n] = info
+        spec = os.path.join(scratch, "scale%d.json" % n)
+        with open(spec, "w") as f:
+            json.dump({"id": "bench-scale-%d" % n, "base": info["c1"],
+                       "file_changes": [{"location": a, "change": "scale"} for a in info["anchors"]]}, f)
+        paths = [a["path"] for a in info["anchors"]]
+        g = ["git", "-C", d]
+        v["tool@c %d" % n] = [Cmd([args.tool, "-C", d, "--target", info["c2"], "--table",
+                                   "--format", "json", spec], ok=(0, 1))]
+        v["tool@wt %d" % n] = [Cmd([args.tool, "-C", d, "--table", "--format", "json", spec],
+                                   ok=(0, 1))]
+        v["git@c %d" % n] = [Cmd(g + ["diff", "-M", "--name-status", info["c1"], info["c2"]]),
+                             Cmd(g + ["diff", "-U0", "-M", info["c1"], info["c2"], "--"] + paths)]
+        v["git@wt %d" % n] = [Cmd(g + ["diff", "-M", "--name-status", info["c1"]]),
+                              Cmd(g + ["diff", "-U0", "-M", info["c1"], "--"] + paths),
+                              Cmd(g + ["status", "--porcelain"])]
+        for key in ("tool@c %d" % n, "tool@wt %d" % n):
+            doc = tool_json(runner, v[key][0].argv)
+            sc = status_counts(doc)
+            if sc != collections.Counter({"SAME": 10}):
+                raise RuntimeError("scale %s: expected 10 SAME, got %s" % (key, dict(sc)))
+    notes.append("scale: %d and %d files; c2 changes %d paths; working tree: %d edited, 1 untracked; "
+                 "10 anchors in unchanged files, all SAME" % (
+                     args.scale_small, args.scale_large, len(infos[args.scale_large]["changed_in_c2"]),
+                     len(infos[args.scale_large]["edited_in_worktree"])))
+    st = compare(runner, v, args.runs, label="scale")
+    L, S = args.scale_large, args.scale_small
+    kl, ks = "%dk" % (L // 1000), "%dk" % (S // 1000)
+    rows.append(Row("scale @commit: 10 anchors, tool %s files vs tool %s" % (kl, ks),
+                    st["tool@c %d" % L], st["tool@c %d" % S], 2.0))
+    rows.append(Row("scale worktree: 10 anchors, tool %s files vs tool %s" % (kl, ks),
+                    st["tool@wt %d" % L], st["tool@wt %d" % S], 2.0))
+    ref_rows.append(Row("scale @commit: git floor %s vs git floor %s" % (kl, ks),
+                        st["git@c %d" % L], st["git@c %d" % S]))
+    ref_rows.append(Row("scale worktree: git floor %s vs git floor %s" % (kl, ks),
+                        st["git@wt %d" % L], st["git@wt %d" % S]))
+    ref_rows.append(Row("scale @commit %s: tool vs git floor" % kl, st["tool@c %d" % L], st["git@c %d" % L]))
+    ref_rows.append(Row("scale worktree %s: tool vs git floor" % kl, st["tool@wt %d" % L], st["git@wt %d" % L]))
+    ref_rows.append(Row("scale @commit %s: tool vs git floor" % ks, st["tool@c %d" % S], st["git@c %d" % S]))
+    ref_rows.append(Row("scale worktree %s: tool vs git floor" % ks, st["tool@wt %d" % S], st["git@wt %d" % S]))
+    return st
+
+
+# ----------------------------------------------------------------------------
+
+def print_table(title, rows, base_label):
+    head = ["workload", "tool", base_label, "ratio", "target", "result", "cpu ratio",
+            "tool RSS", "base RSS"]
+    body = []
+    for r in rows:
+        body.append([r.workload, fmt_t(r.tool.wall), fmt_t(r.base.wall), "%.2fx" % r.ratio,
+                     ("<= %.1fx" % r.target) if r.target is not None else "-", r.verdict(),
+                     "%.2fx" % (r.tool.cpu / r.base.cpu if r.base.cpu else float("inf")),
+                     fmt_rss(r.tool.rss), fmt_rss(r.base.rss)])
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    print(title)
+    line = lambda cells: "| " + " | ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
+                                            for i, c in enumerate(cells)) + " |"
+    print(line(head))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for b in body:
+        print(line(b))
+    print()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repo", required=True, help="a large git repository (bare mirror is fine)")
+    ap.add_argument("--tool", required=True, help="the context-pack binary")
+    ap.add_argument("--quick", action="store_true", help="3 runs instead of --runs")
+    ap.add_argument("--runs", type=int, default=9, help="measured rounds a workload (default 9)")
+    ap.add_argument("--only", action="append", choices=["batch", "orient", "callers", "scale"],
+                    help="run only these workloads (repeatable)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pairs", type=int, default=12)
+    ap.add_argument("--anchors", type=int, default=600)
+    ap.add_argument("--rename-sample", type=int, default=2,
+                    help="seed per-anchor design: rename passes timed per pair (default 2)")
+    ap.add_argument("--orient-gap", type=int, default=30, help="orient BASE = HEAD~N (default 30)")
+    ap.add_argument("--scale-large", type=int, default=100000)
+    ap.add_argument("--scale-small", type=int, default=5000)
+    ap.add_argument("--json", help="also write the results as JSON to this file")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch directory (specs, clone)")
+    args = ap.parse_args()
+    if args.quick:
+        args.runs = 3
+    if args.anchors < 500 or args.pairs < 10:
+        log("note: issue 4 asks for >= 500 anchors over >= 10 pairs")
+    args.repo = os.path.abspath(args.repo)
+    args.tool = os.path.abspath(args.tool)
+    if not os.access(args.tool, os.X_OK):
+        raise SystemExit("tool not executable: %s" % args.tool)
+    git_dir = git_dir_of(args.repo)
+    only = set(args.only or ["batch", "orient", "callers", "scale"])
+
+    scratch = tempfile.mkdtemp(prefix="cp-bench-")
+    # Time a snapshot of the binary: others may rebuild build/ while the benchmark runs.
+    snap = os.path.join(scratch, "context-pack")
+    for attempt in range(30):
+        try:
+            shutil.copy2(args.tool, snap)
+            if subprocess.run([snap, "--version"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0:
+                break
+        except OSError:
+            pass
+        log("the tool binary is being rebuilt; waiting")
+        time.sleep(10)
+    else:
+        raise SystemExit("cannot copy a working %s" % args.tool)
+    tool_path, args.tool = args.tool, snap
+    tool_stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(os.stat(snap).st_mtime))
+    runner = Runner(scratch)
+    tool_ver = subprocess.run([args.tool, "--version"], stdout=subprocess.PIPE).stdout.decode().strip()
+    rows, ref_rows, notes = [], [], []
+    t_start = time.time()
+    load_start = loadavg()
+    try:
+        if "batch" in only:
+            batch_drift(args, runner, scratch, git_dir, rows, notes)
+        if "orient" in only or "callers" in only:
+            log("working tree: clone and scripted edits")
+            w = make_worktree(args, scratch, git_dir, random.Random(args.seed), notes)
+            if "orient" in only:
+                orient(args, runner, scratch, w, rows, notes)
+            if "callers" in only:
+                callers(args, runner, scratch, git_dir, w, rows, notes)
+        if "scale" in only:
+            log("scale: synthetic repositories")
+            scale(args, runner, scratch, rows, notes, ref_rows)
+    finally:
+        if args.keep:
+            log("scratch kept: %s" % scratch)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+    ver = "%s, %s built %s" % (tool_ver, tool_path, tool_stamp)
+    gver = subprocess.run(["git", "--version"], stdout=subprocess.PIPE).stdout.decode().strip()
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    print("context-pack benchmark: %s; %s; %d CPUs (%s); repo %s (HEAD %s)" % (
+        ver, gver, os.cpu_count(), cpu, args.repo,
+        git_out(git_dir, "rev-parse", "--short=12", "HEAD").decode().strip()))
+    print("medians of %d interleaved runs after 1 warm-up; ratio = tool median / baseline median; "
+          "RSS = largest peak RSS of one process (%s); %.0fs in all; load average %s at start, %s at end" % (
+              args.runs, "GNU time, warm-up round" if GNU_TIME else
+              "wait4: an upper bound, includes this script's own RSS", time.time() - t_start,
+              load_start, loadavg()))
+    print()
+    print("ratio: of wall-time medians (pass/fail); cpu ratio: of user+sys medians, for a noisy "
+          "machine (git grep is multi-threaded, so its cpu exceeds its wall time)")
+    print()
+    print_table("Targets (issue 4) and comparisons", rows, "baseline")
+    if ref_rows:
+        print_table("Reference: git's own scaling and the tool against git on the synthetic trees",
+                    ref_rows, "baseline")
+    print("Details")
+    for r in rows + ref_rows:
+        print("  %s: tool %s (cpu %s, %s); baseline %s (cpu %s, %s, %d procs)" % (
+            r.workload, fmt_t(r.tool.wall), fmt_t(r.tool.cpu), r.tool.spread(),
+            fmt_t(r.base.wall), fmt_t(r.base.cpu), r.base.spread(), r.base.ncmds))
+    for n in notes:
+        print("  " + n)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump([{"workload": r.workload, "tool_s": r.tool.wall, "base_s": r.base.wall,
+                        "ratio": r.ratio, "target": r.target, "result": r.verdict(),
+                        "tool_rss_kib": r.tool.rss, "base_rss_kib": r.base.rss,
+                        "tool_cpu_s": r.tool.cpu, "base_cpu_s": r.base.cpu,
+                        "tool_walls": r.tool.walls, "base_walls": r.base.walls}
+                       for r in rows + ref_rows], f, indent=1)
+    failed = [r for r in rows if r.verdict() == "FAIL"]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
