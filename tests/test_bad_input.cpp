@@ -188,7 +188,7 @@ TEST_CASE("bad input B12: paths that are not UTF-8") {
 TEST_CASE("bad input B13: a directory as anchor path or as spec file") {
     Simple s;
     unresolved(s.anchor("dir:1"), "dir is a directory at base, not a file");
-    usage_error(s.run(q(s.repo.at("dir"))), "is a directory; give a spec file");
+    usage_error(s.run(q(s.repo.at("dir"))), "is a folder with no .json or .jsonl spec files");
 }
 
 TEST_CASE("bad input B14: not a git repository") {

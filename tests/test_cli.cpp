@@ -76,7 +76,7 @@ TEST_CASE("exit 2 with one line on stderr: the command could not run") {
         {d.repo.dir(), "--no-such-flag", "", "see context-pack --help"},
         {d.repo.dir(), "--format yaml x.json", "", "--format"},
         {d.repo.dir(), "missing.json", "", "cannot read spec file missing.json"},
-        {d.repo.dir(), q(d.specs.path()), "", "is a directory"},
+        {d.repo.dir(), q(d.specs.path()), "", "is a folder with no .json or .jsonl spec files"},
         {d.repo.dir(), "-", "{", "<stdin>: invalid JSON"},
         {d.repo.dir(), "-", R"({"file_changes": []})", "the spec has no base"},
         {d.repo.dir(), "--anchor a.c:1", "", "--anchor needs --base"},

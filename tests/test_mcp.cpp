@@ -281,7 +281,7 @@ TEST_CASE("mcp bad input is a tool result with isError and the server keeps answ
         {{{"spec", "{\"base\": 1}"}, {"repo", d.repo.dir()}}, "spec: base must be a string"},
         {{{"spec", d.specs.path() + "/missing.json"}, {"repo", d.repo.dir()}},
          "cannot read spec file"},
-        {{{"spec", d.specs.path()}, {"repo", d.repo.dir()}}, "is a directory"},
+        {{{"spec", d.specs.path()}, {"repo", d.repo.dir()}}, "is a folder with no"},
         {{{"spec", "-"}}, "standard input"},
         {{{"spec", d.spec()}, {"repo", not_repo.path()}}, "not a git repository"},
         {{{"spec", d.spec()}, {"repo", not_repo.path()}}, "pass repo"},

@@ -90,3 +90,25 @@ TEST_CASE("summary: a batch of specs prints one drift report, in text and JSON")
     auto single = cptest::context_pack(repo.dir(), "--table --base " + base + " --anchor b.md:1");
     CHECK(single.out.find("drift over") == std::string::npos);  // one spec: no summary
 }
+
+TEST_CASE("summary: a folder of specs is one batch, its files in name order") {
+    cptest::Repo repo;
+    repo.write("a.c", cptest::numbered(5));
+    auto base = repo.commit();
+    cptest::TempDir folder;
+    auto spec = [&](const std::string& id) {
+        return "{\"id\": \"" + id + "\", \"base\": \"" + base +
+               "\", \"reads\": [{\"location\": {\"path\": \"a.c\", \"line\": 2}}]}";
+    };
+    cptest::sh("cat > " + cptest::q(folder.path() + "/b.json"), spec("second"));
+    cptest::sh("cat > " + cptest::q(folder.path() + "/a.jsonl"), spec("first") + "\n");
+    cptest::sh("echo ignored > " + cptest::q(folder.path() + "/notes.txt"));
+    auto o = cptest::context_pack(repo.dir(), "--table " + cptest::q(folder.path()));
+    INFO(o.err);
+    CHECK(o.status == 0);
+    auto first = o.out.find("first ("), second = o.out.find("second (");
+    REQUIRE(first != std::string::npos);
+    REQUIRE(second != std::string::npos);
+    CHECK(first < second);
+    CHECK(o.out.find("drift over 2 specs, 2 anchors") != std::string::npos);
+}

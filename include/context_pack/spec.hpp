@@ -44,8 +44,9 @@ Result<Spec> parse_spec(std::string_view json_text, const std::string& source);
 // Parses a whole input: one JSON spec, or with `jsonl` one spec per non-blank line.
 Result<std::vector<Spec>> parse_specs(std::string_view text, const std::string& source, bool jsonl);
 
-// Reads one spec input: a file (".jsonl": one spec a line) or "-" for `in`. A directory or
-// an unreadable file is an Error naming it; `where` is added to a failed open's message.
+// Reads one spec input: a file (".jsonl": one spec a line), "-" for `in`, or a folder, whose
+// .json and .jsonl files are read in name order. An unreadable file, or a folder without
+// spec files, is an Error naming it; `where` is added to a failed open's message.
 Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream& in,
                                           const std::string& where = "");
 
