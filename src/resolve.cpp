@@ -263,7 +263,7 @@ private:
             r.status = Status::Gone;
             r.reason = fmt::format("{} deleted at target; no file of similar content found",
                                    a.path);
-            return relocate(p, r, *base_content.value(), nullptr);
+            return relocate(p, r, *base_content.value(), nullptr, nullptr);
         }
         if (delta->change == Change::TypeChanged || delta->new_kind != EntryKind::File) {
             r.status = Status::Gone;
@@ -294,12 +294,10 @@ private:
 
         auto target_content = content_.file(p.target, delta->new_path);
         if (!target_content) return target_content.error();
-        // The diff lost the lines (deleted, or replaced by much less): look for them by
-        // content. A block rewritten in place is left to the diff, and to point_to_best.
-        LineNo width = range.end - range.start + 1;
-        LineNo left = r.to->end_line - r.to->line + 1;
-        if (r.lines_deleted || (all_removed(h.hunks, range) && 2 * left < width)) {
-            auto relocated = relocate(p, r, *base_content.value(), target_content.value());
+        // The diff lost the lines (none of them survives): look for them by content.
+        if (r.lines_deleted || all_removed(h.hunks, range)) {
+            auto relocated =
+                relocate(p, r, *base_content.value(), target_content.value(), &h.hunks);
             if (!relocated) return relocated;
         } else if (r.status == Status::Touched && target_content.value()) {
             point_to_best(r, *base_content.value(), *target_content.value());
@@ -308,87 +306,84 @@ private:
         return check_symbol(r, target_content.value());
     }
 
-    // SPEC §4a: find the anchor's base text at the target when the diff lost it. When its
-    // lines were deleted, a unique match in its own file moves the anchor there ("by":
-    // "content"); otherwise a unique match, there or in another file the diff added or
-    // changed, is named as found_at and the status stays the diff's; several are listed,
-    // never picked.
+    // SPEC §4a: find the anchor's base text at the target when the diff lost it: exact
+    // matches first, in its own file (only among lines the diff added there, so an old copy
+    // that never moved is not taken for it) and, when windows are wanted, in every file the
+    // diff added or changed; then the same ignoring whitespace. A unique match in its own file
+    // moves an anchor whose lines were deleted ("by": "content") when the block vouches for
+    // itself (three lines or more, or a neighbour that came along, and exact for one or two
+    // lines); any other unique match is a pointer (found_at) and the status stays the diff's;
+    // several are listed, never picked.
     Result<Unit> relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,
-                          const std::string* own_file) {
+                          const std::string* own_file, const std::vector<Hunk>* own_hunks) {
         auto base_lines = text::split_lines(base_bytes);
         std::vector<std::string_view> needle(base_lines.begin() + (r.anchor.line - 1),
                                              base_lines.begin() + r.anchor.last_line());
         if (!distinctive(needle)) return Unit{};
         const std::size_t limit = 10;
-
-        if (own_file) {
-            auto matches = find_block(haystack(p, r.to->path, *own_file), needle, limit + 1);
-            // A block of one or two lines is too short to vouch for itself: it moves the
-            // anchor only when a neighbouring line came along too, else it is a pointer.
-            bool sure = matches.size() == 1 &&
-                        (needle.size() >= 3 ||
-                         neighbours_agree(base_lines, r.anchor.line, r.anchor.last_line(),
-                                          haystack(p, r.to->path, *own_file).lines(),
-                                          matches[0].line));
-            if (matches.size() == 1 && (!r.lines_deleted || !sure)) {
-                // Its lines were replaced, not deleted: the diff's TOUCHED range stands, and
-                // where its text now is comes as a pointer.
-                LineNo line = matches[0].line;
-                r.found_at = Location{r.to->path, line, line + LineNo(needle.size()) - 1};
-                r.whitespace = matches[0].whitespace;
-                return Unit{};
-            }
-            if (matches.size() == 1) {
-                r.diff_to = r.to;
-                r.diff_lines_deleted = r.lines_deleted;
-                LineNo line = matches[0].line;
-                r.to = Location{r.to->path, line, line + LineNo(needle.size()) - 1};
-                r.status = line == r.anchor.line && r.to->path == r.anchor.path ? Status::Same
-                                                                                : Status::Moved;
-                r.lines_deleted = false;
-                r.by = "content";
-                r.whitespace = matches[0].whitespace;
-                return Unit{};
-            }
-            if (matches.size() > 1) {
-                for (const auto& m : matches)
-                    if (r.candidates.size() < limit)
-                        r.candidates.push_back(
-                            {r.to->path, m.line, m.line + LineNo(needle.size()) - 1});
-                r.candidates_total = matches.size();
-                r.whitespace = matches[0].whitespace;
-                return Unit{};
-            }
-        }
-        // Elsewhere: the files the diff added, changed or renamed into, exact matches first.
+        const LineNo size = LineNo(needle.size());
+        auto added = [&](LineNo at) {  // the match overlaps lines the diff added there
+            if (!own_hunks) return true;
+            return std::any_of(own_hunks->begin(), own_hunks->end(), [&](const Hunk& h) {
+                return h.new_count > 0 && h.new_start <= at + size - 1 &&
+                       at <= h.new_start + h.new_count - 1;
+            });
+        };
         std::vector<std::pair<std::string, BlockMatch>> found;
-        if (!search_elsewhere_) return Unit{};
         for (Match how : {Match::Exact, Match::Whitespace}) {
-            for (const git::Delta& d : p.diff.deltas()) {
-                if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
-                if (r.to && d.new_path == r.to->path) continue;  // its own file: done above
-                auto bytes = content_.file(p.target, d.new_path);
-                if (!bytes) return bytes.error();
-                if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
-                for (const auto& m :
-                     find_block(haystack(p, d.new_path, *bytes.value()), needle, limit + 1, how))
-                    found.emplace_back(d.new_path, m);
-                if (found.size() > limit) break;
+            if (own_file && r.to) {
+                for (const auto& m : find_block(haystack(p, r.to->path, *own_file), needle,
+                                                limit + 1, how))
+                    if (added(m.line)) found.emplace_back(r.to->path, m);
+            }
+            if (search_elsewhere_) {
+                for (const git::Delta& d : p.diff.deltas()) {
+                    if (found.size() > limit) break;
+                    if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
+                    if (r.to && d.new_path == r.to->path) continue;  // its own file: above
+                    auto bytes = content_.file(p.target, d.new_path);
+                    if (!bytes) return bytes.error();
+                    if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
+                    for (const auto& m : find_block(haystack(p, d.new_path, *bytes.value()),
+                                                    needle, limit + 1, how))
+                        found.emplace_back(d.new_path, m);
+                }
             }
             if (!found.empty()) break;
         }
+        if (found.empty()) return Unit{};
         auto at = [&](const std::pair<std::string, BlockMatch>& f) {
-            return Location{f.first, f.second.line, f.second.line + LineNo(needle.size()) - 1};
+            return Location{f.first, f.second.line, f.second.line + size - 1};
         };
-        if (found.size() == 1) {
-            r.found_at = at(found[0]);
-            r.whitespace = found[0].second.whitespace;
-        } else if (!found.empty()) {
+        r.whitespace = found[0].second.whitespace;
+        // Several matches, or one or two lines found only by ignoring whitespace (weak
+        // evidence), are listed, never picked.
+        if (found.size() > 1 || (size < 3 && found[0].second.whitespace)) {
             for (const auto& f : found)
                 if (r.candidates.size() < limit) r.candidates.push_back(at(f));
             r.candidates_total = found.size();
-            r.whitespace = found[0].second.whitespace;
+            return Unit{};
         }
+        const auto& only = found[0];
+        bool own = r.to && only.first == r.to->path;
+        bool sure = own && (size >= 3 ? true
+                                      : !only.second.whitespace &&
+                                            neighbours_agree(base_lines, r.anchor.line,
+                                                             r.anchor.last_line(),
+                                                             haystack(p, r.to->path, *own_file)
+                                                                 .lines(),
+                                                             only.second.line));
+        if (r.lines_deleted && sure) {
+            r.diff_to = r.to;
+            r.diff_lines_deleted = true;
+            r.to = at(only);
+            r.status = r.to->line == r.anchor.line && r.to->path == r.anchor.path ? Status::Same
+                                                                                  : Status::Moved;
+            r.lines_deleted = false;
+            r.by = "content";
+            return Unit{};
+        }
+        r.found_at = at(only);
         return Unit{};
     }
 
@@ -398,9 +393,16 @@ private:
                                  LineNo last, const std::vector<std::string_view>& target,
                                  LineNo at) {
         LineNo size = last - first + 1;
-        bool above = first > 1 && at > 1 && base[std::size_t(first - 2)] == target[std::size_t(at - 2)];
+        auto telling = [](std::string_view line) {  // a blank line or a lone brace tells nothing
+            return std::count_if(line.begin(), line.end(),
+                                 [](char c) { return c != ' ' && c != '\t' && c != '\r'; }) >= 4;
+        };
+        auto same = [&](std::size_t b, std::size_t t) {
+            return base[b] == target[t] && telling(base[b]);
+        };
+        bool above = first > 1 && at > 1 && same(std::size_t(first - 2), std::size_t(at - 2));
         bool below = last < LineNo(base.size()) && at + size - 1 < LineNo(target.size()) &&
-                     base[std::size_t(last)] == target[std::size_t(at + size - 1)];
+                     same(std::size_t(last), std::size_t(at + size - 1));
         return above || below;
     }
 
