@@ -36,6 +36,7 @@ struct Options {
     bool table_only = false;
     int context = 3;
     std::size_t max_lines = 1500;
+    std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
     std::string color = "auto";
 };
 
@@ -147,6 +148,9 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
         ->check(CLI::Range(0, 1000));
     app.add_option("--max-lines", o.max_lines, "Cap on the text pack's lines (default 1500)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+    app.add_option("--max-file-mib", o.max_file_mib,
+                   "Files larger than this many MiB are not read (default 128)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
     app.add_option("--color", o.color, "Colour: auto (on a terminal), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
     app.set_version_flag("--version",
@@ -173,6 +177,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     request.resolve = {o.base, o.target, o.at_base, o.since, !o.table_only};
     request.only = o.only;
     request.table_only = o.table_only;
+    request.max_file_bytes = o.max_file_mib << 20;
     request.pack.window.context = o.context;
     auto report = build_report(request);
     if (!report) return fail(err, report.error().message);

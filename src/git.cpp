@@ -164,7 +164,8 @@ struct Fd {
 // Reads `rel` beneath the directory `root` without following a symlink anywhere on the way,
 // so no read leaves the working tree. `present` is false when there is no regular file
 // there (absent, a directory, or reached through a symlink).
-Result<std::string> read_beneath(const std::string& root, std::string_view rel, bool& present) {
+Result<std::string> read_beneath(const std::string& root, std::string_view rel, bool& present,
+                                 std::uint64_t max_bytes) {
     present = false;
     Fd dir(::open(root.empty() ? "." : root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (dir.fd < 0) return Error{fmt::format("cannot open {}: {}", root, std::strerror(errno))};
@@ -189,6 +190,7 @@ Result<std::string> read_beneath(const std::string& root, std::string_view rel, 
     }
     struct stat st {};
     if (fstat(at, &st) < 0 || !S_ISREG(st.st_mode)) return std::string();
+    if (std::uint64_t(st.st_size) > max_bytes) return std::string();  // too large: not read
     std::string content;
     content.reserve(static_cast<std::size_t>(st.st_size));
     char buf[1 << 16];
@@ -390,9 +392,21 @@ Result<std::string> Repository::blob(const std::string& oid_hex) const {
     return std::string(static_cast<const char*>(git_blob_rawcontent(blob.get())), size);
 }
 
+Result<std::uint64_t> Repository::blob_size(const std::string& oid_hex) const {
+    git_oid oid;
+    if (git_oid_fromstr(&oid, oid_hex.c_str()) < 0) return failure("bad object id");
+    OdbHandle odb;
+    if (git_repository_odb(odb.out(), repo_.get()) < 0) return failure("cannot open the odb");
+    size_t size = 0;
+    git_object_t type = GIT_OBJECT_INVALID;
+    if (git_odb_read_header(&size, &type, odb.get(), &oid) < 0)
+        return failure(fmt::format("cannot read blob {}", short_oid(oid_hex)));
+    return std::uint64_t(size);
+}
+
 Result<std::optional<std::string>> Repository::read_worktree(std::string_view path) const {
     bool present = false;
-    auto content = read_beneath(workdir(), path, present);
+    auto content = read_beneath(workdir(), path, present, max_file_bytes_);
     if (!content) return content.error();
     if (!present) return std::optional<std::string>();
     return std::optional<std::string>(std::move(content).value());
@@ -412,7 +426,7 @@ Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>&
             if (e->path == last) continue;  // the stages of a conflicted path
             last = e->path;
             bool present = false;
-            auto bytes = read_beneath(workdir(), last, present);
+            auto bytes = read_beneath(workdir(), last, present, max_file_bytes_);
             if (!bytes) return bytes.error();
             if (present) visit(last, bytes.value());
         }
@@ -420,17 +434,26 @@ Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>&
     }
     TreeHandle tree;
     if (auto r = read_commit_tree(repo_.get(), *target, tree); !r) return r.error();
+    OdbHandle odb;
+    if (git_repository_odb(odb.out(), repo_.get()) < 0) return failure("cannot open the odb");
     struct Walk {
         git_repository* repo;
+        git_odb* odb;
+        std::uint64_t max_bytes;
         const FileVisitor* visit;
         std::optional<Error> error;
-    } walk{repo_.get(), &visit, std::nullopt};
+    } walk{repo_.get(), odb.get(), max_file_bytes_, &visit, std::nullopt};
     int rc = git_tree_walk(
         tree.get(), GIT_TREEWALK_PRE,
         [](const char* root, const git_tree_entry* entry, void* payload) {
             auto* w = static_cast<Walk*>(payload);
             auto mode = git_tree_entry_filemode(entry);
             if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE) return 0;
+            size_t size = 0;
+            git_object_t type = GIT_OBJECT_INVALID;
+            if (git_odb_read_header(&size, &type, w->odb, git_tree_entry_id(entry)) == 0 &&
+                size > w->max_bytes)
+                return 0;  // over the size limit: not read
             BlobHandle blob;
             std::string path = std::string(root) + git_tree_entry_name(entry);
             if (git_blob_lookup(blob.out(), w->repo, git_tree_entry_id(entry)) < 0) {
@@ -768,6 +791,27 @@ Result<Diff> Repository::diff(const std::string& base,
     auto by_new = [](const Delta* a, const Delta* b) { return a->new_path < b->new_path; };
     std::sort(sources.begin(), sources.end(), by_old);
     std::sort(targets.begin(), targets.end(), by_new);
+    // Files over the size limit take no part in rename detection: it would read them whole.
+    auto small = [&](const Delta* d, bool source) -> Result<bool> {
+        if (!source && out.worktree_) {
+            struct stat st {};
+            return !(::lstat((workdir() + d->new_path).c_str(), &st) == 0 &&
+                     std::uint64_t(st.st_size) > max_file_bytes_);
+        }
+        auto size = blob_size(source ? d->old_oid : d->new_oid);
+        if (!size) return size.error();
+        return size.value() <= max_file_bytes_;
+    };
+    for (auto* list : {&sources, &targets}) {
+        std::vector<const Delta*> kept;
+        for (const Delta* d : *list) {
+            if (d->old_kind == EntryKind::Submodule || d->new_kind == EntryKind::Submodule) continue;
+            auto ok = small(d, list == &sources);
+            if (!ok) return ok.error();
+            if (ok.value()) kept.push_back(d);
+        }
+        *list = std::move(kept);
+    }
     std::vector<rename::Candidate> source_names, target_names;
     for (const Delta* d : sources) source_names.push_back({d->old_path, d->old_kind == EntryKind::File});
     for (const Delta* d : targets) target_names.push_back({d->new_path, d->new_kind == EntryKind::File});
@@ -816,6 +860,31 @@ const Delta* Diff::find_new(std::string_view path) const {
 }
 
 Result<Hunks> Diff::hunks(const Delta& delta, const std::string* given_old) const {
+    // Sides over the size limit are not read: no line hunks from them.
+    const std::uint64_t max = repo_->max_file_bytes();
+    auto over = [&](const std::string& oid) -> Result<bool> {
+        auto size = repo_->blob_size(oid);
+        if (!size) return size.error();
+        return size.value() > max;
+    };
+    if (delta.change != Change::Added && !given_old) {
+        auto big = over(delta.old_oid);
+        if (!big) return big.error();
+        if (big.value()) return Hunks{false, true, {}};
+    }
+    if (delta.change != Change::Deleted) {
+        bool big = false;
+        if (worktree_) {
+            struct stat st {};
+            big = ::lstat((repo_->workdir() + delta.new_path).c_str(), &st) == 0 &&
+                  std::uint64_t(st.st_size) > max;
+        } else {
+            auto b = over(delta.new_oid);
+            if (!b) return b.error();
+            big = b.value();
+        }
+        if (big) return Hunks{false, true, {}};
+    }
     // An added file diffs against nothing at base, a deleted one against nothing at target.
     Result<std::string> read_old = std::string();
     if (delta.change != Change::Added && !given_old) read_old = repo_->blob(delta.old_oid);
@@ -843,7 +912,7 @@ Result<Hunks> Diff::hunks(const Delta& delta, const std::string* given_old) cons
     };
     if ((delta.change != Change::Added && binary(delta.old_path, old_bytes_ref)) ||
         (delta.change != Change::Deleted && binary(delta.new_path, new_bytes)))
-        return Hunks{true, {}};
+        return Hunks{true, false, {}};
 
     std::string_view a = old_bytes_ref, b = new_bytes;
     trim_common_tail(a, b);

@@ -29,6 +29,7 @@ Result<Report> build_report(const Request& request) {
 
     auto repo = git::Repository::open(request.repo_dir);
     if (!repo) return repo.error();
+    repo->set_max_file_bytes(request.max_file_bytes);
 
     // A mistyped --target or --since is a usage error, not a per-anchor outcome.
     for (auto [flag, rev] : {std::pair{"--target", &ro.target}, std::pair{"--since", &ro.since}}) {

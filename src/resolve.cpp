@@ -232,6 +232,14 @@ private:
             return Unit{};
         }
 
+        auto base_size = repo_.blob_size(at_base.entry->oid);
+        if (!base_size) return base_size.error();
+        if (base_size.value() > repo_.max_file_bytes()) {
+            r.reason = fmt::format("{} is {} MiB at base, over the {} MiB the tool reads; raise "
+                                   "--max-file-mib to carry it",
+                                   a.path, base_size.value() >> 20, repo_.max_file_bytes() >> 20);
+            return Unit{};
+        }
         auto base_content = content_.blob(at_base.entry->oid);
         if (!base_content) return base_content.error();
         std::int64_t lines = text::count_lines(*base_content.value());
@@ -276,6 +284,12 @@ private:
         auto found_hunks = hunks_for(p, *delta, base_content.value());
         if (!found_hunks) return found_hunks.error();
         const git::Hunks& h = *found_hunks.value();
+        if (h.too_large) {
+            r.reason = fmt::format("{} is over the {} MiB the tool reads at target; raise "
+                                   "--max-file-mib to carry it",
+                                   delta->new_path, repo_.max_file_bytes() >> 20);
+            return Unit{};
+        }
         if (h.binary || r.binary) {
             r.binary = true;
             if (!h.hunks.empty() || delta->change != Change::Renamed || delta->similarity < 100) {
@@ -463,9 +477,9 @@ private:
     }
 
     Result<Unit> check_symbol(AnchorResult& r, const std::string* content) {
-        if (!r.anchor.symbol) return Unit{};
+        if (!r.anchor.symbol || !content) return Unit{};  // no bytes to check: unchecked
         bool found = false;
-        if (content && r.to && r.to->end_line >= r.to->line) {
+        if (r.to && r.to->end_line >= r.to->line) {
             auto lines = text::split_lines(*content);
             for (auto n = r.to->line; n <= r.to->end_line && n <= std::int64_t(lines.size()); ++n)
                 found = found || text::contains_word(lines[n - 1], *r.anchor.symbol);

@@ -56,7 +56,8 @@ std::vector<Window> build_windows(const std::vector<AnchorResult>& anchors, cons
                 w.last = std::max(w.last, anchors[i].window_location()->end_line);
             }
             w.unavailable = content ? "binary file at target: not shown"
-                                    : "no readable file at target: not shown";
+                                    : "no readable file at target (absent, or over the file "
+                                      "size limit): not shown";
             windows.push_back(std::move(w));
             continue;
         }

@@ -342,3 +342,31 @@ TEST_CASE("bad input B29: 100,000 anchors") {
     CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 100002);
     CHECK(o.out.find("100000 anchors: 100000 SAME") != std::string::npos);
 }
+
+TEST_CASE("bad input B30: files over the size limit are never read whole") {
+    Simple s;
+    std::string big;
+    for (int i = 0; i < 40000; ++i) big += "int huge_" + std::to_string(i) + ";\n";  // ~0.6 MiB
+    big += big + big;                                                                     // ~1.8 MiB
+    s.repo.write("big.c", big);
+    s.repo.write("uses.c", "int huge_7;\n");
+    s.repo.write("grows.c", "int grows;\n");
+    auto base = s.repo.commit();
+    s.repo.write("big.c", "// edited\n" + big);
+    s.repo.write("grows.c", "int grows;\n" + big);
+    const std::string limit = " --max-file-mib 1";
+    auto at_base = s.run("--table" + limit + " --base " + base + " --anchor big.c:2@huge_1");
+    unresolved(at_base, "big.c is 1 MiB at base, over the 1 MiB the tool reads; raise "
+                        "--max-file-mib to carry it");
+    auto grown = s.run("--table" + limit + " --base " + base + " --anchor grows.c:1");
+    unresolved(grown, "grows.c is over the 1 MiB the tool reads at target");
+    // The same file read in full without the limit.
+    auto full = s.run("--table --base " + base + " --anchor big.c:2@huge_1");
+    CHECK(full.status == 0);
+    CHECK(full.out.find("MOVED") != std::string::npos);
+    // Callers skip it: only uses.c is searched for a symbol found in both files.
+    auto callers = s.run("--format json" + limit + " --base " + base + " --anchor uses.c:1@huge_7");
+    INFO(callers.out);
+    CHECK(callers.out.find("\"path\": \"uses.c\"") != std::string::npos);
+    CHECK(callers.out.find("\"path\": \"big.c\"") == std::string::npos);
+}

@@ -15,9 +15,10 @@ class Content {
 public:
     explicit Content(const git::Repository& repo) : repo_(repo) {}
 
+    // nullptr when the blob is over the repository's file size limit.
     Result<const std::string*> blob(const std::string& oid);
     // `target`: a commit, or nullopt for the working tree. nullptr when there is no regular
-    // file at that path (absent, a directory, a symlink or a submodule).
+    // file at that path (absent, a directory, a symlink, a submodule, or over the size limit).
     Result<const std::string*> file(const std::optional<std::string>& target,
                                     const std::string& path);
 

@@ -60,9 +60,12 @@ struct Delta {
 };
 
 struct Hunks {
-    bool binary = false;  // binary content: no line hunks
+    bool binary = false;     // binary content: no line hunks
+    bool too_large = false;  // a side over the file size limit: not read, no line hunks
     std::vector<Hunk> hunks;
 };
+
+inline constexpr std::uint64_t kDefaultMaxFileBytes = 128ull << 20;
 
 class Repository;
 
@@ -103,12 +106,19 @@ public:
 
     Result<PathLookup> lookup(const std::string& commit, std::string_view path) const;
     Result<std::string> blob(const std::string& oid) const;
+    Result<std::uint64_t> blob_size(const std::string& oid) const;  // without reading it
+
+    // Files over this size are never read whole: no hunks, windows, symbol checks, callers
+    // or renames come from them, and what they would have fed says why.
+    void set_max_file_bytes(std::uint64_t bytes) { max_file_bytes_ = bytes; }
+    std::uint64_t max_file_bytes() const { return max_file_bytes_; }
 
     // target: a commit, or nullopt for the working tree (what is on disk, staged or not).
     Result<Diff> diff(const std::string& base, const std::optional<std::string>& target) const;
 
-    // File content in the working tree; nullopt when it is absent, not a regular file, or
-    // reached through a symlink (reads never follow one, so they never leave the tree).
+    // File content in the working tree; nullopt when it is absent, not a regular file, over
+    // the size limit, or reached through a symlink (reads never follow one, so they never
+    // leave the tree).
     Result<std::optional<std::string>> read_worktree(std::string_view path) const;
     // The diff attribute of a path (a driver counts by its diff.<driver>.binary setting).
     DiffAttribute diff_attribute(const std::string& path) const;
@@ -135,6 +145,7 @@ private:
     struct Trees;  // parsed trees, by id: path lookups walk the same ones again and again
     std::unique_ptr<git_repository, RepoDeleter> repo_;
     std::unique_ptr<Trees> trees_;
+    std::uint64_t max_file_bytes_ = kDefaultMaxFileBytes;
 };
 
 std::string short_oid(std::string_view oid);

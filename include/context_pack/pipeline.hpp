@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "context_pack/git.hpp"
 #include "context_pack/pack.hpp"
 #include "context_pack/report.hpp"
 #include "context_pack/resolve.hpp"
@@ -20,6 +21,7 @@ struct Request {
     ResolveOptions resolve;
     std::vector<std::string> only;  // table rows ("3") or labels ("file_changes[2]")
     bool table_only = false;
+    std::uint64_t max_file_bytes = git::kDefaultMaxFileBytes;  // files over it are not read
     PackOptions pack;
 };
 
