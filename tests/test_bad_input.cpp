@@ -17,12 +17,7 @@ using cptest::Repo;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
-}
+using cptest::slurp;
 
 struct Simple {
     Repo repo;

@@ -11,6 +11,8 @@
 
 namespace {
 
+using cptest::slurp;
+
 struct Golden {
     const char* name;     // tests/golden/<name>
     const char* fixture;  // the script that builds DIR/repo and DIR/plan.json
@@ -30,13 +32,6 @@ const std::string& fixture_dir(const std::string& script) {
         REQUIRE(o.status == 0);
     }
     return dir->path();
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
 }
 
 void check_golden(const Golden& g) {

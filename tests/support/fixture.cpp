@@ -14,13 +14,6 @@
 namespace cptest {
 namespace {
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
-}
-
 // A normalised environment for the git CLI and libgit2 alike, set once per process.
 const bool kEnvironment = [] {
     static std::string home = [] {
@@ -44,6 +37,13 @@ const bool kEnvironment = [] {
 }();
 
 }  // namespace
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+}
 
 Output sh(const std::string& command, const std::string& stdin_text) {
     (void)kEnvironment;

@@ -17,6 +17,9 @@ struct Output {
 // Runs a shell command line; never throws.
 Output sh(const std::string& command, const std::string& stdin_text = "");
 
+// A file's bytes; empty when it cannot be read.
+std::string slurp(const std::string& path);
+
 // Quotes one word for the shell.
 std::string q(const std::string& word);
 
