@@ -120,7 +120,7 @@ constexpr const char* kOutputSchemaJson = R"({
           "id": {"type": "string"},
           "source": {"type": "string"},
           "base": {"type": ["string", "null"]},
-          "target": {"type": "string"},
+          "target": {"type": ["string", "null"]},
           "anchors": {
             "type": "array",
             "items": {

@@ -159,6 +159,9 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     CHECK(props["only"]["items"]["type"] == "string");
     for (const char* key : {"repo", "target", "since", "base"}) CHECK(props[key]["type"] == "string");
     CHECK(tool["outputSchema"]["required"] == Json::array({"format_version", "exit_status", "specs"}));
+    // A spec whose own target does not resolve reports a null target.
+    CHECK(tool["outputSchema"]["properties"]["specs"]["items"]["properties"]["target"]["type"] ==
+          Json::array({"string", "null"}));
 
     // outputSchema arrived in 2025-06-18; an older session is not shown one.
     auto old = run_session({initialize(1, "2025-03-26"), request(2, "tools/list")});
