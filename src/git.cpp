@@ -696,12 +696,6 @@ Result<Diff> Repository::diff(const std::string& base,
     TreeHandle base_tree;
     if (auto r = read_commit_tree(repo_.get(), base, base_tree); !r) return r.error();
 
-    // Options are set in full: left at zero, libgit2 would take them from the repository's
-    // config. Renames are found by rename.cpp, as git finds them, not by libgit2.
-    git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-    opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_SKIP_BINARY_CHECK;
-    opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
-
     Diff out;
     out.repo_ = this;
     out.worktree_ = !target.has_value();
@@ -715,7 +709,12 @@ Result<Diff> Repository::diff(const std::string& base,
             return r.error();
     } else {
         Handle<git_diff, git_diff_free> raw;
-        opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
+        // Options are set in full: left at zero, libgit2 would take them from the
+        // repository's config. Renames are found by rename.cpp, as git finds them.
+        git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+        opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_SKIP_BINARY_CHECK |
+                     GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
+        opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
         // The variant with the index: staged and unstaged changes together, without
         // re-hashing every file the index already vouches for; the index is not written.
         if (git_diff_tree_to_workdir_with_index(raw.out(), repo_.get(), base_tree.get(), &opts) <

@@ -134,8 +134,6 @@ public:
     Result<Unit> for_each_tracked_file(const std::optional<std::string>& target,
                                        const FileVisitor& visit) const;
 
-    git_repository* raw() const { return repo_.get(); }
-
     Repository();
     Repository(Repository&&) noexcept;
     Repository& operator=(Repository&&) noexcept;
