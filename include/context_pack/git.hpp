@@ -147,6 +147,9 @@ private:
 };
 
 std::string short_oid(std::string_view oid);
+// Whether libgit2's init skipped parsing the CA bundle (see git.cpp): true once a repository
+// was opened, with Debian's mbedTLS build of libgit2.
+bool ca_bundle_skipped();
 
 // libgit2's version, as "1.5.1".
 std::string library_version();
