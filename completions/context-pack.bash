@@ -69,7 +69,7 @@ __context_pack_complete() {
         compopt -o filenames -o nospace 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return ;;
-    --only | --context | --max-lines)
+    --only | --context | --max-lines | --max-file-mib | --jobs)
         COMPREPLY=()
         return ;;
     esac
@@ -87,7 +87,7 @@ __context_pack_complete() {
 
     if [[ $cur == -* ]]; then
         local options="-h --help -C --base --anchor --target --at-base --since --only
-            --format --table --context --max-lines --color --version"
+            --format --table --context --max-lines --max-file-mib --jobs --color --version"
         mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
         return
     fi

@@ -37,6 +37,7 @@ struct Options {
     int context = 3;
     std::size_t max_lines = 1500;
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
+    unsigned jobs = 0;
     std::string color = "auto";
 };
 
@@ -151,6 +152,10 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     app.add_option("--max-file-mib", o.max_file_mib,
                    "Files larger than this many MiB are not read (default 128)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
+    app.add_option("--jobs", o.jobs,
+                   "Threads that read and diff (default: one a core, at most 8; 1: none "
+                   "besides the main one)")
+        ->check(CLI::Range(1u, 256u));
     app.add_option("--color", o.color, "Colour: auto (on a terminal), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
     app.set_version_flag("--version",
@@ -174,7 +179,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     Request request;
     request.specs = std::move(specs).value();
     request.repo_dir = o.repo_dir;
-    request.resolve = {o.base, o.target, o.at_base, o.since, !o.table_only};
+    request.resolve = {o.base, o.target, o.at_base, o.since, !o.table_only, o.jobs};
     request.only = o.only;
     request.table_only = o.table_only;
     request.max_file_bytes = o.max_file_mib << 20;

@@ -282,6 +282,18 @@ Result<Repository> Repository::open(const std::string& dir) {
     return error;
 }
 
+Result<Repository> Repository::open_reader() const {
+    git_repository* raw = nullptr;
+    if (git_repository_open_ext(&raw, git_repository_path(repo_.get()),
+                                GIT_REPOSITORY_OPEN_NO_SEARCH | GIT_REPOSITORY_OPEN_BARE,
+                                nullptr) < 0)
+        return failure("cannot open the repository again");
+    Repository reader;
+    reader.repo_.reset(raw);
+    reader.max_file_bytes_ = max_file_bytes_;
+    return reader;
+}
+
 bool Repository::is_bare() const { return git_repository_is_bare(repo_.get()); }
 
 bool Repository::is_shallow() const { return git_repository_is_shallow(repo_.get()) == 1; }
@@ -340,6 +352,7 @@ struct Repository::Trees {
     };
     std::map<git_oid, TreeHandle, OidLess> by_id;
     std::map<std::string, git_oid> root_of;  // commit hex -> its tree's id
+    std::map<std::string, DiffAttribute, std::less<>> diff_attribute;  // by path: fixed for a run
 };
 
 Repository::Repository() : trees_(std::make_unique<Trees>()) {}
@@ -488,6 +501,14 @@ Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>&
 }
 
 DiffAttribute Repository::diff_attribute(const std::string& path) const {
+    auto known = trees_->diff_attribute.find(path);
+    if (known != trees_->diff_attribute.end()) return known->second;
+    DiffAttribute found = diff_attribute_uncached(path);
+    trees_->diff_attribute.emplace(path, found);
+    return found;
+}
+
+DiffAttribute Repository::diff_attribute_uncached(const std::string& path) const {
     const char* value = nullptr;
     if (git_attr_get(&value, repo_.get(), GIT_ATTR_CHECK_FILE_THEN_INDEX, path.c_str(), "diff") < 0)
         return DiffAttribute::Unset;
@@ -707,10 +728,11 @@ Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree*
 
 }  // namespace
 
-Result<Diff> Repository::diff(const std::string& base,
-                              const std::optional<std::string>& target) const {
+Result<Diff> Repository::diff(const std::string& base, const std::optional<std::string>& target,
+                              const Repository* reader) const {
+    const Repository& objects = reader && target ? *reader : *this;  // reads them
     TreeHandle base_tree;
-    if (auto r = read_commit_tree(repo_.get(), base, base_tree); !r) return r.error();
+    if (auto r = read_commit_tree(objects.repo_.get(), base, base_tree); !r) return r.error();
 
     Diff out;
     out.repo_ = this;
@@ -718,10 +740,13 @@ Result<Diff> Repository::diff(const std::string& base,
     std::vector<Delta> deltas;
     if (target) {
         TreeHandle target_tree;
-        if (auto r = read_commit_tree(repo_.get(), *target, target_tree); !r) return r.error();
+        if (auto r = read_commit_tree(objects.repo_.get(), *target, target_tree); !r)
+            return r.error();
         // Our own walk: it skips every subtree whose id is unchanged, so its cost follows the
         // change, where libgit2 1.5's tree diff reads every tree of both commits (#6863).
-        if (auto r = diff_trees(repo_.get(), base_tree.get(), target_tree.get(), "", deltas); !r)
+        if (auto r =
+                diff_trees(objects.repo_.get(), base_tree.get(), target_tree.get(), "", deltas);
+            !r)
             return r.error();
     } else {
         Handle<git_diff, git_diff_free> raw;
@@ -813,7 +838,7 @@ Result<Diff> Repository::diff(const std::string& base,
             return !(::lstat((workdir() + d->new_path).c_str(), &st) == 0 &&
                      std::uint64_t(st.st_size) > max_file_bytes_);
         }
-        auto size = blob_size(source ? d->old_oid : d->new_oid);
+        auto size = objects.blob_size(source ? d->old_oid : d->new_oid);
         if (!size) return size.error();
         return size.value() <= max_file_bytes_;
     };
@@ -830,7 +855,7 @@ Result<Diff> Repository::diff(const std::string& base,
     std::vector<rename::Candidate> source_names, target_names;
     for (const Delta* d : sources) source_names.push_back({d->old_path, d->old_kind == EntryKind::File});
     for (const Delta* d : targets) target_names.push_back({d->new_path, d->new_kind == EntryKind::File});
-    RenameFiles files(*this, sources, targets, out.worktree_);
+    RenameFiles files(objects, sources, targets, out.worktree_);
     auto pairs = rename::find_renames(source_names, target_names, files);
     if (files.error()) return *files.error();
 
@@ -874,72 +899,94 @@ const Delta* Diff::find_new(std::string_view path) const {
     return nullptr;
 }
 
-Result<Hunks> Diff::hunks(const Delta& delta, const std::string* given_old) const {
+Result<HunkInput> Diff::read_sides(const Delta& delta, const std::string* given_old,
+                                   const std::string* given_new, const Repository* reader) const {
+    const Repository& from = reader && !worktree_ ? *reader : *repo_;  // reads objects
+    HunkInput in;
+    in.old_path = delta.old_path;
+    in.new_path = delta.new_path;
+    in.has_old = delta.change != Change::Added;  // an added file diffs against nothing at base,
+    in.has_new = delta.change != Change::Deleted;  // a deleted one against nothing at target
     // Sides over the size limit are not read: no line hunks from them.
     const std::uint64_t max = repo_->max_file_bytes();
     auto over = [&](const std::string& oid) -> Result<bool> {
-        auto size = repo_->blob_size(oid);
+        auto size = from.blob_size(oid);
         if (!size) return size.error();
         return size.value() > max;
     };
-    if (delta.change != Change::Added && !given_old) {
+    if (worktree_) given_new = nullptr;  // a working-tree file is read converted, below
+    if (in.has_old && !given_old) {
         auto big = over(delta.old_oid);
         if (!big) return big.error();
-        if (big.value()) return Hunks{false, true, {}};
+        in.too_large = big.value();
     }
-    if (delta.change != Change::Deleted) {
-        bool big = false;
+    if (in.has_new && !given_new && !in.too_large) {
         if (worktree_) {
             struct stat st {};
-            big = ::lstat((repo_->workdir() + delta.new_path).c_str(), &st) == 0 &&
-                  std::uint64_t(st.st_size) > max;
+            in.too_large = ::lstat((repo_->workdir() + delta.new_path).c_str(), &st) == 0 &&
+                           std::uint64_t(st.st_size) > max;
         } else {
-            auto b = over(delta.new_oid);
-            if (!b) return b.error();
-            big = b.value();
+            auto big = over(delta.new_oid);
+            if (!big) return big.error();
+            in.too_large = big.value();
         }
-        if (big) return Hunks{false, true, {}};
     }
-    // An added file diffs against nothing at base, a deleted one against nothing at target.
-    Result<std::string> read_old = std::string();
-    if (delta.change != Change::Added && !given_old) read_old = repo_->blob(delta.old_oid);
-    if (!read_old) return read_old.error();
-    const std::string& old_bytes_ref = given_old ? *given_old : read_old.value();
-    std::string new_bytes;
-    if (delta.change == Change::Deleted) {
+    if (in.too_large) return in;
+    in.given_old = given_old;
+    in.given_new = given_new;
+    if (in.has_old && !given_old) {
+        auto bytes = from.blob(delta.old_oid);
+        if (!bytes) return bytes.error();
+        in.owned_old = std::move(bytes).value();
+    }
+    if (!in.has_new || given_new) {
     } else if (worktree_) {
         auto file = repo_->read_worktree_as_stored(delta.new_path);
         if (!file) return file.error();
-        if (file.value()) new_bytes = std::move(*file.value());
+        if (file.value()) in.owned_new = std::move(*file.value());
     } else {
-        auto blob = repo_->blob(delta.new_oid);
-        if (!blob) return blob.error();
-        new_bytes = std::move(blob).value();
+        auto bytes = from.blob(delta.new_oid);
+        if (!bytes) return bytes.error();
+        in.owned_new = std::move(bytes).value();
     }
+    return in;
+}
+
+Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
+                         DiffAttribute new_attribute) {
+    if (in.too_large) return Hunks{false, true, {}};
     // Binary as git diff decides: the diff attribute first, then the content.
-    auto binary = [&](const std::string& path, std::string_view bytes) {
-        switch (repo_->diff_attribute(path)) {
+    auto binary = [&](DiffAttribute attribute, std::string_view bytes) {
+        switch (attribute) {
             case DiffAttribute::Binary: return true;
             case DiffAttribute::Text: return false;
             case DiffAttribute::Unset: return text::looks_binary(bytes);
         }
         return false;
     };
-    if ((delta.change != Change::Added && binary(delta.old_path, old_bytes_ref)) ||
-        (delta.change != Change::Deleted && binary(delta.new_path, new_bytes)))
+    if ((in.has_old && binary(old_attribute, in.old_bytes())) ||
+        (in.has_new && binary(new_attribute, in.new_bytes())))
         return Hunks{true, false, {}};
 
-    std::string_view a = old_bytes_ref, b = new_bytes;
+    std::string_view a = in.old_bytes(), b = in.new_bytes();
     trim_common_tail(a, b);
     git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
     opts.flags = GIT_DIFF_INDENT_HEURISTIC | GIT_DIFF_FORCE_TEXT;  // binary was decided above
     opts.context_lines = 0;
     opts.interhunk_lines = 0;
     PatchHandle patch;
-    if (git_patch_from_buffers(patch.out(), a.data(), a.size(), delta.old_path.c_str(), b.data(),
-                               b.size(), delta.new_path.c_str(), &opts) < 0)
-        return failure(fmt::format("cannot diff {}", delta.new_path));
+    if (git_patch_from_buffers(patch.out(), a.data(), a.size(), in.old_path.c_str(), b.data(),
+                               b.size(), in.new_path.c_str(), &opts) < 0)
+        return failure(fmt::format("cannot diff {}", in.new_path));
     return collect_hunks(patch.get());
+}
+
+Result<Hunks> Diff::hunks(const Delta& delta, const std::string* old_bytes,
+                          const std::string* new_bytes) const {
+    auto in = read_sides(delta, old_bytes, new_bytes);
+    if (!in) return in.error();
+    return line_hunks(in.value(), repo_->diff_attribute(delta.old_path),
+                      repo_->diff_attribute(delta.new_path));
 }
 
 }  // namespace cp::git

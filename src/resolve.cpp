@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <future>
 #include <map>
 #include <memory>
+#include <thread>
 
 #include "context_pack/content.hpp"
 #include "context_pack/mapping.hpp"
+#include "context_pack/pool.hpp"
 #include "context_pack/relocate.hpp"
 #include "context_pack/text.hpp"
 
@@ -59,12 +63,20 @@ std::string revision_problem(const git::Repository& repo, const char* role, cons
 
 namespace {
 
+// The pool's result for one anchored path: its hunks, and the blobs it read for them, which go
+// to the content cache when resolution takes the hunks.
+struct Fetched {
+    std::optional<git::HunkInput> sides;
+    Result<git::Hunks> hunks;
+};
+
 // Everything shared by the anchors of one (base, target): the diff, hunks per path, content.
 struct Pair {
     std::string base;
     std::optional<std::string> target;  // nullopt: the working tree
     git::Diff diff;
     std::map<std::string, git::Hunks> hunks;  // by base path
+    std::map<std::string, std::future<Fetched>> pending;  // on the pool, by base path
     std::map<std::string, std::unique_ptr<Haystack>> haystacks;  // target files, by path
 };
 
@@ -74,6 +86,14 @@ public:
         : repo_(repo), content_(content), search_elsewhere_(search_elsewhere) {}
 
     Result<Report> run(const std::vector<Spec>& specs, const ResolveOptions& options) {
+        pool_ = Pool::start(options.jobs ? options.jobs
+                                         : std::min(std::thread::hardware_concurrency(), 8u));
+        for (std::size_t i = 0; pool_ && i < pool_->size(); ++i) {
+            auto reader = repo_.open_reader();
+            if (reader) readers_.push_back(std::move(reader).value());
+            else pool_.reset();  // resolution reads everything itself
+        }
+        if (pool_) prefetch(specs, options);
         Report report;
         for (const Spec& spec : specs) {
             auto one = resolve_spec(spec, options);
@@ -90,18 +110,37 @@ private:
         return it->second;
     }
 
+    static std::string pair_key(const std::string& base, const std::optional<std::string>& target) {
+        return base + ":" + target.value_or("worktree");
+    }
+
     Result<Pair*> pair(const std::string& base, const std::optional<std::string>& target) {
-        auto key = base + ":" + target.value_or("worktree");
+        auto key = pair_key(base, target);
         auto it = pairs_.find(key);
         if (it != pairs_.end()) return it->second.get();
-        auto diff = repo_.diff(base, target);  // the one name-level diff for this pair
+        auto diff = [&]() -> Result<git::Diff> {  // the one name-level diff for this pair
+            auto pending = diffs_.find(key);
+            if (pending == diffs_.end()) return repo_.diff(base, target);
+            auto made = pending->second.get();
+            diffs_.erase(pending);
+            return made;
+        }();
         if (!diff) return diff.error();
-        auto made = std::make_unique<Pair>(Pair{base, target, std::move(diff).value(), {}, {}});
+        auto made = std::make_unique<Pair>(Pair{base, target, std::move(diff).value(), {}, {}, {}});
         return pairs_.emplace(key, std::move(made)).first->second.get();
     }
 
-    Result<SpecReport> resolve_spec(const Spec& spec, const ResolveOptions& options) {
+    // A spec's revisions, resolved: its report's header, the target (nullopt: the working
+    // tree) and, when a revision is wrong, the reason every anchor gets.
+    struct Start {
         SpecReport out;
+        std::optional<std::string> target;
+        std::string problem;
+    };
+
+    Result<Start> start_spec(const Spec& spec, const ResolveOptions& options) {
+        Start start;
+        SpecReport& out = start.out;
         out.source = spec.source;
         out.id = spec.id;
         out.base_rev = options.base ? *options.base : spec.base.value_or("");
@@ -128,6 +167,127 @@ private:
         }
         // An unresolved target is no working tree: the report says it is unknown.
         out.target = target ? *target : out.target_rev.empty() ? "worktree" : "";
+        start.target = target;
+        start.problem = problem;
+        return start;
+    }
+
+    // Before resolving, the pool gets a head start on the reading and diffing: every pair of
+    // commits' name diff, then for each anchor the xdiff of its path (with both blobs read
+    // there at a commit target; a working-tree file is read here, through the filters) or the
+    // base blob its checks read. Resolution takes the results where it would have made them,
+    // and whatever this skips or fails at, it does (and reports) itself, with the same
+    // functions, so the answers never depend on the pool.
+    void prefetch(const std::vector<Spec>& specs, const ResolveOptions& options) {
+        std::vector<std::pair<const Spec*, Start>> started;
+        for (const Spec& spec : specs) {
+            auto start = start_spec(spec, options);
+            if (!start || !start->problem.empty()) continue;
+            const Start& s = start.value();
+            auto key = pair_key(s.out.base, s.target);
+            // The working tree's diff reads the index and files: it is made here, when needed.
+            if (s.target && !pairs_.count(key) && !diffs_.count(key))
+                diffs_.emplace(key, pool_->run([this, base = s.out.base,
+                                                target = s.target](std::size_t thread) {
+                    return repo_.diff(base, target, &readers_[thread]);
+                }));
+            started.emplace_back(&spec, std::move(start).value());
+        }
+        for (const auto& [spec, s] : started) {
+            auto made = pair(s.out.base, s.target);
+            if (!made) continue;
+            for (const Anchor& a : spec->anchors) schedule(*made.value(), a);
+        }
+    }
+
+    void schedule(Pair& p, const Anchor& a) {
+        if (path_problem(a.path)) return;
+        const git::Delta* delta = p.diff.find_old(a.path);
+        if (!delta) {  // unchanged, or absent at base
+            auto found = repo_.lookup(p.base, a.path);
+            if (found && found->entry && found->entry->kind == EntryKind::File)
+                read_ahead(found->entry->oid);
+            return;
+        }
+        if (delta->old_kind != EntryKind::File) return;
+        if (delta->new_kind != EntryKind::File || delta->change == Change::Deleted ||
+            delta->change == Change::TypeChanged) {
+            read_ahead(delta->old_oid);  // relocation searches for its lines
+            return;
+        }
+        if (p.hunks.count(delta->old_path) || p.pending.count(delta->old_path)) return;
+        auto old_attribute = repo_.diff_attribute(delta->old_path);
+        auto new_attribute = repo_.diff_attribute(delta->new_path);
+        std::optional<git::HunkInput> sides;  // read here for the working tree
+        if (!p.target) {
+            auto base = content_.blob(delta->old_oid);
+            if (!base || !base.value()) return;
+            auto read = p.diff.read_sides(*delta, base.value());
+            if (!read) return;
+            sides = std::move(read).value();
+        }
+        p.pending.emplace(
+            delta->old_path,
+            pool_->run([this, &diff = p.diff, delta, sides = std::move(sides), old_attribute,
+                        new_attribute](std::size_t thread) mutable -> Fetched {
+                if (!sides) {
+                    auto read = diff.read_sides(*delta, nullptr, nullptr, &readers_[thread]);
+                    if (!read) return Fetched{{}, read.error()};
+                    sides = std::move(read).value();
+                }
+                auto hunks = git::line_hunks(*sides, old_attribute, new_attribute);
+                return Fetched{std::move(sides), std::move(hunks)};
+            }));
+    }
+
+    // A blob read on the pool, measured first as Content::blob does (nullopt: over the limit).
+    void read_ahead(const std::string& oid) {
+        if (content_.held(oid) || reads_.count(oid)) return;
+        reads_.emplace(oid, pool_->run([this, oid](std::size_t thread)
+                                           -> Result<std::optional<std::string>> {
+            const git::Repository& reader = readers_[thread];
+            auto size = reader.blob_size(oid);
+            if (!size) return size.error();
+            if (size.value() > reader.max_file_bytes()) return std::optional<std::string>();
+            auto bytes = reader.blob(oid);
+            if (!bytes) return bytes.error();
+            return std::optional<std::string>(std::move(bytes).value());
+        }));
+    }
+
+    // Takes a blob the pool read into the content cache. A failure is left for
+    // Content::blob to meet and report.
+    void collect_read(const std::string& oid) {
+        auto pending = reads_.find(oid);
+        if (pending == reads_.end()) return;
+        auto got = pending->second.get();
+        reads_.erase(pending);
+        if (got && got.value()) content_.adopt(oid, std::move(*got.value()));
+    }
+
+    // Takes the pool's hunks for a delta, if it was given them: the hunks for hunks_for(), the
+    // blobs read for the content cache. A failure is left for hunks_for() to meet and report.
+    void collect(Pair& p, const git::Delta& delta) {
+        auto pending = p.pending.find(delta.old_path);
+        if (pending == p.pending.end()) return;
+        Fetched got = pending->second.get();
+        p.pending.erase(pending);
+        if (!got.hunks) return;
+        if (got.sides && p.target) {
+            if (!got.sides->given_old && got.sides->has_old && !got.sides->too_large)
+                content_.adopt(delta.old_oid, std::move(got.sides->owned_old));
+            if (!got.sides->given_new && got.sides->has_new && !got.sides->too_large)
+                content_.adopt(delta.new_oid, std::move(got.sides->owned_new));
+        }
+        p.hunks.emplace(delta.old_path, std::move(got.hunks).value());
+    }
+
+    Result<SpecReport> resolve_spec(const Spec& spec, const ResolveOptions& options) {
+        auto started = start_spec(spec, options);
+        if (!started) return started.error();
+        SpecReport& out = started->out;
+        const std::optional<std::string>& target = started->target;
+        const std::string& problem = started->problem;
 
         Pair* p = nullptr;
         if (problem.empty()) {
@@ -156,7 +316,7 @@ private:
             }
             out.anchors.push_back(std::move(r));
         }
-        return out;
+        return std::move(out);
     }
 
     // Whether an edit between `since` and the target touched the anchor's lines as they stood
@@ -193,9 +353,16 @@ private:
 
     Result<const git::Hunks*> hunks_for(Pair& p, const git::Delta& delta,
                                          const std::string* old_bytes = nullptr) {
+        collect(p, delta);
         auto it = p.hunks.find(delta.old_path);
         if (it == p.hunks.end()) {  // hunks once per anchored path
-            auto hunks = p.diff.hunks(delta, old_bytes);
+            const std::string* new_bytes = nullptr;  // the target blob, if the cache holds it
+            if (p.target) {
+                auto target = content_.blob(delta.new_oid);
+                if (!target) return target.error();
+                new_bytes = target.value();
+            }
+            auto hunks = p.diff.hunks(delta, old_bytes, new_bytes);
             if (!hunks) return hunks.error();
             it = p.hunks.emplace(delta.old_path, std::move(hunks).value()).first;
         }
@@ -232,7 +399,12 @@ private:
             return Unit{};
         }
 
-        auto base_size = repo_.blob_size(at_base.entry->oid);
+        if (const git::Delta* d = p.diff.find_old(a.path)) collect(p, *d);
+        collect_read(at_base.entry->oid);
+        // A blob in the cache is within the size limit; any other is measured before it is read.
+        auto base_size = content_.held(at_base.entry->oid)
+                             ? Result<std::uint64_t>(0)
+                             : repo_.blob_size(at_base.entry->oid);
         if (!base_size) return base_size.error();
         if (base_size.value() > repo_.max_file_bytes()) {
             r.reason = fmt::format("{} is {} MiB at base, over the {} MiB the tool reads; raise "
@@ -493,6 +665,10 @@ private:
     bool search_elsewhere_;  // look for lost lines in other changed files too
     std::map<std::string, Revision> revisions_;
     std::map<std::string, std::unique_ptr<Pair>> pairs_;
+    std::map<std::string, std::future<Result<git::Diff>>> diffs_;  // on the pool, by pair key
+    std::map<std::string, std::future<Result<std::optional<std::string>>>> reads_;  // by blob id
+    std::vector<git::Repository> readers_;  // one a pool thread
+    std::unique_ptr<Pool> pool_;  // last: it stops before anything its tasks use goes
 };
 
 }  // namespace

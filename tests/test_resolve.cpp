@@ -1,8 +1,15 @@
 // Resolution end to end on scripted fixture repositories: every status and flag of SPEC §3,
 // commit targets and the working tree (staged, unstaged, untracked), and odd files.
 #include <catch2/catch.hpp>
-#include <map>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "context_pack/json_output.hpp"
 #include "context_pack/resolve.hpp"
 #include "support/fixture.hpp"
 
@@ -403,4 +410,126 @@ TEST_CASE("a case-only rename is a rename") {
     repo.git("mv readme.md README.md");
     check_at(Probe{repo, base, std::nullopt}.one("readme.md:2"), Status::Same, "README.md", 2, 2,
              true);
+}
+
+TEST_CASE("the answers never depend on the threads that read and diff (--jobs)") {
+    // A history where every kind of outcome occurs across several (base, target) pairs and the
+    // working tree: edits, renames, deletions, additions, a binary file, a file over the size
+    // limit, lost lines found again by content. Resolving on the main thread alone (jobs 1)
+    // and with pools of several sizes must print the same report, byte for byte.
+    Repo repo;
+    std::mt19937 gen(20261130);
+    auto pick = [&](int n) { return int(gen() % unsigned(n)); };
+    std::map<std::string, std::vector<std::string>> files;
+    for (int i = 0; i < 24; ++i) {
+        std::vector<std::string> lines;
+        for (int n = 0, count = 30 + pick(90); n < count; ++n)
+            lines.push_back(fmt::format("int f{}_{}(void) {{ return {}; }}", i, n, pick(1000)));
+        files[fmt::format("{}f{}.c", i % 4 == 0 ? "src/" : "", i)] = lines;
+    }
+    auto write_all = [&] {
+        for (const auto& [path, lines] : files) {
+            std::string text;
+            for (const auto& l : lines) text += l + "\n";
+            repo.write(path, text);
+        }
+    };
+    write_all();
+    repo.write("logo.bin", std::string("\0\1\2binary", 9));
+    repo.write("big.txt", std::string(6000, 'x') + "\n");
+    std::vector<std::string> commits{repo.commit("c0")};
+    for (int c = 1; c <= 4; ++c) {
+        for (int e = 0; e < 12; ++e) {  // edits: insert, delete, change, move a block away
+            auto it = std::next(files.begin(), pick(int(files.size())));
+            auto& lines = it->second;
+            int at = pick(int(lines.size()));
+            switch (pick(4)) {
+                case 0:
+                    lines.insert(lines.begin() + at, fmt::format("// c{} e{}", c, e));
+                    break;
+                case 1:
+                    lines.erase(lines.begin() + at);
+                    break;
+                case 2:
+                    lines[at] += " /* edited */";
+                    break;
+                default: {
+                    int n = std::min(4, int(lines.size()) - at);
+                    std::vector<std::string> block(lines.begin() + at, lines.begin() + at + n);
+                    lines.erase(lines.begin() + at, lines.begin() + at + n);
+                    lines.insert(lines.begin() + pick(int(lines.size()) + 1), block.begin(),
+                                 block.end());
+                }
+            }
+        }
+        write_all();
+        auto moved = std::next(files.begin(), pick(int(files.size())));  // a rename
+        std::string to = "moved_c" + std::to_string(c) + ".c";
+        repo.git("mv " + cptest::q(moved->first) + " " + to);
+        files[to] = moved->second;
+        files.erase(moved);
+        auto gone = std::next(files.begin(), pick(int(files.size())));  // a deletion
+        repo.remove(gone->first);
+        files.erase(gone);
+        files[fmt::format("new{}.c", c)] = {"int added(void) { return 0; }"};
+        write_all();
+        repo.write("logo.bin", std::string("\0\1\2binary", 9) + std::to_string(c));
+        commits.push_back(repo.commit("c" + std::to_string(c)));
+    }
+    // The working tree: an unstaged edit, a staged rename with an edit on top, an untracked copy.
+    files.begin()->second.insert(files.begin()->second.begin() + 2, "// uncommitted");
+    write_all();
+    repo.git("mv " + cptest::q(std::next(files.begin(), 3)->first) + " staged.c");
+    repo.write("staged.c", repo.read("staged.c") + "// on top\n");
+    repo.write("untracked.c", repo.read(std::next(files.begin(), 5)->first));
+    repo.remove(std::next(files.begin(), 5)->first);
+
+    std::vector<cp::Spec> specs;
+    std::vector<std::pair<int, int>> pairs{{0, 4}, {1, 3},  {0, 2}, {2, 4},
+                                           {4, 4}, {0, -1}, {3, -1}};
+    for (auto [b, t] : pairs) {
+        cp::Spec spec;
+        spec.source = "test";
+        spec.base = commits[std::size_t(b)];
+        if (t >= 0) spec.target = commits[std::size_t(t)];
+        auto listing = repo.git("ls-tree -r --name-only " + commits[std::size_t(b)]);
+        std::istringstream names(listing);
+        for (std::string path; std::getline(names, path);) {
+            for (int k = 0; k < 3; ++k) {
+                cp::Anchor a;
+                a.path = path;
+                a.line = 1 + pick(40);
+                a.end_line = a.line + pick(6);
+                if (pick(2)) a.symbol = fmt::format("f{}", pick(30));
+                spec.anchors.push_back(a);
+            }
+        }
+        spec.anchors.push_back(cp::parse_anchor_arg("absent/at/base.c:3").value());
+        specs.push_back(spec);
+    }
+
+    auto report_with = [&](unsigned jobs) {
+        auto opened = cp::git::Repository::open(repo.dir());
+        REQUIRE(opened.ok());
+        opened->set_max_file_bytes(4096);  // big.txt is over it
+        cp::Content content(opened.value());
+        cp::ResolveOptions options;
+        options.jobs = jobs;
+        auto report = cp::resolve(content, specs, options);
+        INFO((report.ok() ? "" : report.error().message));
+        REQUIRE(report.ok());
+        std::ostringstream out;
+        cp::print_json(out, report.value());
+        return std::make_pair(out.str(), report.value());
+    };
+    auto [alone, report] = report_with(1);
+    std::set<std::string> outcomes;
+    for (const auto& s : report.specs)
+        for (const auto& a : s.anchors) outcomes.insert(a.status_label());
+    INFO("outcomes: " << fmt::format("{}", fmt::join(outcomes, ", ")));
+    CHECK(outcomes.size() >= 8);  // the fixture is varied enough to mean something
+    for (unsigned jobs : {2u, 3u, 8u}) {
+        INFO("jobs " << jobs);
+        CHECK(report_with(jobs).first == alone);
+    }
 }

@@ -17,6 +17,11 @@ public:
 
     // nullptr when the blob is over the repository's file size limit.
     Result<const std::string*> blob(const std::string& oid);
+    bool held(const std::string& oid) const { return blobs_.count(oid) > 0; }
+    // Keeps a blob read elsewhere (on the pool), unless it is kept already.
+    void adopt(const std::string& oid, std::string bytes) {
+        blobs_.try_emplace(oid, std::move(bytes));
+    }
     // `target`: a commit, or nullopt for the working tree. nullptr when there is no regular
     // file at that path (absent, a directory, a symlink, a submodule, or over the size limit).
     Result<const std::string*> file(const std::optional<std::string>& target,

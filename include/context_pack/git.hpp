@@ -72,6 +72,24 @@ class Repository;
 // What the `diff` attribute says of a path: binary (-diff, binary), text (diff), or nothing.
 enum class DiffAttribute { Unset, Binary, Text };
 
+// Both sides of one delta as read for its hunks (or not read: a side over the size limit).
+struct HunkInput {
+    std::string old_path, new_path;
+    bool has_old = true, has_new = true;  // false: added, deleted
+    bool too_large = false;
+    const std::string* given_old = nullptr;  // a side the caller holds, or null: owned here
+    const std::string* given_new = nullptr;
+    std::string owned_old, owned_new;
+    std::string_view old_bytes() const { return given_old ? *given_old : owned_old; }
+    std::string_view new_bytes() const { return given_new ? *given_new : owned_new; }
+};
+
+// The -U0 hunks of both sides, equal to `git diff -U0`'s: binary as the diff attributes and
+// then the content say, else xdiff (Myers with the indent heuristic) after git's trim of the
+// common tail that -U0 diffs get. It reads no repository: any thread may run it.
+Result<Hunks> line_hunks(const HunkInput& input, DiffAttribute old_attribute,
+                         DiffAttribute new_attribute);
+
 // One name-level diff with git's rename detection (see rename.hpp) between a base commit
 // and a target commit or the working tree, where untracked files count as rename targets.
 class Diff {
@@ -81,8 +99,15 @@ public:
     const Delta* find_new(std::string_view path) const;  // the delta whose target side is path
     // -U0 hunks for one delta, equal to `git diff -U0`'s: Myers with the indent heuristic,
     // after git's trim of the common tail that -U0 diffs get.
-    // `old_bytes`, when the caller already holds the base blob, saves reading it again.
-    Result<Hunks> hunks(const Delta& delta, const std::string* old_bytes = nullptr) const;
+    // `old_bytes` and `new_bytes`, when the caller already holds a side (the base blob, the
+    // target blob; not a working-tree file, which is read converted), save reading it again.
+    Result<Hunks> hunks(const Delta& delta, const std::string* old_bytes = nullptr,
+                        const std::string* new_bytes = nullptr) const;
+    // The half of hunks() that reads. At a commit target, blobs are read through `reader`
+    // when given (see Repository::open_reader), so that another thread may run it.
+    Result<HunkInput> read_sides(const Delta& delta, const std::string* old_bytes = nullptr,
+                                 const std::string* new_bytes = nullptr,
+                                 const Repository* reader = nullptr) const;
 
 private:
     friend class Repository;
@@ -114,7 +139,15 @@ public:
     std::uint64_t max_file_bytes() const { return max_file_bytes_; }
 
     // target: a commit, or nullopt for the working tree (what is on disk, staged or not).
-    Result<Diff> diff(const std::string& base, const std::optional<std::string>& target) const;
+    // Between two commits, objects are read through `reader` when given, so that another
+    // thread may diff; the diff still belongs to this repository.
+    Result<Diff> diff(const std::string& base, const std::optional<std::string>& target,
+                      const Repository* reader = nullptr) const;
+
+    // Another handle on the same object database, for another thread's reads (blobs, trees,
+    // commits; nothing of the working tree): libgit2 1.5 reads one handle's objects under one
+    // lock, so threads sharing a handle would take turns.
+    Result<Repository> open_reader() const;
 
     // File content in the working tree; nullopt when it is absent, not a regular file, over
     // the size limit, or reached through a symlink (reads never follow one, so they never
@@ -140,7 +173,10 @@ public:
     ~Repository();
 
 private:
-    struct Trees;  // parsed trees, by id: path lookups walk the same ones again and again
+    DiffAttribute diff_attribute_uncached(const std::string& path) const;
+    // Parsed trees, by id (path lookups walk the same ones again and again), and each path's
+    // diff attribute once asked for.
+    struct Trees;
     std::unique_ptr<git_repository, RepoDeleter> repo_;
     std::unique_ptr<Trees> trees_;
     std::uint64_t max_file_bytes_ = kDefaultMaxFileBytes;

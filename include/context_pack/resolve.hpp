@@ -23,6 +23,9 @@ struct ResolveOptions {
     // Look for lost lines in every file the diff added or changed, not only in their own
     // file. Off for --table: it adds pointers (found_at, candidates), never a status.
     bool search_elsewhere = true;
+    // Threads that read objects and diff beside the main one (--jobs): 0 one a core, at most
+    // 8; 1 none, everything on the main thread. The answers never depend on it.
+    unsigned jobs = 0;
 };
 
 // Errors are only what stops the whole run (an unreadable object, a failed diff);
