@@ -179,7 +179,8 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     Request request;
     request.specs = std::move(specs).value();
     request.repo_dir = o.repo_dir;
-    request.resolve = {o.base, o.target, o.at_base, o.since, !o.table_only, o.jobs};
+    request.resolve = {o.base, o.target, o.at_base, o.since, !o.table_only};
+    request.jobs = o.jobs;
     request.only = o.only;
     request.table_only = o.table_only;
     request.max_file_bytes = o.max_file_mib << 20;

@@ -441,63 +441,74 @@ Result<std::optional<std::string>> Repository::read_worktree(std::string_view pa
     return std::optional<std::string>(std::move(content).value());
 }
 
-Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>& target,
-                                               const FileVisitor& visit) const {
+Result<std::vector<TrackedFile>> Repository::tracked_files(
+    const std::optional<std::string>& target) const {
+    std::vector<TrackedFile> files;
     if (!target) {
         Handle<git_index, git_index_free> index;
         if (git_repository_index(index.out(), repo_.get()) < 0)
             return failure("cannot read the index");
-        std::string last;
         for (size_t i = 0, n = git_index_entrycount(index.get()); i < n; ++i) {
             const git_index_entry* e = git_index_get_byindex(index.get(), i);
             auto mode = static_cast<git_filemode_t>(e->mode);
             if (mode == GIT_FILEMODE_LINK || mode == GIT_FILEMODE_COMMIT) continue;
-            if (e->path == last) continue;  // the stages of a conflicted path
-            last = e->path;
-            bool present = false;
-            auto bytes = read_beneath(workdir(), last, present, max_file_bytes_);
-            if (!bytes) return bytes.error();
-            if (present) visit(last, bytes.value());
+            if (!files.empty() && files.back().path == e->path) continue;  // conflict stages
+            files.push_back({e->path, {}});
         }
-        return Unit{};
+        return files;
     }
     TreeHandle tree;
     if (auto r = read_commit_tree(repo_.get(), *target, tree); !r) return r.error();
-    OdbHandle odb;
-    if (git_repository_odb(odb.out(), repo_.get()) < 0) return failure("cannot open the odb");
-    struct Walk {
-        git_repository* repo;
-        git_odb* odb;
-        std::uint64_t max_bytes;
-        const FileVisitor* visit;
-        std::optional<Error> error;
-    } walk{repo_.get(), odb.get(), max_file_bytes_, &visit, std::nullopt};
     int rc = git_tree_walk(
         tree.get(), GIT_TREEWALK_PRE,
         [](const char* root, const git_tree_entry* entry, void* payload) {
-            auto* w = static_cast<Walk*>(payload);
             auto mode = git_tree_entry_filemode(entry);
             if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE) return 0;
-            size_t size = 0;
-            git_object_t type = GIT_OBJECT_INVALID;
-            if (git_odb_read_header(&size, &type, w->odb, git_tree_entry_id(entry)) == 0 &&
-                size > w->max_bytes)
-                return 0;  // over the size limit: not read
-            BlobHandle blob;
-            std::string path = std::string(root) + git_tree_entry_name(entry);
-            if (git_blob_lookup(blob.out(), w->repo, git_tree_entry_id(entry)) < 0) {
-                w->error = failure(fmt::format("cannot read {}", path));
-                return -1;
-            }
-            (*w->visit)(path, std::string_view(
-                                  static_cast<const char*>(git_blob_rawcontent(blob.get())),
-                                  static_cast<std::size_t>(git_blob_rawsize(blob.get()))));
+            static_cast<std::vector<TrackedFile>*>(payload)->push_back(
+                {std::string(root) + git_tree_entry_name(entry), hex(git_tree_entry_id(entry))});
             return 0;
         },
-        &walk);
-    if (walk.error) return *walk.error;
+        &files);
     if (rc < 0) return failure("cannot walk the target's tree");
+    return files;
+}
+
+Result<Unit> Repository::read_tracked(const std::vector<TrackedFile>& files, std::size_t begin,
+                                      std::size_t end, const FileVisitor& visit,
+                                      const Repository* reader) const {
+    const Repository& objects = reader ? *reader : *this;
+    OdbHandle odb;
+    if (git_repository_odb(odb.out(), objects.repo_.get()) < 0)
+        return failure("cannot open the odb");
+    for (std::size_t i = begin; i < end; ++i) {
+        const TrackedFile& f = files[i];
+        if (f.oid.empty()) {  // the working tree's file (this handle's working tree)
+            bool present = false;
+            auto bytes = read_beneath(workdir(), f.path, present, max_file_bytes_);
+            if (!bytes) return bytes.error();
+            if (present) visit(f.path, bytes.value());
+            continue;
+        }
+        git_oid oid;
+        if (git_oid_fromstr(&oid, f.oid.c_str()) < 0) return failure("bad object id");
+        size_t size = 0;
+        git_object_t type = GIT_OBJECT_INVALID;
+        if (git_odb_read_header(&size, &type, odb.get(), &oid) == 0 && size > max_file_bytes_)
+            continue;  // over the size limit: not read
+        BlobHandle blob;
+        if (git_blob_lookup(blob.out(), objects.repo_.get(), &oid) < 0)
+            return failure(fmt::format("cannot read {}", f.path));
+        visit(f.path, std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.get())),
+                                       static_cast<std::size_t>(git_blob_rawsize(blob.get()))));
+    }
     return Unit{};
+}
+
+Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>& target,
+                                               const FileVisitor& visit) const {
+    auto files = tracked_files(target);
+    if (!files) return files.error();
+    return read_tracked(files.value(), 0, files->size(), visit);
 }
 
 DiffAttribute Repository::diff_attribute(const std::string& path) const {

@@ -1,7 +1,9 @@
 #include "context_pack/pack.hpp"
 
 #include <algorithm>
+#include <future>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace cp {
@@ -10,9 +12,51 @@ namespace {
 // An anchor gets a window and its symbol a caller list unless --since found it untouched.
 bool wanted(const AnchorResult& a) { return a.edited_since != false; }
 
+// Every whole-word hit of `symbols` in the target's tracked files. With a pool, the files are
+// cut into runs of consecutive ones, each scanned on the pool through its thread's handle,
+// and the runs' hits joined in file order: the same hits, in the same order, as one pass.
+Result<CallerScan> scan_callers(const git::Repository& repo,
+                                const std::optional<std::string>& target,
+                                const std::vector<std::string>& symbols,
+                                std::size_t max_line_bytes, Pool* pool) {
+    CallerScan all(symbols, max_line_bytes);
+    auto scan_into = [](CallerScan& scan) {
+        return [&scan](const std::string& path, std::string_view bytes) { scan.scan(path, bytes); };
+    };
+    if (!pool) {
+        auto walked = repo.for_each_tracked_file(target, scan_into(all));
+        if (!walked) return walked.error();
+        return all;
+    }
+    auto files = repo.tracked_files(target);
+    if (!files) return files.error();
+    // Runs small enough to balance the threads, large enough that a run outweighs its task.
+    const std::size_t run = std::max<std::size_t>(16, files->size() / (pool->size() * 16) + 1);
+    std::vector<std::future<Result<CallerScan>>> runs;
+    for (std::size_t begin = 0; begin < files->size(); begin += run) {
+        std::size_t end = std::min(files->size(), begin + run);
+        runs.push_back(pool->run([&, begin, end](const git::Repository& reader)
+                                     -> Result<CallerScan> {
+            CallerScan part(symbols, max_line_bytes);
+            auto read = repo.read_tracked(files.value(), begin, end, scan_into(part), &reader);
+            if (!read) return read.error();
+            return part;
+        }));
+    }
+    std::optional<Error> error;
+    for (auto& r : runs) {  // every run is waited for: they read `files`
+        auto part = r.get();
+        if (!part && !error) error = part.error();
+        if (part) all.append(part.value());
+    }
+    if (error) return *error;
+    return all;
+}
+
 }  // namespace
 
-Result<Unit> add_windows_and_callers(Content& content, Report& report, const PackOptions& options) {
+Result<Unit> add_windows_and_callers(Content& content, Report& report, const PackOptions& options,
+                                     Pool* pool) {
     for (SpecReport& spec : report.specs) {
         auto target = spec.target_commit();
         std::optional<Error> error;
@@ -48,11 +92,11 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
             for (const AnchorResult& a : spec->anchors)
                 if (a.anchor.symbol && wanted(a)) symbols.insert(*a.anchor.symbol);
         if (symbols.empty()) continue;
-        CallerScan scan({symbols.begin(), symbols.end()}, options.window.max_line_bytes);
-        auto walked = content.repo().for_each_tracked_file(
-            specs.front()->target_commit(),
-            [&](const std::string& path, std::string_view bytes) { scan.scan(path, bytes); });
-        if (!walked) return walked.error();
+        auto scanned = scan_callers(content.repo(), specs.front()->target_commit(),
+                                    {symbols.begin(), symbols.end()},
+                                    options.window.max_line_bytes, pool);
+        if (!scanned) return scanned.error();
+        const CallerScan& scan = scanned.value();
 
         for (SpecReport* spec : specs) {
             std::vector<std::string> order;  // symbols in order of first use

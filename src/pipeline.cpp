@@ -43,7 +43,8 @@ Result<Report> build_report(const Request& request) {
     }
 
     Content content(repo.value());
-    auto report = resolve(content, request.specs, ro);
+    auto pool = Pool::start(repo.value(), request.jobs);
+    auto report = resolve(content, request.specs, ro, pool.get());
     if (!report) return report.error();
 
     if (!request.only.empty() && !select_only(report.value(), request.only))
@@ -51,7 +52,7 @@ Result<Report> build_report(const Request& request) {
                      "file_changes[0] or reads[1]"};
 
     if (!request.table_only) {  // windows and callers read the targets' files again
-        auto packed = add_windows_and_callers(content, report.value(), request.pack);
+        auto packed = add_windows_and_callers(content, report.value(), request.pack, pool.get());
         if (!packed) return packed.error();
     }
     return report;

@@ -2,11 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <future>
 #include <map>
 #include <memory>
-#include <thread>
 
 #include "context_pack/content.hpp"
 #include "context_pack/mapping.hpp"
@@ -82,17 +80,18 @@ struct Pair {
 
 class Resolver {
 public:
-    Resolver(const git::Repository& repo, Content& content, bool search_elsewhere)
-        : repo_(repo), content_(content), search_elsewhere_(search_elsewhere) {}
+    Resolver(const git::Repository& repo, Content& content, bool search_elsewhere, Pool* pool)
+        : repo_(repo), content_(content), search_elsewhere_(search_elsewhere), pool_(pool) {}
+
+    // Tasks on the pool use the pairs: an early return waits for those still queued.
+    ~Resolver() {
+        for (auto& [key, diff] : diffs_) diff.wait();
+        for (auto& [oid, read] : reads_) read.wait();
+        for (auto& [key, p] : pairs_)
+            for (auto& [path, fetched] : p->pending) fetched.wait();
+    }
 
     Result<Report> run(const std::vector<Spec>& specs, const ResolveOptions& options) {
-        pool_ = Pool::start(options.jobs ? options.jobs
-                                         : std::min(std::thread::hardware_concurrency(), 8u));
-        for (std::size_t i = 0; pool_ && i < pool_->size(); ++i) {
-            auto reader = repo_.open_reader();
-            if (reader) readers_.push_back(std::move(reader).value());
-            else pool_.reset();  // resolution reads everything itself
-        }
         if (pool_) prefetch(specs, options);
         Report report;
         for (const Spec& spec : specs) {
@@ -187,9 +186,9 @@ private:
             auto key = pair_key(s.out.base, s.target);
             // The working tree's diff reads the index and files: it is made here, when needed.
             if (s.target && !pairs_.count(key) && !diffs_.count(key))
-                diffs_.emplace(key, pool_->run([this, base = s.out.base,
-                                                target = s.target](std::size_t thread) {
-                    return repo_.diff(base, target, &readers_[thread]);
+                diffs_.emplace(key, pool_->run([this, base = s.out.base, target = s.target](
+                                                   const git::Repository& reader) {
+                    return repo_.diff(base, target, &reader);
                 }));
             started.emplace_back(&spec, std::move(start).value());
         }
@@ -228,10 +227,10 @@ private:
         }
         p.pending.emplace(
             delta->old_path,
-            pool_->run([this, &diff = p.diff, delta, sides = std::move(sides), old_attribute,
-                        new_attribute](std::size_t thread) mutable -> Fetched {
+            pool_->run([&diff = p.diff, delta, sides = std::move(sides), old_attribute,
+                        new_attribute](const git::Repository& reader) mutable -> Fetched {
                 if (!sides) {
-                    auto read = diff.read_sides(*delta, nullptr, nullptr, &readers_[thread]);
+                    auto read = diff.read_sides(*delta, nullptr, nullptr, &reader);
                     if (!read) return Fetched{{}, read.error()};
                     sides = std::move(read).value();
                 }
@@ -243,9 +242,8 @@ private:
     // A blob read on the pool, measured first as Content::blob does (nullopt: over the limit).
     void read_ahead(const std::string& oid) {
         if (content_.held(oid) || reads_.count(oid)) return;
-        reads_.emplace(oid, pool_->run([this, oid](std::size_t thread)
+        reads_.emplace(oid, pool_->run([oid](const git::Repository& reader)
                                            -> Result<std::optional<std::string>> {
-            const git::Repository& reader = readers_[thread];
             auto size = reader.blob_size(oid);
             if (!size) return size.error();
             if (size.value() > reader.max_file_bytes()) return std::optional<std::string>();
@@ -663,12 +661,12 @@ private:
     const git::Repository& repo_;
     Content& content_;
     bool search_elsewhere_;  // look for lost lines in other changed files too
+    Pool* pool_;             // null: everything on this thread
     std::map<std::string, Revision> revisions_;
     std::map<std::string, std::unique_ptr<Pair>> pairs_;
     std::map<std::string, std::future<Result<git::Diff>>> diffs_;  // on the pool, by pair key
     std::map<std::string, std::future<Result<std::optional<std::string>>>> reads_;  // by blob id
-    std::vector<git::Repository> readers_;  // one a pool thread
-    std::unique_ptr<Pool> pool_;  // last: it stops before anything its tasks use goes
+
 };
 
 }  // namespace
@@ -696,8 +694,8 @@ std::optional<std::string> path_problem(std::string_view path) {
 }
 
 Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
-                       const ResolveOptions& options) {
-    return Resolver(content.repo(), content, options.search_elsewhere).run(specs, options);
+                       const ResolveOptions& options, Pool* pool) {
+    return Resolver(content.repo(), content, options.search_elsewhere, pool).run(specs, options);
 }
 
 }  // namespace cp

@@ -513,9 +513,9 @@ TEST_CASE("the answers never depend on the threads that read and diff (--jobs)")
         REQUIRE(opened.ok());
         opened->set_max_file_bytes(4096);  // big.txt is over it
         cp::Content content(opened.value());
-        cp::ResolveOptions options;
-        options.jobs = jobs;
-        auto report = cp::resolve(content, specs, options);
+        auto pool = cp::Pool::start(opened.value(), jobs);
+        CHECK((pool ? pool->size() : 1) == jobs);
+        auto report = cp::resolve(content, specs, {}, pool.get());
         INFO((report.ok() ? "" : report.error().message));
         REQUIRE(report.ok());
         std::ostringstream out;

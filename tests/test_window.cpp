@@ -453,3 +453,67 @@ TEST_CASE("windows: with since, anchors not edited since get none", "[window]") 
     for (const auto& c : report.specs[0].callers) symbols.push_back(c.symbol);
     CHECK(symbols == std::vector<std::string>{"L3", "L7"});
 }
+
+TEST_CASE("pack: caller lists are the same with the scan shared by a pool", "[window]") {
+    // Enough files that the pool cuts them into many runs; hits everywhere, in nested
+    // directories (the tree's walk order), a binary file, a file over the size limit, and in
+    // the working tree an edited file and a deleted one. Scanned alone and by pools of 2 and
+    // 5 threads, every caller list must match entry for entry.
+    cptest::Repo repo;
+    for (int i = 0; i < 400; ++i) {
+        std::string dir = i % 3 == 0 ? "a/" : i % 3 == 1 ? "a/b/" : "c-d/";
+        std::string text;
+        for (int n = 0; n < 12; ++n)
+            text += (n + i) % 5 == 0   ? "call(foo); /* " + std::to_string(n) + " */\n"
+                    : (n + i) % 7 == 0 ? "bar_baz = foo + 1;\n"
+                                       : "nothing " + std::to_string(n) + "\n";
+        repo.write(dir + "f" + std::to_string(i) + ".c", text);
+    }
+    repo.write("blob.bin", std::string("foo\0bar_baz", 11));
+    repo.write("huge.c", std::string(3000, 'y') + "\nfoo\n");
+    repo.commit();
+    repo.write("a/f0.c", "foo foo\nbar_baz\n");
+    repo.remove("c-d/f2.c");
+
+    auto opened = cp::git::Repository::open(repo.dir());
+    REQUIRE(opened.ok());
+    opened->set_max_file_bytes(2048);
+    auto callers_with = [&](const std::string& target, unsigned jobs) {
+        cp::Content content(opened.value());
+        cp::Report report;
+        cp::SpecReport spec;
+        spec.target = target;
+        AnchorResult a = at("a/f3.c", 2, 2);
+        a.anchor.symbol = "foo";
+        AnchorResult b = at("a/b/f4.c", 1, 1);
+        b.anchor.symbol = "bar_baz";
+        spec.anchors = rows({a, b});
+        report.specs.push_back(spec);
+        cp::PackOptions options;
+        options.max_callers = 1000;
+        auto pool = cp::Pool::start(opened.value(), jobs);
+        auto added = cp::add_windows_and_callers(content, report, options, pool.get());
+        REQUIRE(added.ok());
+        std::ostringstream out;
+        for (const auto& c : report.specs[0].callers) {
+            out << c.symbol << " total " << c.total << " in windows " << c.in_windows
+                << " scanned " << c.files_scanned << "\n";
+            for (const auto& h : c.hits) out << h.path << ":" << h.line << ": " << h.text << "\n";
+            for (const auto& f : c.per_file) out << f.path << " " << f.count << "\n";
+        }
+        return out.str();
+    };
+    for (const std::string& target : {repo.head(), std::string("worktree")}) {
+        INFO("target " << target);
+        auto alone = callers_with(target, 1);
+        std::istringstream first(alone);
+        std::string symbol, word;
+        std::size_t total = 0, in_windows = 0, scanned = 0;
+        first >> symbol >> word >> total >> word >> word >> in_windows >> word >> scanned;
+        CHECK(symbol == "foo");
+        CHECK(total > 500);     // hits in most files
+        CHECK(scanned >= 400);  // every file (a deleted one, the huge one aside) and the binary
+        CHECK(callers_with(target, 2) == alone);
+        CHECK(callers_with(target, 5) == alone);
+    }
+}

@@ -40,12 +40,19 @@ struct Callers {
 class CallerScan {
 public:
     explicit CallerScan(std::vector<std::string> symbols, std::size_t max_line_bytes = 300);
+    // Moves only: the word table points into the hit lists.
+    CallerScan(CallerScan&&) = default;
+    CallerScan& operator=(CallerScan&&) = default;
+    CallerScan(const CallerScan&) = delete;
+    CallerScan& operator=(const CallerScan&) = delete;
 
     // One file; binary content is skipped, as git grep skips it.
     void scan(const std::string& path, std::string_view bytes);
 
     const std::vector<CallerHit>& hits(const std::string& symbol) const;
     std::size_t files_scanned() const { return files_scanned_; }
+    // Appends what `later` found in files that come after this scan's (same symbols).
+    void append(const CallerScan& later);
 
 private:
     using Entry = std::pair<const std::string, std::vector<CallerHit>>;

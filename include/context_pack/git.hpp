@@ -69,6 +69,13 @@ inline constexpr std::uint64_t kDefaultMaxFileBytes = 128ull << 20;
 
 class Repository;
 
+// A file a target tracks: a blob of a commit's tree, or (no id) a path the index lists, to
+// be read from the working tree.
+struct TrackedFile {
+    std::string path;
+    std::string oid;
+};
+
 // What the `diff` attribute says of a path: binary (-diff, binary), text (diff), or nothing.
 enum class DiffAttribute { Unset, Binary, Text };
 
@@ -166,6 +173,13 @@ public:
     using FileVisitor = std::function<void(const std::string& path, std::string_view bytes)>;
     Result<Unit> for_each_tracked_file(const std::optional<std::string>& target,
                                        const FileVisitor& visit) const;
+    // The same in two steps, so that threads can share the reading: the files, in that
+    // order (none read yet), then `visit` for files[begin, end), blobs read through `reader`
+    // when given (see open_reader) and working-tree files from this handle's working tree.
+    Result<std::vector<TrackedFile>> tracked_files(const std::optional<std::string>& target) const;
+    Result<Unit> read_tracked(const std::vector<TrackedFile>& files, std::size_t begin,
+                              std::size_t end, const FileVisitor& visit,
+                              const Repository* reader = nullptr) const;
 
     Repository();
     Repository(Repository&&) noexcept;

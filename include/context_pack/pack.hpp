@@ -4,6 +4,7 @@
 #pragma once
 
 #include "context_pack/content.hpp"
+#include "context_pack/pool.hpp"
 #include "context_pack/report.hpp"
 #include "context_pack/result.hpp"
 #include "context_pack/window.hpp"
@@ -16,7 +17,9 @@ struct PackOptions {
     bool callers = true;
 };
 
-// With --since, only anchors whose lines were edited get windows and caller lists.
-Result<Unit> add_windows_and_callers(Content& content, Report& report, const PackOptions& options);
+// With --since, only anchors whose lines were edited get windows and caller lists. `pool`,
+// when given, shares the caller scan's reading; the result is the same without.
+Result<Unit> add_windows_and_callers(Content& content, Report& report, const PackOptions& options,
+                                     Pool* pool = nullptr);
 
 }  // namespace cp

@@ -9,6 +9,7 @@
 
 #include "context_pack/content.hpp"
 #include "context_pack/git.hpp"
+#include "context_pack/pool.hpp"
 #include "context_pack/report.hpp"
 #include "context_pack/result.hpp"
 #include "context_pack/spec.hpp"
@@ -23,16 +24,14 @@ struct ResolveOptions {
     // Look for lost lines in every file the diff added or changed, not only in their own
     // file. Off for --table: it adds pointers (found_at, candidates), never a status.
     bool search_elsewhere = true;
-    // Threads that read objects and diff beside the main one (--jobs): 0 one a core, at most
-    // 8; 1 none, everything on the main thread. The answers never depend on it.
-    unsigned jobs = 0;
 };
 
 // Errors are only what stops the whole run (an unreadable object, a failed diff);
 // per-anchor outcomes, including a base that is not in the repository, are report data.
 // `content` carries the repository and caches the file bytes that later steps read again.
+// `pool`, when given, reads and diffs ahead (see pool.hpp); the report is the same without.
 Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
-                       const ResolveOptions& options);
+                       const ResolveOptions& options, Pool* pool = nullptr);
 
 // Why a revision did not name one commit, with the mend; empty when it did. `role` is
 // "base", "target" or "--since".
