@@ -184,7 +184,16 @@ private:
             if (!start || !start->problem.empty()) continue;
             const Start& s = start.value();
             auto key = pair_key(s.out.base, s.target);
-            // The working tree's diff reads the index and files: it is made here, when needed.
+            // The working tree's diff reads the index and files: it is made here, below, and
+            // meanwhile the pool reads the anchored files' base blobs.
+            if (!s.target && !pairs_.count(key)) {
+                for (const Anchor& a : spec.anchors) {
+                    if (path_problem(a.path)) continue;
+                    auto found = repo_.lookup(s.out.base, a.path);
+                    if (found && found->entry && found->entry->kind == EntryKind::File)
+                        read_ahead(found->entry->oid);
+                }
+            }
             if (s.target && !pairs_.count(key) && !diffs_.count(key))
                 diffs_.emplace(key, pool_->run([this, base = s.out.base, target = s.target](
                                                    const git::Repository& reader) {
@@ -219,6 +228,7 @@ private:
         auto new_attribute = repo_.diff_attribute(delta->new_path);
         std::optional<git::HunkInput> sides;  // read here for the working tree
         if (!p.target) {
+            collect_read(delta->old_oid);
             auto base = content_.blob(delta->old_oid);
             if (!base || !base.value()) return;
             auto read = p.diff.read_sides(*delta, base.value());
