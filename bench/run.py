@@ -250,6 +250,9 @@ def batch_drift(args, runner, scratch, git_dir, rows, notes):
                                 "target": pair["target"], "file_changes": fc}) + "\n")
 
     tool = [Cmd([args.tool, "-C", args.repo, "--table", "--format", "json", jsonl], ok=(0, 1))]
+    # the same on the main thread alone: how much of the result is the pool's
+    alone = [Cmd([args.tool, "-C", args.repo, "--jobs", "1", "--table", "--format", "json", jsonl],
+                 ok=(0, 1))]
     floor, per_path, per_anchor = [], [], []
     n_anchors = n_paths = 0
     for pair in pairs:
@@ -285,13 +288,15 @@ def batch_drift(args, runner, scratch, git_dir, rows, notes):
             i, pair["base"][:12], pair["target"][:12], pair["gap"], len(pair["ns"]),
             " ".join("%s%d" % kv for kv in sorted(c.items())), len(pair["anchors"])))
 
-    st = compare(runner, {"tool": tool, "floor": floor, "per_path": per_path},
+    st = compare(runner, {"tool": tool, "alone": alone, "floor": floor, "per_path": per_path},
                  args.runs, label="batch drift")
     # the per-anchor design is slow: a sample of it, a few rounds
     st_anchor = compare(runner, {"per_anchor": per_anchor}, max(3, args.runs // 3),
                         label="batch drift (seed per-anchor sample)")["per_anchor"]
     rows.append(Row("batch drift: %d anchors/%d pairs, --table vs git floor (%d git procs)" % (
         n_anchors, len(pairs), len(floor)), st["tool"], st["floor"], 0.5))
+    rows.append(Row("batch drift, main thread alone (--jobs 1) vs git floor", st["alone"],
+                    st["floor"]))
     rows.append(Row("batch drift vs seed: git diff -U0 per path (%d procs)" % len(per_path),
                     st["tool"], st["per_path"]))
     rows.append(Row("batch drift vs seed: rename pass per anchor (%d, extrapolated*)" % n_anchors,
@@ -440,6 +445,8 @@ def orient(args, runner, scratch, w, rows, notes):
         json.dump({"id": "bench-orient", "base": w["base"], "file_changes": fc}, f)
 
     table = [Cmd([args.tool, "-C", wt, "--table", "--format", "json", spec_path], ok=(0, 1))]
+    alone = [Cmd([args.tool, "-C", wt, "--jobs", "1", "--table", "--format", "json", spec_path],
+                 ok=(0, 1))]
     pack = [Cmd([args.tool, "-C", wt, "--color", "never", spec_path], ok=(0, 1))]
     anchored = sorted(set(a["path"] for a in w["anchors"]))
     paths = sorted(set(anchored) | {w["renamed"][p] for p in anchored if p in w["renamed"]})
@@ -455,10 +462,12 @@ def orient(args, runner, scratch, w, rows, notes):
     notes.append("orient: tool statuses: " + ", ".join("%s %d" % kv for kv in sorted(sc.items())))
     notes.append("orient: %d symbols on the anchors (the full pack searches their callers)" % len(syms))
 
-    st = compare(runner, {"table": table, "floor": floor, "pack": pack, "floor+grep": floor + grep},
-                 args.runs, label="orient")
+    st = compare(runner, {"table": table, "alone": alone, "floor": floor, "pack": pack,
+                          "floor+grep": floor + grep}, args.runs, label="orient")
     rows.append(Row("orient: 30 anchors, working tree, --table vs git floor (3 procs)",
                     st["table"], st["floor"], 1.0))
+    rows.append(Row("orient, main thread alone (--jobs 1) vs git floor", st["alone"],
+                    st["floor"]))
     rows.append(Row("orient: full text pack vs git floor + 1 git grep (%d syms)" % len(syms),
                     st["pack"], st["floor+grep"]))
     return st
@@ -519,6 +528,8 @@ def callers(args, runner, scratch, git_dir, w, rows, notes):
     wtg = ["git", "-C", w["wt"]]
     v = {
         "tool@c": [Cmd([args.tool, "-C", args.repo, "--format", "json", spec_commit], ok=(0, 1))],
+        "alone@c": [Cmd([args.tool, "-C", args.repo, "--jobs", "1", "--format", "json",
+                         spec_commit], ok=(0, 1))],
         "table@c": [Cmd([args.tool, "-C", args.repo, "--table", "--format", "json", spec_commit],
                         ok=(0, 1))],
         "grep1@c": [Cmd(gd + ["grep", "-n", "-w", "-F"] + e_args + [c], ok=(0, 1))],
@@ -544,6 +555,8 @@ def callers(args, runner, scratch, git_dir, w, rows, notes):
                     st["tool@c"], st["grep1@c"], 1.0))
     rows.append(Row("callers @commit: pack vs 1 git grep per symbol (20 procs)",
                     st["tool@c"], st["grepN@c"], 1.0))
+    rows.append(Row("callers @commit, main thread alone (--jobs 1) vs 1 git grep",
+                    st["alone@c"], st["grep1@c"]))
     rows.append(Row("callers @commit: --table alone (resolve share) vs 1 git grep",
                     st["table@c"], st["grep1@c"]))
     rows.append(Row("callers worktree: 20 symbols, pack vs 1 git grep -e x20",

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <git2.h>
+#include <git2/sys/repository.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -239,6 +240,7 @@ Result<Hunks> collect_hunks(git_patch* patch) {
 }  // namespace
 
 void RepoDeleter::operator()(git_repository* repo) const { git_repository_free(repo); }
+void DiffDeleter::operator()(git_diff* diff) const { git_diff_free(diff); }
 
 std::string short_oid(std::string_view oid) { return std::string(oid.substr(0, 10)); }
 
@@ -739,8 +741,47 @@ Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree*
 
 }  // namespace
 
+namespace {
+
+// Options for both halves of a working-tree diff, set in full: left at zero, libgit2 would
+// take them from the repository's config. Renames are found by rename.cpp, as git finds them.
+git_diff_options worktree_diff_options() {
+    git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+    opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_SKIP_BINARY_CHECK |
+                 GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
+    opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
+    return opts;
+}
+
+}  // namespace
+
+std::string Repository::index_file() const {
+    return std::string(git_repository_path(repo_.get())) + "index";
+}
+
+Result<StagedChanges> Repository::staged_changes(const std::string& base,
+                                                 const std::string& index_file) const {
+    TreeHandle base_tree;
+    if (auto r = read_commit_tree(repo_.get(), base, base_tree); !r) return r.error();
+    Handle<git_index, git_index_free> index;
+    if (git_index_open(index.out(), index_file.c_str()) < 0)
+        return failure("cannot read the index");
+    // Owned by this handle, the index takes its case and file-mode rules from the config,
+    // as the main handle's own index does.
+    git_repository_set_index(repo_.get(), index.get());
+    if (git_index_set_caps(index.get(), GIT_INDEX_CAPABILITY_FROM_OWNER) < 0)
+        return failure("cannot read the index");
+    git_diff_options opts = worktree_diff_options();
+    StagedChanges staged;
+    git_diff* raw = nullptr;
+    if (git_diff_tree_to_index(&raw, repo_.get(), base_tree.get(), index.get(), &opts) < 0)
+        return failure("cannot diff the base and the index");
+    staged.diff.reset(raw);
+    return staged;
+}
+
 Result<Diff> Repository::diff(const std::string& base, const std::optional<std::string>& target,
-                              const Repository* reader) const {
+                              const Repository* reader, const TakeStaged& take_staged) const {
     const Repository& objects = reader && target ? *reader : *this;  // reads them
     TreeHandle base_tree;
     if (auto r = read_commit_tree(objects.repo_.get(), base, base_tree); !r) return r.error();
@@ -761,16 +802,22 @@ Result<Diff> Repository::diff(const std::string& base, const std::optional<std::
             return r.error();
     } else {
         Handle<git_diff, git_diff_free> raw;
-        // Options are set in full: left at zero, libgit2 would take them from the
-        // repository's config. Renames are found by rename.cpp, as git finds them.
-        git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-        opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_SKIP_BINARY_CHECK |
-                     GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
-        opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;
-        // The variant with the index: staged and unstaged changes together, without
-        // re-hashing every file the index already vouches for; the index is not written.
-        if (git_diff_tree_to_workdir_with_index(raw.out(), repo_.get(), base_tree.get(), &opts) <
-            0)
+        git_diff_options opts = worktree_diff_options();
+        // Staged and unstaged changes together, without re-hashing every file the index
+        // already vouches for; the index is not written. With the staged half made already,
+        // the unstaged half is joined to it as git_diff_tree_to_workdir_with_index does.
+        if (take_staged) {
+            Handle<git_diff, git_diff_free> unstaged;
+            if (git_diff_index_to_workdir(unstaged.out(), repo_.get(), nullptr, &opts) < 0)
+                return failure("cannot diff the index and the working tree");
+            auto staged = take_staged();
+            if (staged && staged->diff && git_diff_merge(staged->diff.get(), unstaged.get()) == 0)
+                raw.ptr = staged->diff.release();
+            else
+                git_error_clear();  // the halves disagree (on case, say): the whole diff below
+        }
+        if (!raw.get() && git_diff_tree_to_workdir_with_index(raw.out(), repo_.get(),
+                                                              base_tree.get(), &opts) < 0)
             return failure("cannot diff the base and the working tree");
         Handle<git_index, git_index_free> index;  // for the racy-git rule below
         if (git_repository_index(index.out(), repo_.get()) < 0) git_error_clear();

@@ -86,6 +86,7 @@ public:
     // Tasks on the pool use the pairs: an early return waits for those still queued.
     ~Resolver() {
         for (auto& [key, diff] : diffs_) diff.wait();
+        for (auto& [key, half] : staged_) half.wait();
         for (auto& [oid, read] : reads_) read.wait();
         for (auto& [key, p] : pairs_)
             for (auto& [path, fetched] : p->pending) fetched.wait();
@@ -118,6 +119,17 @@ private:
         auto it = pairs_.find(key);
         if (it != pairs_.end()) return it->second.get();
         auto diff = [&]() -> Result<git::Diff> {  // the one name-level diff for this pair
+            if (auto staged = staged_.find(key); staged != staged_.end()) {
+                auto take = [&]() -> std::optional<git::StagedChanges> {
+                    auto half = staged->second.get();  // failed: the whole diff is made here
+                    if (!half) return std::nullopt;
+                    return std::move(half).value();
+                };
+                auto made = repo_.diff(base, target, nullptr, take);
+                if (staged->second.valid()) staged->second.wait();  // not taken: an error
+                staged_.erase(staged);
+                return made;
+            }
             auto pending = diffs_.find(key);
             if (pending == diffs_.end()) return repo_.diff(base, target);
             auto made = pending->second.get();
@@ -184,9 +196,13 @@ private:
             if (!start || !start->problem.empty()) continue;
             const Start& s = start.value();
             auto key = pair_key(s.out.base, s.target);
-            // The working tree's diff reads the index and files: it is made here, below, and
-            // meanwhile the pool reads the anchored files' base blobs.
-            if (!s.target && !pairs_.count(key)) {
+            // The working tree's diff stats files and reads attributes: it is made here,
+            // below, while the pool makes its staged half and reads the anchored base blobs.
+            if (!s.target && !pairs_.count(key) && !staged_.count(key)) {
+                staged_.emplace(key, pool_->run([base = s.out.base, index = repo_.index_file()](
+                                                    const git::Repository& reader) {
+                    return reader.staged_changes(base, index);
+                }));
                 for (const Anchor& a : spec.anchors) {
                     if (path_problem(a.path)) continue;
                     auto found = repo_.lookup(s.out.base, a.path);
@@ -675,6 +691,7 @@ private:
     std::map<std::string, Revision> revisions_;
     std::map<std::string, std::unique_ptr<Pair>> pairs_;
     std::map<std::string, std::future<Result<git::Diff>>> diffs_;  // on the pool, by pair key
+    std::map<std::string, std::future<Result<git::StagedChanges>>> staged_;  // by pair key
     std::map<std::string, std::future<Result<std::optional<std::string>>>> reads_;  // by blob id
 
 };

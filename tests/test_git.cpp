@@ -28,6 +28,7 @@ using cp::git::Change;
 using cp::git::EntryKind;
 using cp::git::Repository;
 using cp::git::Revision;
+using cp::git::StagedChanges;
 using cptest::numbered;
 using cptest::q;
 using cptest::Repo;
@@ -42,11 +43,35 @@ Repository open_repo(const Repo& repo) {
     return std::move(opened).value();
 }
 
+std::string describe(const cp::git::Diff& diff) {
+    std::string out;
+    for (const auto& d : diff.deltas())
+        out += std::to_string(int(d.change)) + " " + d.old_path + " " + d.new_path + " " +
+               d.old_oid + " " + d.new_oid + " " + std::to_string(d.similarity) + " " +
+               std::to_string(int(d.old_kind)) + std::to_string(int(d.new_kind)) + "\n";
+    return out;
+}
+
 cp::git::Diff diff_of(const Repository& repo, const std::string& base,
                       const std::optional<std::string>& target) {
     auto d = repo.diff(base, target);
     INFO((d ? std::string() : d.error().message));
     REQUIRE(d.ok());
+    if (!target) {  // the same with its staged half made through a second handle
+        auto reader = repo.open_reader();
+        REQUIRE(reader.ok());
+        auto staged = reader->staged_changes(base, repo.index_file());
+        INFO((staged ? std::string() : staged.error().message));
+        REQUIRE(staged.ok());
+        bool taken = false;
+        auto split = repo.diff(base, target, nullptr, [&]() -> std::optional<StagedChanges> {
+            taken = true;
+            return std::move(staged).value();
+        });
+        REQUIRE(split.ok());
+        CHECK(taken);
+        CHECK(describe(split.value()) == describe(d.value()));
+    }
     return std::move(d).value();
 }
 

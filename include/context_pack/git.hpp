@@ -16,11 +16,22 @@
 #include "context_pack/result.hpp"
 
 struct git_repository;
+struct git_diff;
 
 namespace cp::git {
 
 struct RepoDeleter {
     void operator()(git_repository* repo) const;
+};
+struct DiffDeleter {
+    void operator()(git_diff* diff) const;
+};
+
+// The staged half of a working-tree diff (base tree to index), made through a reader handle
+// (see Repository::staged_changes) so that another thread makes it while diff() stats the
+// working tree.
+struct StagedChanges {
+    std::unique_ptr<git_diff, DiffDeleter> diff;
 };
 
 // What a revision string names.
@@ -148,8 +159,18 @@ public:
     // target: a commit, or nullopt for the working tree (what is on disk, staged or not).
     // Between two commits, objects are read through `reader` when given, so that another
     // thread may diff; the diff still belongs to this repository.
+    // For the working tree, `staged`, when given, is called once the unstaged half (index to
+    // working tree) is made here, for the staged half made elsewhere meanwhile; when it
+    // returns nothing, the whole diff is made here.
+    using TakeStaged = std::function<std::optional<StagedChanges>()>;
     Result<Diff> diff(const std::string& base, const std::optional<std::string>& target,
-                      const Repository* reader = nullptr) const;
+                      const Repository* reader = nullptr,
+                      const TakeStaged& staged = nullptr) const;
+    // The base tree to `index_file` (the main handle's index, see index_file()): the staged
+    // half of a working-tree diff, which this handle, a reader, can make on another thread.
+    Result<StagedChanges> staged_changes(const std::string& base,
+                                         const std::string& index_file) const;
+    std::string index_file() const;
 
     // Another handle on the same object database, for another thread's reads (blobs, trees,
     // commits; nothing of the working tree): libgit2 1.5 reads one handle's objects under one
