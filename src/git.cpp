@@ -1,5 +1,6 @@
 #include "context_pack/git.hpp"
 
+#include "context_pack/index_file.hpp"
 #include "context_pack/rename.hpp"
 #include "context_pack/text.hpp"
 
@@ -14,6 +15,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <set>
 #include <utility>
 
 // libgit2's init (Debian builds it with mbedTLS for HTTPS) parses the system's whole CA bundle,
@@ -284,6 +286,127 @@ Result<Repository> Repository::open(const std::string& dir) {
     return error;
 }
 
+namespace {
+
+bool exists(const std::string& path) {
+    struct stat st {};
+    return ::lstat(path.c_str(), &st) == 0;
+}
+
+// Whether some file in one of libgit2's search path lists (':'-separated) exists.
+bool in_search_path(git_config_level_t level, const std::string& name) {
+    git_buf dirs = GIT_BUF_INIT;
+    if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &dirs) < 0) {
+        git_error_clear();
+        return true;  // cannot tell: as if it were there
+    }
+    std::string list(dirs.ptr ? dirs.ptr : "", dirs.size);
+    git_buf_dispose(&dirs);
+    for (std::size_t pos = 0; pos <= list.size();) {
+        auto colon = list.find(':', pos);
+        std::string dir = list.substr(pos, colon == std::string::npos ? colon : colon - pos);
+        if (!dir.empty() && exists(dir + "/" + name)) return true;
+        if (colon == std::string::npos) break;
+        pos = colon + 1;
+    }
+    return false;
+}
+
+}  // namespace
+
+Result<std::optional<Diff>> Repository::worktree_diff_of(
+    const std::string& base, const std::vector<std::string>& paths) const {
+    const std::optional<Diff> whole;  // "make the whole diff"
+    const std::string root = workdir();
+    if (root.empty()) return whole;
+    // No file is converted when no attributes exist (libgit2 reads them from the system, the
+    // user's file, info/attributes, .gitattributes on disk and in the index) and autocrlf is
+    // off: then what is on disk is what git would store, and no path has a diff attribute.
+    Handle<git_config, git_config_free> config;
+    if (git_repository_config_snapshot(config.out(), repo_.get()) < 0) {
+        git_error_clear();
+        return whole;
+    }
+    int autocrlf = 0;
+    int got = git_config_get_bool(&autocrlf, config.get(), "core.autocrlf");
+    if ((got == 0 && autocrlf) || (got < 0 && got != GIT_ENOTFOUND)) {  // true, input
+        git_error_clear();
+        return whole;
+    }
+    int filemode = 1;  // libgit2's default: the executable bit on disk counts
+    if (git_config_get_bool(&filemode, config.get(), "core.filemode") < 0) {
+        git_error_clear();
+        filemode = 1;
+    }
+    const char* attributes_file = nullptr;
+    got = git_config_get_string(&attributes_file, config.get(), "core.attributesfile");
+    git_error_clear();
+    if (got != GIT_ENOTFOUND) return whole;
+    if (in_search_path(GIT_CONFIG_LEVEL_SYSTEM, "gitattributes") ||
+        in_search_path(GIT_CONFIG_LEVEL_XDG, "attributes"))
+        return whole;
+    git_buf info = GIT_BUF_INIT;
+    bool has_info = git_repository_item_path(&info, repo_.get(), GIT_REPOSITORY_ITEM_INFO) < 0 ||
+                    exists(std::string(info.ptr, info.size) + "attributes");
+    git_buf_dispose(&info);
+    git_error_clear();
+    if (has_info) return whole;
+    if (exists(root + ".gitattributes")) return whole;
+
+    std::set<std::string, std::less<>> wanted(paths.begin(), paths.end());
+    auto index = read_index_entries(index_file(), wanted);
+    if (!index || index->tracks_attributes) return whole;
+
+    Diff out;
+    out.repo_ = this;
+    out.worktree_ = true;
+    out.partial_ = true;
+    out.unconverted_ = true;
+    for (const std::string& path : wanted) {
+        for (auto slash = path.find('/'); slash != std::string::npos;
+             slash = path.find('/', slash + 1))
+            if (exists(root + path.substr(0, slash) + "/.gitattributes")) return whole;
+        if (worktree_symlink(path)) return whole;
+        auto found = lookup(base, path);
+        if (!found) return found.error();
+        if (!found->blocked_by.empty()) continue;  // unresolved before any delta is asked for
+        struct stat st {};
+        bool on_disk = ::lstat((root + path).c_str(), &st) == 0;
+        if (!found->entry) {  // absent at base: only what is on disk counts
+            if (on_disk && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return whole;
+            continue;
+        }
+        if (found->entry->kind != EntryKind::File) continue;  // unresolved: not a file at base
+        auto entry = index->entries.find(path);
+        if (entry == index->entries.end() || entry->second.size() != 1) return whole;
+        const IndexEntry& e = entry->second.front();
+        if (e.stage != 0 || e.assume_valid || e.skip_worktree || e.intent_to_add ||
+            (e.mode & 0170000) != 0100000)
+            return whole;
+        if (!on_disk || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > max_file_bytes_)
+            return whole;
+        auto bytes = read_worktree(path);
+        if (!bytes) return bytes.error();
+        if (!bytes.value()) return whole;
+        git_oid disk;
+        if (git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(), GIT_OBJECT_BLOB) < 0)
+            return failure(fmt::format("cannot hash {}", path));
+        // The mode counts as it does in the whole diff: from disk, or with core.filemode off,
+        // from the index.
+        bool executable = filemode ? (st.st_mode & S_IXUSR) != 0 : (e.mode & 0100) != 0;
+        if (hex(&disk) == found->entry->oid && executable == found->entry->executable)
+            continue;  // unchanged
+        Delta delta;
+        delta.old_path = delta.new_path = path;
+        delta.old_oid = found->entry->oid;
+        out.deltas_.push_back(std::move(delta));
+    }
+    std::sort(out.deltas_.begin(), out.deltas_.end(),
+              [](const Delta& a, const Delta& b) { return a.old_path < b.old_path; });
+    for (const auto& d : out.deltas_) out.by_new_.push_back(&d);
+    return std::optional<Diff>(std::move(out));
+}
+
 Result<Repository> Repository::open_reader() const {
     git_repository* raw = nullptr;
     if (git_repository_open_ext(&raw, git_repository_path(repo_.get()),
@@ -397,7 +520,8 @@ Result<PathLookup> Repository::lookup(const std::string& commit, std::string_vie
         if (!e) return out;
         auto kind = kind_of(git_tree_entry_filemode(e));
         if (slash == std::string_view::npos) {
-            out.entry = Entry{kind, hex(git_tree_entry_id(e))};
+            out.entry = Entry{kind, hex(git_tree_entry_id(e)),
+                              git_tree_entry_filemode(e) == GIT_FILEMODE_BLOB_EXECUTABLE};
             return out;
         }
         if (kind != EntryKind::Directory) {
@@ -999,7 +1123,8 @@ Result<HunkInput> Diff::read_sides(const Delta& delta, const std::string* given_
     }
     if (!in.has_new || given_new) {
     } else if (worktree_) {
-        auto file = repo_->read_worktree_as_stored(delta.new_path);
+        auto file = unconverted_ ? repo_->read_worktree(delta.new_path)
+                                 : repo_->read_worktree_as_stored(delta.new_path);
         if (!file) return file.error();
         if (file.value()) in.owned_new = std::move(*file.value());
     } else {
@@ -1039,12 +1164,16 @@ Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
     return collect_hunks(patch.get());
 }
 
+DiffAttribute Diff::diff_attribute(const std::string& path) const {
+    return unconverted_ ? DiffAttribute::Unset : repo_->diff_attribute(path);
+}
+
 Result<Hunks> Diff::hunks(const Delta& delta, const std::string* old_bytes,
                           const std::string* new_bytes) const {
     auto in = read_sides(delta, old_bytes, new_bytes);
     if (!in) return in.error();
-    return line_hunks(in.value(), repo_->diff_attribute(delta.old_path),
-                      repo_->diff_attribute(delta.new_path));
+    return line_hunks(in.value(), diff_attribute(delta.old_path),
+                      diff_attribute(delta.new_path));
 }
 
 }  // namespace cp::git

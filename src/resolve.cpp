@@ -70,11 +70,14 @@ struct Fetched {
 
 // Everything shared by the anchors of one (base, target): the diff, hunks per path, content.
 struct Pair {
+    Pair(std::string b, std::optional<std::string> t, git::Diff d)
+        : base(std::move(b)), target(std::move(t)), diff(std::move(d)) {}
     std::string base;
     std::optional<std::string> target;  // nullopt: the working tree
     git::Diff diff;
     std::map<std::string, git::Hunks> hunks;  // by base path
     std::map<std::string, std::future<Fetched>> pending;  // on the pool, by base path
+    std::optional<git::Diff> whole;  // when `diff` is partial and the whole one is needed
     std::map<std::string, std::unique_ptr<Haystack>> haystacks;  // target files, by path
 };
 
@@ -93,6 +96,10 @@ public:
     }
 
     Result<Report> run(const std::vector<Spec>& specs, const ResolveOptions& options) {
+        if (options.settle_paths_alone) {
+            if (auto settled = settle_paths_alone(specs, options); !settled)
+                return settled.error();
+        }
         if (pool_) prefetch(specs, options);
         Report report;
         for (const Spec& spec : specs) {
@@ -137,8 +144,45 @@ private:
             return made;
         }();
         if (!diff) return diff.error();
-        auto made = std::make_unique<Pair>(Pair{base, target, std::move(diff).value(), {}, {}, {}});
+        auto made = std::make_unique<Pair>(base, target, std::move(diff).value());
         return pairs_.emplace(key, std::move(made)).first->second.get();
+    }
+
+    // Every (base, working tree) pair whose anchored paths can each be settled alone gets a
+    // partial diff of them (git::Repository::worktree_diff_of): its cost follows the anchors,
+    // not the size of the tree, and its answers are the whole diff's. Any other pair gets the
+    // whole diff when it is first needed.
+    Result<Unit> settle_paths_alone(const std::vector<Spec>& specs, const ResolveOptions& options) {
+        std::map<std::string, std::pair<std::string, std::vector<std::string>>> worktree;
+        for (const Spec& spec : specs) {
+            auto start = start_spec(spec, options);
+            if (!start || !start->problem.empty() || start->target) continue;
+            auto& [base, paths] = worktree[pair_key(start->out.base, std::nullopt)];
+            base = start->out.base;
+            for (const Anchor& a : spec.anchors)
+                if (!path_problem(a.path)) paths.push_back(a.path);
+        }
+        for (auto& [key, wanted] : worktree) {
+            auto& [base, paths] = wanted;
+            if (pairs_.count(key)) continue;
+            auto partial = repo_.worktree_diff_of(base, paths);
+            if (!partial) return partial.error();
+            if (!partial.value()) continue;
+            pairs_.emplace(key,
+                           std::make_unique<Pair>(base, std::nullopt, std::move(*partial.value())));
+        }
+        return Unit{};
+    }
+
+    // The whole diff of a pair whose own may be partial (see settle_paths_alone).
+    Result<const git::Diff*> whole_diff(Pair& p) {
+        if (!p.diff.partial()) return &p.diff;
+        if (!p.whole) {
+            auto whole = repo_.diff(p.base, p.target);
+            if (!whole) return whole.error();
+            p.whole = std::move(whole).value();
+        }
+        return &*p.whole;
     }
 
     // A spec's revisions, resolved: its report's header, the target (nullopt: the working
@@ -240,8 +284,8 @@ private:
             return;
         }
         if (p.hunks.count(delta->old_path) || p.pending.count(delta->old_path)) return;
-        auto old_attribute = repo_.diff_attribute(delta->old_path);
-        auto new_attribute = repo_.diff_attribute(delta->new_path);
+        auto old_attribute = p.diff.diff_attribute(delta->old_path);
+        auto new_attribute = p.diff.diff_attribute(delta->new_path);
         std::optional<git::HunkInput> sides;  // read here for the working tree
         if (!p.target) {
             collect_read(delta->old_oid);
@@ -547,7 +591,9 @@ private:
                     if (added(m.line)) found.emplace_back(r.to->path, m);
             }
             if (search_elsewhere_) {
-                for (const git::Delta& d : p.diff.deltas()) {
+                auto whole = whole_diff(p);
+                if (!whole) return whole.error();
+                for (const git::Delta& d : whole.value()->deltas()) {
                     if (found.size() > limit) break;
                     if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
                     if (r.to && d.new_path == r.to->path) continue;  // its own file: above

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <random>
@@ -509,6 +510,9 @@ std::uint64_t seed_from_env(std::uint64_t fallback) {
     return s && *s ? std::strtoull(s, nullptr, 10) : fallback;
 }
 
+// A system-wide gitattributes file makes every working-tree diff take the whole way.
+bool system_attributes() { return std::filesystem::exists("/etc/gitattributes"); }
+
 // One random history: `count` files at base, edited at a committed target, then edited again
 // in the working tree (staged, unstaged, both, or undone); hunks compared with git each time.
 // `attributes` is a .gitattributes line (the CRLF filter at work), or empty.
@@ -602,6 +606,19 @@ void random_history(std::uint64_t seed, int count, const std::string& attributes
         auto diff = diff_of(opened, base, std::nullopt);
         INFO("working-tree target");
         compare_hunks(repo, diff, base, paths, base_text, disk_text, compared, notes);
+        // Path by path, where nothing converts files: the same deltas and hunks.
+        auto partial = opened.worktree_diff_of(base, paths);
+        INFO((partial ? std::string() : partial.error().message));
+        REQUIRE(partial.ok());
+        if (attributes.empty() && !system_attributes()) {
+            REQUIRE(partial.value().has_value());
+            CHECK(partial.value()->partial());
+            CHECK(describe(*partial.value()) == describe(diff));
+            compare_hunks(repo, *partial.value(), base, paths, base_text, disk_text, compared,
+                          notes);
+        } else {
+            CHECK_FALSE(partial.value().has_value());  // attributes may convert: the whole way
+        }
     }
 }
 
@@ -1494,4 +1511,77 @@ TEST_CASE("libgit2's init skips parsing the CA bundle, and repositories still op
     auto opened = open_repo(repo);
     CHECK(cp::git::ca_bundle_skipped());
     CHECK_FALSE(opened.head_commit().value().empty());
+}
+
+TEST_CASE("working tree path by path: when each path can be settled alone, and when not",
+          "[git]") {
+    // The partial diff (Repository::worktree_diff_of) answers only when nothing could make
+    // its per-path answer differ from the whole diff's; each row here is a reason to refuse.
+    struct Row {
+        const char* name;
+        std::string setup;  // shell commands in the repository after the base commit
+        bool settles;
+    };
+    const std::vector<Row> rows = {
+        {"edits, staged and not, a mode change", "echo x >> a.txt && echo y >> d/b.txt && "
+         "git add d/b.txt && chmod +x c.txt", true},
+        {"a new path, absent or a directory", "mkdir new-dir", true},
+        {"core.autocrlf false", "git config core.autocrlf false", true},
+        {"untracked .gitattributes at the root", "echo '* text' > .gitattributes", false},
+        {".gitattributes above an anchored path", "echo '* -diff' > d/.gitattributes", false},
+        {"a tracked .gitattributes gone from disk",
+         "echo '*.md text' > e/.gitattributes && git add e/.gitattributes && "
+         "rm e/.gitattributes", false},
+        {"info/attributes", "mkdir -p .git/info && echo '* text' > .git/info/attributes", false},
+        {"core.autocrlf true", "git config core.autocrlf true", false},
+        {"core.autocrlf input", "git config core.autocrlf input", false},
+        {"core.attributesFile", "git config core.attributesFile /nonexistent", false},
+        {"removed from the index, kept on disk", "git rm -q --cached a.txt", false},
+        {"deleted on disk", "rm a.txt", false},
+        {"a symlink on disk", "rm a.txt && ln -s c.txt a.txt", false},
+        {"a symlinked directory on the way", "mv d d2 && ln -s d2 d", false},
+        {"skip-worktree", "git update-index --skip-worktree a.txt", false},
+        {"assume-unchanged", "git update-index --assume-unchanged a.txt", false},
+        {"intent to add the new path", "touch new.txt && git add -N new.txt", true},
+        {"index version 4", "git update-index --index-version 4", false},
+        {"a split index", "git update-index --split-index", false},
+        {"a conflict", "git checkout -q -b other && echo theirs > a.txt && git commit -qam t && "
+         "git checkout -q main && echo ours > a.txt && git commit -qam o && "
+         "git merge -q other >/dev/null 2>&1; true", false},
+        {"a new path that is a symlink", "ln -s a.txt new.txt", false},
+    };
+    for (const Row& row : rows) {
+        INFO(row.name);
+        Repo repo;
+        repo.write("a.txt", numbered(8, "a"));
+        repo.write("c.txt", numbered(8, "c"));
+        repo.write("d/b.txt", numbered(8, "b"));
+        repo.write("e/f.md", "f\n");
+        auto base = repo.commit();
+        auto setup = cptest::sh("cd " + q(repo.dir()) + " && " + row.setup);
+        INFO(setup.err);
+        REQUIRE(setup.status == 0);
+        auto opened = open_repo(repo);
+        const std::vector<std::string> paths{"a.txt", "c.txt", "d/b.txt", "new.txt",
+                                             "new-dir"};
+        auto partial = opened.worktree_diff_of(base, paths);
+        INFO((partial ? std::string() : partial.error().message));
+        REQUIRE(partial.ok());
+        CHECK(partial.value().has_value() == (row.settles && !system_attributes()));
+        if (partial.value()) {  // and its deltas are the whole diff's, for these paths
+            auto whole = opened.diff(base, std::nullopt);
+            REQUIRE(whole.ok());
+            for (const auto& p : paths) {
+                INFO(p);
+                const auto* mine = partial.value()->find_old(p);
+                const auto* theirs = whole->find_old(p);
+                REQUIRE((mine == nullptr) == (theirs == nullptr));
+                if (mine) {
+                    CHECK(int(mine->change) == int(theirs->change));
+                    CHECK(mine->new_path == theirs->new_path);
+                    CHECK(mine->old_oid == theirs->old_oid);
+                }
+            }
+        }
+    }
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <filesystem>
 #include <map>
 #include <random>
 #include <set>
@@ -532,4 +533,71 @@ TEST_CASE("the answers never depend on the threads that read and diff (--jobs)")
         INFO("jobs " << jobs);
         CHECK(report_with(jobs).first == alone);
     }
+}
+
+TEST_CASE("the working tree settled path by path gives the whole diff's report") {
+    // Every anchored path qualifies for the partial diff (no attributes, plain index entries,
+    // regular files), so resolution takes it; with it turned off, the whole diff. Lost lines
+    // are found in an untracked file no anchor names (which needs the whole diff after all),
+    // a mode changes, anchors name new files, present or not.
+    Repo repo;
+    std::string block = "int moved_away(int x) {\n    int y = x * 3 + 1;\n    return y - 7;\n}\n";
+    repo.write("a.c", numbered(30, "a") + block + numbered(10, "tail"));
+    repo.write("b.c", numbered(40, "b"));
+    repo.write("src/c.c", numbered(25, "c"));
+    repo.write("src/d.c", numbered(12, "d"));
+    auto base = repo.commit();
+    repo.write("src/d.c", "// committed since base\n" + numbered(12, "d"));
+    repo.commit();
+    repo.write("a.c", numbered(30, "a") + numbered(10, "tail"));  // the block leaves a.c
+    auto span = [](const std::string& prefix, int from, int to) {
+        std::string out;
+        for (int i = from; i <= to; ++i) out += prefix + std::to_string(i) + "\n";
+        return out;
+    };
+    repo.write("b.c", span("b", 1, 20) + "// edited\n" + span("b", 21, 40));
+    repo.write("src/moved.c", "// new, untracked\n" + block);  // where the block went
+    repo.write("src/c.c", span("c", 1, 5) + "// staged\n" + span("c", 6, 25));
+    repo.git("add src/c.c");
+    repo.write("src/c.c", "// unstaged\n" + repo.read("src/c.c"));
+    cptest::sh("chmod +x " + cptest::q(repo.at("src/d.c")));
+    repo.write("present-new.c", "int fresh;\n");
+
+    cp::Spec spec;
+    spec.source = "test";
+    spec.base = base;
+    for (const char* a : {"a.c:31-34@moved_away", "a.c:5-8", "a.c:36@tail6", "b.c:10-25",
+                          "src/c.c:3-9@c4", "src/c.c:20", "src/d.c:1-12@d3", "present-new.c:1",
+                          "absent-new.c:1"})
+        spec.anchors.push_back(cp::parse_anchor_arg(a).value());
+
+    auto opened = cp::git::Repository::open(repo.dir());
+    REQUIRE(opened.ok());
+    std::vector<std::string> paths;
+    for (const auto& a : spec.anchors) paths.push_back(a.path);
+    auto partial = opened->worktree_diff_of(base, paths);
+    REQUIRE(partial.ok());
+    REQUIRE(partial.value().has_value() != std::filesystem::exists("/etc/gitattributes"));
+
+    auto report_with = [&](bool alone, unsigned jobs) {
+        cp::Content content(opened.value());
+        auto pool = cp::Pool::start(opened.value(), jobs);
+        cp::ResolveOptions options;
+        options.settle_paths_alone = alone;
+        auto report = cp::resolve(content, {spec}, options, pool.get());
+        INFO((report.ok() ? "" : report.error().message));
+        REQUIRE(report.ok());
+        std::ostringstream out;
+        cp::print_json(out, report.value());
+        return std::make_pair(out.str(), report.value());
+    };
+    auto [whole, report] = report_with(false, 1);
+    const auto& anchors = report.specs.at(0).anchors;
+    REQUIRE(anchors[0].found_at.has_value());  // found again in a file no anchor names
+    CHECK(anchors[0].found_at->path == "src/moved.c");
+    CHECK(anchors[7].status == Status::New);
+    CHECK(anchors[7].exists_at_target == true);
+    CHECK(anchors[8].exists_at_target == false);
+    CHECK(report_with(true, 1).first == whole);
+    CHECK(report_with(true, 2).first == whole);
 }

@@ -49,6 +49,7 @@ enum class EntryKind { File, Symlink, Submodule, Directory };
 struct Entry {
     EntryKind kind = EntryKind::File;
     std::string oid;
+    bool executable = false;  // a file with mode 100755
 };
 struct PathLookup {
     std::optional<Entry> entry;  // absent: no such path
@@ -126,11 +127,18 @@ public:
     Result<HunkInput> read_sides(const Delta& delta, const std::string* old_bytes = nullptr,
                                  const std::string* new_bytes = nullptr,
                                  const Repository* reader = nullptr) const;
+    // The diff attribute of a path, as its hunks take it.
+    DiffAttribute diff_attribute(const std::string& path) const;
+    // Made by Repository::worktree_diff_of: only the paths asked for, and not others it
+    // would pair them with (renames, additions). Repository::diff makes the whole one.
+    bool partial() const { return partial_; }
 
 private:
     friend class Repository;
     const Repository* repo_ = nullptr;
     bool worktree_ = false;
+    bool partial_ = false;
+    bool unconverted_ = false;  // no attributes and no autocrlf: files are stored as they are
     std::vector<Delta> deltas_;  // sorted by old_path for lookup
     std::vector<const Delta*> by_new_;
 };
@@ -171,6 +179,16 @@ public:
     Result<StagedChanges> staged_changes(const std::string& base,
                                          const std::string& index_file) const;
     std::string index_file() const;
+
+    // The working tree's diff for `paths` alone (as Repository::diff would give it for them),
+    // when every one can be settled alone: a regular file at base that is one plain entry of
+    // the index (no conflict, no skip-worktree, assume-unchanged or intent-to-add) and a
+    // regular file on disk, or a path absent at base with no symlink there; no attributes
+    // anywhere and no core.autocrlf, so no file is converted; no symlink on the way. Its cost
+    // follows the paths, not the tree: no stat of every file, no libgit2 index. nullopt when
+    // a path does not qualify; the caller then makes the whole diff.
+    Result<std::optional<Diff>> worktree_diff_of(const std::string& base,
+                                                 const std::vector<std::string>& paths) const;
 
     // Another handle on the same object database, for another thread's reads (blobs, trees,
     // commits; nothing of the working tree): libgit2 1.5 reads one handle's objects under one

@@ -24,6 +24,10 @@ struct ResolveOptions {
     // Look for lost lines in every file the diff added or changed, not only in their own
     // file. Off for --table: it adds pointers (found_at, candidates), never a status.
     bool search_elsewhere = true;
+    // In the working tree, settle each anchored path alone when every one allows it, rather
+    // than diffing the whole tree (see git::Repository::worktree_diff_of). The answers are
+    // the same; off only to compare the two ways.
+    bool settle_paths_alone = true;
 };
 
 // Errors are only what stops the whole run (an unreadable object, a failed diff);
