@@ -286,42 +286,13 @@ Result<Repository> Repository::open(const std::string& dir) {
     return error;
 }
 
-namespace {
-
-bool exists(const std::string& path) {
-    struct stat st {};
-    return ::lstat(path.c_str(), &st) == 0;
-}
-
-// Whether some file in one of libgit2's search path lists (':'-separated) exists.
-bool in_search_path(git_config_level_t level, const std::string& name) {
-    git_buf dirs = GIT_BUF_INIT;
-    if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, level, &dirs) < 0) {
-        git_error_clear();
-        return true;  // cannot tell: as if it were there
-    }
-    std::string list(dirs.ptr ? dirs.ptr : "", dirs.size);
-    git_buf_dispose(&dirs);
-    for (std::size_t pos = 0; pos <= list.size();) {
-        auto colon = list.find(':', pos);
-        std::string dir = list.substr(pos, colon == std::string::npos ? colon : colon - pos);
-        if (!dir.empty() && exists(dir + "/" + name)) return true;
-        if (colon == std::string::npos) break;
-        pos = colon + 1;
-    }
-    return false;
-}
-
-}  // namespace
-
 Result<std::optional<Diff>> Repository::worktree_diff_of(
     const std::string& base, const std::vector<std::string>& paths) const {
     const std::optional<Diff> whole;  // "make the whole diff"
     const std::string root = workdir();
     if (root.empty()) return whole;
-    // No file is converted when no attributes exist (libgit2 reads them from the system, the
-    // user's file, info/attributes, .gitattributes on disk and in the index) and autocrlf is
-    // off: then what is on disk is what git would store, and no path has a diff attribute.
+    // Files are stored as they are on disk when no clean filter applies to them: autocrlf
+    // is off, and the attributes (checked per path below) convert nothing.
     Handle<git_config, git_config_free> config;
     if (git_repository_config_snapshot(config.out(), repo_.get()) < 0) {
         git_error_clear();
@@ -338,24 +309,39 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
         git_error_clear();
         filemode = 1;
     }
-    const char* attributes_file = nullptr;
-    got = git_config_get_string(&attributes_file, config.get(), "core.attributesfile");
-    git_error_clear();
-    if (got != GIT_ENOTFOUND) return whole;
-    if (in_search_path(GIT_CONFIG_LEVEL_SYSTEM, "gitattributes") ||
-        in_search_path(GIT_CONFIG_LEVEL_XDG, "attributes"))
-        return whole;
-    git_buf info = GIT_BUF_INIT;
-    bool has_info = git_repository_item_path(&info, repo_.get(), GIT_REPOSITORY_ITEM_INFO) < 0 ||
-                    exists(std::string(info.ptr, info.size) + "attributes");
-    git_buf_dispose(&info);
-    git_error_clear();
-    if (has_info) return whole;
-    if (exists(root + ".gitattributes")) return whole;
 
     std::set<std::string, std::less<>> wanted(paths.begin(), paths.end());
     auto index = read_index_entries(index_file(), wanted);
-    if (!index || index->tracks_attributes) return whole;
+    if (!index) return whole;
+    // Attributes come from a second handle whose index is empty, so that asking for them
+    // does not load the real one (libgit2 reads .gitattributes from disk and from the index).
+    // That gives the same rules when every tracked .gitattributes is on disk unchanged.
+    for (const auto& [path, oid] : index->attributes) {
+        auto bytes = read_worktree(path);
+        if (!bytes) return bytes.error();
+        git_oid disk;
+        if (!bytes.value() || git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(),
+                                           GIT_OBJECT_BLOB) < 0 || hex(&disk) != oid) {
+            git_error_clear();
+            return whole;
+        }
+    }
+    Repository attributes;
+    {
+        git_repository* raw = nullptr;
+        if (git_repository_open_ext(&raw, root.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) <
+            0) {
+            git_error_clear();
+            return whole;
+        }
+        attributes.repo_.reset(raw);
+        Handle<git_index, git_index_free> empty;  // the repository keeps its own reference
+        if (git_index_new(empty.out()) < 0) {
+            git_error_clear();
+            return whole;
+        }
+        git_repository_set_index(raw, empty.get());
+    }
 
     Diff out;
     out.repo_ = this;
@@ -363,9 +349,6 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
     out.partial_ = true;
     out.unconverted_ = true;
     for (const std::string& path : wanted) {
-        for (auto slash = path.find('/'); slash != std::string::npos;
-             slash = path.find('/', slash + 1))
-            if (exists(root + path.substr(0, slash) + "/.gitattributes")) return whole;
         if (worktree_symlink(path)) return whole;
         auto found = lookup(base, path);
         if (!found) return found.error();
@@ -377,6 +360,14 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
             continue;
         }
         if (found->entry->kind != EntryKind::File) continue;  // unresolved: not a file at base
+        Handle<git_filter_list, git_filter_list_free> filters;
+        if (git_filter_list_load(filters.out(), attributes.repo_.get(), nullptr, path.c_str(),
+                                 GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) < 0) {
+            git_error_clear();
+            return whole;
+        }
+        if (filters.get()) return whole;  // CRLF or ident would convert it
+        out.attributes_[path] = attributes.diff_attribute_uncached(path);
         auto entry = index->entries.find(path);
         if (entry == index->entries.end() || entry->second.size() != 1) return whole;
         const IndexEntry& e = entry->second.front();
@@ -1165,7 +1156,9 @@ Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
 }
 
 DiffAttribute Diff::diff_attribute(const std::string& path) const {
-    return unconverted_ ? DiffAttribute::Unset : repo_->diff_attribute(path);
+    if (!partial_) return repo_->diff_attribute(path);
+    auto known = attributes_.find(path);
+    return known == attributes_.end() ? DiffAttribute::Unset : known->second;
 }
 
 Result<Hunks> Diff::hunks(const Delta& delta, const std::string* old_bytes,

@@ -81,8 +81,15 @@ std::optional<IndexLookup> read_index_entries(const std::string& index_file,
         if (length >= room || name[length] != '\0') return std::nullopt;
         std::string_view path(name, length);
 
-        if (path == ".gitattributes" || path.ends_with("/.gitattributes"))
-            out.tracks_attributes = true;
+        if (path == ".gitattributes" || path.ends_with("/.gitattributes")) {
+            static const char digits[] = "0123456789abcdef";
+            std::string oid;
+            for (std::size_t b = 0; b < hash; ++b) {
+                oid += digits[e[40 + b] >> 4];
+                oid += digits[e[40 + b] & 15];
+            }
+            out.attributes[std::string(path)] = oid;  // the last stage wins: conflicts bail
+        }
         if (auto wanted = paths.find(path); wanted != paths.end()) {
             IndexEntry entry;
             entry.mode = be32(e + 24);

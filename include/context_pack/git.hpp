@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -138,7 +139,8 @@ private:
     const Repository* repo_ = nullptr;
     bool worktree_ = false;
     bool partial_ = false;
-    bool unconverted_ = false;  // no attributes and no autocrlf: files are stored as they are
+    bool unconverted_ = false;  // no clean filter applies: files are stored as they are
+    std::map<std::string, DiffAttribute, std::less<>> attributes_;  // partial: each path's
     std::vector<Delta> deltas_;  // sorted by old_path for lookup
     std::vector<const Delta*> by_new_;
 };
@@ -183,10 +185,11 @@ public:
     // The working tree's diff for `paths` alone (as Repository::diff would give it for them),
     // when every one can be settled alone: a regular file at base that is one plain entry of
     // the index (no conflict, no skip-worktree, assume-unchanged or intent-to-add) and a
-    // regular file on disk, or a path absent at base with no symlink there; no attributes
-    // anywhere and no core.autocrlf, so no file is converted; no symlink on the way. Its cost
-    // follows the paths, not the tree: no stat of every file, no libgit2 index. nullopt when
-    // a path does not qualify; the caller then makes the whole diff.
+    // regular file on disk, or a path absent at base with no symlink there; no clean filter
+    // (core.autocrlf, or attributes such as text, eol, ident) that would convert it; every
+    // tracked .gitattributes on disk unchanged; no symlink on the way. Its cost follows the
+    // paths, not the tree: no stat of every file, no libgit2 index. nullopt when a path does
+    // not qualify; the caller then makes the whole diff.
     Result<std::optional<Diff>> worktree_diff_of(const std::string& base,
                                                  const std::vector<std::string>& paths) const;
 

@@ -25,7 +25,7 @@ struct IndexEntry {
 
 struct IndexLookup {
     std::map<std::string, std::vector<IndexEntry>, std::less<>> entries;  // paths asked for
-    bool tracks_attributes = false;  // some .gitattributes file is in the index
+    std::map<std::string, std::string> attributes;  // every .gitattributes tracked: its blob id
 };
 
 // nullopt: no index there, or one this reader does not take (see above).
