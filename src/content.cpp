@@ -5,12 +5,10 @@ namespace cp {
 Result<const std::string*> Content::blob(const std::string& oid) {
     auto it = blobs_.find(oid);
     if (it == blobs_.end()) {
-        auto size = repo_.blob_size(oid);
-        if (!size) return size.error();
-        if (size.value() > repo_.max_file_bytes()) return static_cast<const std::string*>(nullptr);
-        auto bytes = repo_.blob(oid);
+        auto bytes = repo_.blob_within_limit(oid);
         if (!bytes) return bytes.error();
-        it = blobs_.emplace(oid, std::move(bytes).value()).first;
+        if (!bytes.value()) return static_cast<const std::string*>(nullptr);
+        it = blobs_.emplace(oid, std::move(*bytes.value())).first;
     }
     return &it->second;
 }

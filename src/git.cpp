@@ -550,6 +550,15 @@ Result<std::uint64_t> Repository::blob_size(const std::string& oid_hex) const {
     return std::uint64_t(size);
 }
 
+Result<std::optional<std::string>> Repository::blob_within_limit(const std::string& oid) const {
+    auto size = blob_size(oid);
+    if (!size) return size.error();
+    if (size.value() > max_file_bytes_) return std::optional<std::string>();
+    auto bytes = blob(oid);
+    if (!bytes) return bytes.error();
+    return std::optional<std::string>(std::move(bytes).value());
+}
+
 Result<std::optional<std::string>> Repository::read_worktree(std::string_view path) const {
     bool present = false;
     auto content = read_beneath(workdir(), path, present, max_file_bytes_);

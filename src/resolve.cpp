@@ -309,17 +309,11 @@ private:
             }));
     }
 
-    // A blob read on the pool, measured first as Content::blob does (nullopt: over the limit).
+    // A blob read on the pool, as Content::blob reads it (nullopt: over the size limit).
     void read_ahead(const std::string& oid) {
         if (content_.held(oid) || reads_.count(oid)) return;
-        reads_.emplace(oid, pool_->run([oid](const git::Repository& reader)
-                                           -> Result<std::optional<std::string>> {
-            auto size = reader.blob_size(oid);
-            if (!size) return size.error();
-            if (size.value() > reader.max_file_bytes()) return std::optional<std::string>();
-            auto bytes = reader.blob(oid);
-            if (!bytes) return bytes.error();
-            return std::optional<std::string>(std::move(bytes).value());
+        reads_.emplace(oid, pool_->run([oid](const git::Repository& reader) {
+            return reader.blob_within_limit(oid);
         }));
     }
 

@@ -160,6 +160,8 @@ public:
     Result<PathLookup> lookup(const std::string& commit, std::string_view path) const;
     Result<std::string> blob(const std::string& oid) const;
     Result<std::uint64_t> blob_size(const std::string& oid) const;  // without reading it
+    // The blob, measured first: nullopt, and not read, when it is over the size limit.
+    Result<std::optional<std::string>> blob_within_limit(const std::string& oid) const;
 
     // Files over this size are never read whole: no hunks, windows, symbol checks, callers
     // or renames come from them, and what they would have fed says why.
