@@ -347,7 +347,6 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
     out.repo_ = this;
     out.worktree_ = true;
     out.partial_ = true;
-    out.unconverted_ = true;
     for (const std::string& path : wanted) {
         if (worktree_symlink(path)) return whole;
         auto found = lookup(base, path);
@@ -1123,8 +1122,8 @@ Result<HunkInput> Diff::read_sides(const Delta& delta, const std::string* given_
     }
     if (!in.has_new || given_new) {
     } else if (worktree_) {
-        auto file = unconverted_ ? repo_->read_worktree(delta.new_path)
-                                 : repo_->read_worktree_as_stored(delta.new_path);
+        auto file = partial_ ? repo_->read_worktree(delta.new_path)
+                             : repo_->read_worktree_as_stored(delta.new_path);
         if (!file) return file.error();
         if (file.value()) in.owned_new = std::move(*file.value());
     } else {

@@ -138,8 +138,7 @@ private:
     friend class Repository;
     const Repository* repo_ = nullptr;
     bool worktree_ = false;
-    bool partial_ = false;
-    bool unconverted_ = false;  // no clean filter applies: files are stored as they are
+    bool partial_ = false;  // also: no clean filter applies, files are stored as they are
     std::map<std::string, DiffAttribute, std::less<>> attributes_;  // partial: each path's
     std::vector<Delta> deltas_;  // sorted by old_path for lookup
     std::vector<const Delta*> by_new_;
