@@ -82,6 +82,14 @@ struct Pair {
 };
 
 class Resolver {
+    // A spec's revisions, resolved: its report's header, the target (nullopt: the working
+    // tree) and, when a revision is wrong, the reason every anchor gets.
+    struct Start {
+        SpecReport out;
+        std::optional<std::string> target;
+        std::string problem;
+    };
+
 public:
     Resolver(const git::Repository& repo, Content& content, bool search_elsewhere, Pool* pool)
         : repo_(repo), content_(content), search_elsewhere_(search_elsewhere), pool_(pool) {}
@@ -96,14 +104,20 @@ public:
     }
 
     Result<Report> run(const std::vector<Spec>& specs, const ResolveOptions& options) {
+        std::vector<Start> starts;  // each spec's revisions, resolved once
+        for (const Spec& spec : specs) {
+            auto start = start_spec(spec, options);
+            if (!start) return start.error();
+            starts.push_back(std::move(start).value());
+        }
         if (options.settle_paths_alone) {
-            if (auto settled = settle_paths_alone(specs, options); !settled)
+            if (auto settled = settle_paths_alone(specs, starts); !settled)
                 return settled.error();
         }
-        if (pool_) prefetch(specs, options);
+        if (pool_) prefetch(specs, starts);
         Report report;
-        for (const Spec& spec : specs) {
-            auto one = resolve_spec(spec, options);
+        for (std::size_t i = 0; i < specs.size(); ++i) {
+            auto one = resolve_spec(specs[i], std::move(starts[i]), options);
             if (!one) return one.error();
             report.specs.push_back(std::move(one).value());
         }
@@ -152,14 +166,15 @@ private:
     // partial diff of them (git::Repository::worktree_diff_of): its cost follows the anchors,
     // not the size of the tree, and its answers are the whole diff's. Any other pair gets the
     // whole diff when it is first needed.
-    Result<Unit> settle_paths_alone(const std::vector<Spec>& specs, const ResolveOptions& options) {
+    Result<Unit> settle_paths_alone(const std::vector<Spec>& specs,
+                                    const std::vector<Start>& starts) {
         std::map<std::string, std::pair<std::string, std::vector<std::string>>> worktree;
-        for (const Spec& spec : specs) {
-            auto start = start_spec(spec, options);
-            if (!start || !start->problem.empty() || start->target) continue;
-            auto& [base, paths] = worktree[pair_key(start->out.base, std::nullopt)];
-            base = start->out.base;
-            for (const Anchor& a : spec.anchors)
+        for (std::size_t i = 0; i < specs.size(); ++i) {
+            const Start& start = starts[i];
+            if (!start.problem.empty() || start.target) continue;
+            auto& [base, paths] = worktree[pair_key(start.out.base, std::nullopt)];
+            base = start.out.base;
+            for (const Anchor& a : specs[i].anchors)
                 if (!path_problem(a.path)) paths.push_back(a.path);
         }
         for (auto& [key, wanted] : worktree) {
@@ -184,14 +199,6 @@ private:
         }
         return &*p.whole;
     }
-
-    // A spec's revisions, resolved: its report's header, the target (nullopt: the working
-    // tree) and, when a revision is wrong, the reason every anchor gets.
-    struct Start {
-        SpecReport out;
-        std::optional<std::string> target;
-        std::string problem;
-    };
 
     Result<Start> start_spec(const Spec& spec, const ResolveOptions& options) {
         Start start;
@@ -233,12 +240,12 @@ private:
     // base blob its checks read. Resolution takes the results where it would have made them,
     // and whatever this skips or fails at, it does (and reports) itself, with the same
     // functions, so the answers never depend on the pool.
-    void prefetch(const std::vector<Spec>& specs, const ResolveOptions& options) {
-        std::vector<std::pair<const Spec*, Start>> started;
-        for (const Spec& spec : specs) {
-            auto start = start_spec(spec, options);
-            if (!start || !start->problem.empty()) continue;
-            const Start& s = start.value();
+    void prefetch(const std::vector<Spec>& specs, const std::vector<Start>& starts) {
+        std::vector<std::pair<const Spec*, const Start*>> started;
+        for (std::size_t i = 0; i < specs.size(); ++i) {
+            const Spec& spec = specs[i];
+            const Start& s = starts[i];
+            if (!s.problem.empty()) continue;
             auto key = pair_key(s.out.base, s.target);
             // The working tree's diff stats files and reads attributes: it is made here,
             // below, while the pool makes its staged half and reads the anchored base blobs.
@@ -259,10 +266,10 @@ private:
                                                    const git::Repository& reader) {
                     return repo_.diff(base, target, &reader);
                 }));
-            started.emplace_back(&spec, std::move(start).value());
+            started.emplace_back(&spec, &s);
         }
         for (const auto& [spec, s] : started) {
-            auto made = pair(s.out.base, s.target);
+            auto made = pair(s->out.base, s->target);
             if (!made) continue;
             for (const Anchor& a : spec->anchors) schedule(*made.value(), a);
         }
@@ -344,12 +351,11 @@ private:
         p.hunks.emplace(delta.old_path, std::move(got.hunks).value());
     }
 
-    Result<SpecReport> resolve_spec(const Spec& spec, const ResolveOptions& options) {
-        auto started = start_spec(spec, options);
-        if (!started) return started.error();
-        SpecReport& out = started->out;
-        const std::optional<std::string>& target = started->target;
-        const std::string& problem = started->problem;
+    Result<SpecReport> resolve_spec(const Spec& spec, Start started,
+                                    const ResolveOptions& options) {
+        SpecReport& out = started.out;
+        const std::optional<std::string>& target = started.target;
+        const std::string& problem = started.problem;
 
         Pair* p = nullptr;
         if (problem.empty()) {
