@@ -3,6 +3,7 @@
 #include "context_pack/index_file.hpp"
 #include "context_pack/rename.hpp"
 #include "context_pack/text.hpp"
+#include "context_pack/worktree_scan.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -313,6 +314,37 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
     std::set<std::string, std::less<>> wanted(paths.begin(), paths.end());
     auto index = read_index_entries(index_file(), wanted);
     if (!index) return whole;
+    // First what stat data and the index tell, for every path, so that a path that needs
+    // the whole diff (deleted, renamed, a symlink) is found before any file is hashed.
+    struct Settle {
+        const std::string* path;
+        Entry at_base;
+        struct stat st;
+        const IndexEntry* indexed;
+    };
+    std::vector<Settle> settle;
+    for (const std::string& path : wanted) {
+        if (worktree_symlink(path)) return whole;
+        auto found = lookup(base, path);
+        if (!found) return found.error();
+        if (!found->blocked_by.empty()) continue;  // unresolved before any delta is asked for
+        struct stat st {};
+        bool on_disk = ::lstat((root + path).c_str(), &st) == 0;
+        if (!found->entry) {  // absent at base: only what is on disk counts
+            if (on_disk && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return whole;
+            continue;
+        }
+        if (found->entry->kind != EntryKind::File) continue;  // unresolved: not a file at base
+        auto entry = index->entries.find(path);
+        if (entry == index->entries.end() || entry->second.size() != 1) return whole;
+        const IndexEntry& e = entry->second.front();
+        if (e.stage != 0 || e.assume_valid || e.skip_worktree || e.intent_to_add ||
+            (e.mode & 0170000) != 0100000)
+            return whole;
+        if (!on_disk || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > max_file_bytes_)
+            return whole;
+        settle.push_back({&path, *found->entry, st, &e});
+    }
     // Attributes come from a second handle whose index is empty, so that asking for them
     // does not load the real one (libgit2 reads .gitattributes from disk and from the index).
     // That gives the same rules when every tracked .gitattributes is on disk unchanged.
@@ -347,18 +379,8 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
     out.repo_ = this;
     out.worktree_ = true;
     out.partial_ = true;
-    for (const std::string& path : wanted) {
-        if (worktree_symlink(path)) return whole;
-        auto found = lookup(base, path);
-        if (!found) return found.error();
-        if (!found->blocked_by.empty()) continue;  // unresolved before any delta is asked for
-        struct stat st {};
-        bool on_disk = ::lstat((root + path).c_str(), &st) == 0;
-        if (!found->entry) {  // absent at base: only what is on disk counts
-            if (on_disk && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return whole;
-            continue;
-        }
-        if (found->entry->kind != EntryKind::File) continue;  // unresolved: not a file at base
+    for (const Settle& s : settle) {
+        const std::string& path = *s.path;
         Handle<git_filter_list, git_filter_list_free> filters;
         if (git_filter_list_load(filters.out(), attributes.repo_.get(), nullptr, path.c_str(),
                                  GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) < 0) {
@@ -367,14 +389,6 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
         }
         if (filters.get()) return whole;  // CRLF or ident would convert it
         out.attributes_[path] = attributes.diff_attribute_uncached(path);
-        auto entry = index->entries.find(path);
-        if (entry == index->entries.end() || entry->second.size() != 1) return whole;
-        const IndexEntry& e = entry->second.front();
-        if (e.stage != 0 || e.assume_valid || e.skip_worktree || e.intent_to_add ||
-            (e.mode & 0170000) != 0100000)
-            return whole;
-        if (!on_disk || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > max_file_bytes_)
-            return whole;
         auto bytes = read_worktree(path);
         if (!bytes) return bytes.error();
         if (!bytes.value()) return whole;
@@ -383,12 +397,13 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
             return failure(fmt::format("cannot hash {}", path));
         // The mode counts as it does in the whole diff: from disk, or with core.filemode off,
         // from the index.
-        bool executable = filemode ? (st.st_mode & S_IXUSR) != 0 : (e.mode & 0100) != 0;
-        if (hex(&disk) == found->entry->oid && executable == found->entry->executable)
+        bool executable =
+            filemode ? (s.st.st_mode & S_IXUSR) != 0 : (s.indexed->mode & 0100) != 0;
+        if (hex(&disk) == s.at_base.oid && executable == s.at_base.executable)
             continue;  // unchanged
         Delta delta;
         delta.old_path = delta.new_path = path;
-        delta.old_oid = found->entry->oid;
+        delta.old_oid = s.at_base.oid;
         out.deltas_.push_back(std::move(delta));
     }
     std::sort(out.deltas_.begin(), out.deltas_.end(),
@@ -876,6 +891,169 @@ git_diff_options worktree_diff_options() {
     return opts;
 }
 
+// One side of a working-tree delta, and the delta, as libgit2 records them: the shape both
+// halves of a working-tree diff are joined in, whichever made them.
+struct RawFile {
+    std::string path;
+    git_oid id{};
+    std::uint32_t mode = 0;
+    std::uint32_t flags = 0;
+};
+struct RawDelta {
+    git_delta_t status = GIT_DELTA_UNMODIFIED;
+    RawFile old_file, new_file;
+};
+
+std::vector<RawDelta> raw_deltas(const git_diff* diff) {
+    std::vector<RawDelta> out;
+    for (size_t i = 0, n = git_diff_num_deltas(diff); i < n; ++i) {
+        const git_diff_delta* d = git_diff_get_delta(diff, i);
+        auto side = [](const git_diff_file& f) {
+            return RawFile{f.path ? f.path : "", f.id, f.mode, f.flags};
+        };
+        out.push_back({d->status, side(d->old_file), side(d->new_file)});
+    }
+    return out;
+}
+
+// A change the scan found, recorded as libgit2's index-to-workdir diff records it
+// (diff_delta__from_one and __from_two): a working-tree id never counts as valid there.
+RawDelta raw_of(const ScanChange& c) {
+    RawDelta d;
+    d.old_file.path = d.new_file.path = c.path;
+    d.old_file.flags = GIT_DIFF_FLAG_VALID_ID;
+    if (c.index) {
+        git_oid_fromraw(&d.old_file.id, c.index->id.data());
+        d.old_file.mode = c.index->mode;
+    }
+    switch (c.kind) {
+        case ScanChange::Kind::Deleted:
+            d.status = GIT_DELTA_DELETED;
+            d.new_file.flags = GIT_DIFF_FLAG_VALID_ID;
+            break;
+        case ScanChange::Kind::Modified:
+            d.status = GIT_DELTA_MODIFIED;
+            d.new_file.mode = c.mode;
+            if (c.id) git_oid_fromraw(&d.new_file.id, c.id->data());
+            break;
+        case ScanChange::Kind::Untracked:
+            d.status = GIT_DELTA_UNTRACKED;
+            d.new_file.mode = c.mode;
+            break;
+    }
+    return d;
+}
+
+// libgit2's git_diff__merge with git_diff__merge_like_cgit: the staged half (base tree to
+// index) and the unstaged half (index to working tree) joined path by path, as
+// git_diff_tree_to_workdir_with_index joins them; unmodified results drop out.
+std::vector<RawDelta> join_halves(std::vector<RawDelta> staged, std::vector<RawDelta> unstaged) {
+    auto by_path = [](const RawDelta& a, const RawDelta& b) {
+        return a.old_file.path < b.old_file.path;
+    };
+    std::sort(staged.begin(), staged.end(), by_path);
+    std::sort(unstaged.begin(), unstaged.end(), by_path);
+    auto join = [](RawDelta& a, RawDelta& b) -> RawDelta& {
+        if (b.status == GIT_DELTA_CONFLICTED) return b;
+        if (a.status == GIT_DELTA_CONFLICTED) return a;
+        if (b.status == GIT_DELTA_UNMODIFIED || a.status == GIT_DELTA_DELETED) return a;
+        if (a.status == GIT_DELTA_UNMODIFIED || a.status == GIT_DELTA_UNTRACKED ||
+            a.status == GIT_DELTA_UNREADABLE)
+            return b;
+        if (b.status == GIT_DELTA_DELETED) {
+            if (a.status == GIT_DELTA_ADDED) b.status = GIT_DELTA_UNMODIFIED;
+        } else {
+            b.status = a.status;
+        }
+        b.old_file.id = a.old_file.id;
+        b.old_file.mode = a.old_file.mode;
+        b.old_file.flags = a.old_file.flags;
+        return b;
+    };
+    std::vector<RawDelta> out;
+    std::size_t i = 0, j = 0;
+    while (i < staged.size() || j < unstaged.size()) {
+        int cmp = j == unstaged.size() ? -1
+                  : i == staged.size() ? 1
+                                       : staged[i].old_file.path.compare(unstaged[j].old_file.path);
+        RawDelta d = cmp < 0 ? std::move(staged[i++])
+                     : cmp > 0 ? std::move(unstaged[j++])
+                               : std::move(join(staged[i++], unstaged[j++]));
+        if (d.status == GIT_DELTA_UNMODIFIED || d.status == GIT_DELTA_IGNORED ||
+            d.status == GIT_DELTA_UNREADABLE)
+            continue;
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+// The unstaged half by worktree_scan.hpp, with libgit2 deciding what it decides in its own
+// diff: ignore rules, clean filters for a file whose stat data no longer vouches for it.
+std::optional<std::vector<RawDelta>> scan_unstaged(const Repository& repo, git_repository* raw,
+                                                   const IndexFile& index) {
+    Handle<git_config, git_config_free> config;
+    if (git_repository_config_snapshot(config.out(), raw) < 0) {
+        git_error_clear();
+        return std::nullopt;
+    }
+    auto flag = [&](const char* name, bool fallback) -> std::optional<bool> {
+        int value = 0;
+        int rc = git_config_get_bool(&value, config.get(), name);
+        git_error_clear();
+        if (rc == GIT_ENOTFOUND) return fallback;
+        if (rc < 0) return std::nullopt;
+        return value != 0;
+    };
+    auto ignorecase = flag("core.ignorecase", false);
+    auto filemode = flag("core.filemode", true);
+    auto symlinks = flag("core.symlinks", true);
+    auto trustctime = flag("core.trustctime", true);
+    if (!ignorecase || *ignorecase || !filemode || !symlinks || !trustctime) return std::nullopt;
+    ScanRules rules;
+    rules.trust_mode = *filemode;
+    rules.has_symlinks = *symlinks;
+    rules.trust_ctime = *trustctime;
+    rules.nanoseconds = (git_libgit2_features() & GIT_FEATURE_NSEC) != 0;
+
+    const std::string root = repo.workdir();
+    ScanHooks hooks;
+    hooks.ignored = [&](const std::string& path) -> std::optional<bool> {
+        int ignored = 0;
+        if (git_ignore_path_is_ignored(&ignored, raw, path.c_str()) < 0) {
+            git_error_clear();
+            return std::nullopt;
+        }
+        return ignored != 0;
+    };
+    hooks.blob_id = [&](const std::string& path, std::uint32_t mode)
+        -> std::optional<std::array<unsigned char, 20>> {
+        std::string bytes;
+        if ((mode & 0170000) == GIT_FILEMODE_LINK) {  // the link's target, as git stores it
+            std::vector<char> target(4096);
+            auto n = ::readlink((root + path).c_str(), target.data(), target.size());
+            if (n < 0 || std::size_t(n) == target.size()) return std::nullopt;
+            bytes.assign(target.data(), std::size_t(n));
+        } else {
+            auto file = repo.read_worktree_as_stored(path);
+            if (!file || !file.value()) return std::nullopt;  // over the limit, say
+            bytes = std::move(*file.value());
+        }
+        git_oid oid;
+        if (git_odb_hash(&oid, bytes.data(), bytes.size(), GIT_OBJECT_BLOB) < 0) {
+            git_error_clear();
+            return std::nullopt;
+        }
+        std::array<unsigned char, 20> out{};
+        std::memcpy(out.data(), oid.id, out.size());
+        return out;
+    };
+    auto changes = scan_worktree(root, index, rules, hooks);
+    if (!changes) return std::nullopt;
+    std::vector<RawDelta> out;
+    for (const ScanChange& c : *changes) out.push_back(raw_of(c));
+    return out;
+}
+
 }  // namespace
 
 std::string Repository::index_file() const {
@@ -924,32 +1102,78 @@ Result<Diff> Repository::diff(const std::string& base, const std::optional<std::
             !r)
             return r.error();
     } else {
-        Handle<git_diff, git_diff_free> raw;
         git_diff_options opts = worktree_diff_options();
-        // Staged and unstaged changes together, without re-hashing every file the index
-        // already vouches for; the index is not written. With the staged half made already,
-        // the unstaged half is joined to it as git_diff_tree_to_workdir_with_index does.
-        if (take_staged) {
-            Handle<git_diff, git_diff_free> unstaged;
-            if (git_diff_index_to_workdir(unstaged.out(), repo_.get(), nullptr, &opts) < 0)
-                return failure("cannot diff the index and the working tree");
-            auto staged = take_staged();
-            if (staged && staged->diff && git_diff_merge(staged->diff.get(), unstaged.get()) == 0)
-                raw.ptr = staged->diff.release();
-            else
-                git_error_clear();  // the halves disagree (on case, say): the whole diff below
+        std::vector<RawDelta> raw;
+        // The unstaged half by our own scan when it can tell (worktree_scan.hpp), else by
+        // libgit2. Staged and unstaged changes together, without re-hashing every file the
+        // index already vouches for; the index is not written. With the staged half made
+        // already, the unstaged half is joined to it as git_diff_tree_to_workdir_with_index
+        // does.
+        std::optional<IndexFile> scanned;  // the index the scan compared with
+        if (scan_worktree_) {
+            auto index = read_index_file(index_file());
+            auto unstaged = index ? scan_unstaged(*this, repo_.get(), *index) : std::nullopt;
+            if (unstaged) {
+                auto staged = take_staged ? take_staged() : std::nullopt;
+                Handle<git_diff, git_diff_free> own;
+                const git_diff* half = staged && staged->diff ? staged->diff.get() : nullptr;
+                if (!half) {
+                    if (git_diff_tree_to_index(own.out(), repo_.get(), base_tree.get(), nullptr,
+                                               &opts) < 0)
+                        return failure("cannot diff the base and the index");
+                    half = own.get();
+                }
+                raw = join_halves(raw_deltas(half), std::move(*unstaged));
+                scanned = std::move(index);
+                out.scanned_ = true;
+            }
         }
-        if (!raw.get() && git_diff_tree_to_workdir_with_index(raw.out(), repo_.get(),
-                                                              base_tree.get(), &opts) < 0)
-            return failure("cannot diff the base and the working tree");
         Handle<git_index, git_index_free> index;  // for the racy-git rule below
-        if (git_repository_index(index.out(), repo_.get()) < 0) git_error_clear();
-        struct stat index_stat {};
-        std::string index_file = std::string(git_repository_path(repo_.get())) + "index";
-        std::int64_t index_mtime =
-            ::stat(index_file.c_str(), &index_stat) == 0 ? index_stat.st_mtime : 0;
-        for (size_t i = 0, n = git_diff_num_deltas(raw.get()); i < n; ++i) {
-            const git_diff_delta* d = git_diff_get_delta(raw.get(), i);
+        std::int64_t index_mtime = 0;
+        if (scanned) {
+            index_mtime = scanned->mtime_s;
+        } else {
+            Handle<git_diff, git_diff_free> whole;
+            if (take_staged) {
+                Handle<git_diff, git_diff_free> unstaged;
+                if (git_diff_index_to_workdir(unstaged.out(), repo_.get(), nullptr, &opts) < 0)
+                    return failure("cannot diff the index and the working tree");
+                auto staged = take_staged();
+                if (staged && staged->diff &&
+                    git_diff_merge(staged->diff.get(), unstaged.get()) == 0)
+                    whole.ptr = staged->diff.release();
+                else
+                    git_error_clear();  // the halves disagree (on case, say): the whole diff below
+            }
+            if (!whole.get() && git_diff_tree_to_workdir_with_index(whole.out(), repo_.get(),
+                                                                    base_tree.get(), &opts) < 0)
+                return failure("cannot diff the base and the working tree");
+            raw = raw_deltas(whole.get());
+            if (git_repository_index(index.out(), repo_.get()) < 0) git_error_clear();
+            struct stat index_stat {};
+            index_mtime = ::stat(index_file().c_str(), &index_stat) == 0 ? index_stat.st_mtime : 0;
+        }
+        // The index's id and modification time for a path (stage 0), if it holds it.
+        auto indexed = [&](const std::string& path) -> std::optional<std::pair<git_oid, std::int64_t>> {
+            if (scanned) {
+                auto& entries = scanned->entries;
+                auto it = std::lower_bound(entries.begin(), entries.end(), path,
+                                           [](const IndexRecord& r, const std::string& p) {
+                                               return r.path < p;
+                                           });
+                if (it == entries.end() || it->path != path || it->flags.stage != 0)
+                    return std::nullopt;
+                git_oid id;
+                git_oid_fromraw(&id, it->id.data());
+                return std::pair{id, std::int64_t(std::int32_t(it->mtime_s))};
+            }
+            const git_index_entry* e =
+                index.get() ? git_index_get_bypath(index.get(), path.c_str(), 0) : nullptr;
+            if (!e) return std::nullopt;
+            return std::pair{e->id, std::int64_t(e->mtime.seconds)};
+        };
+        for (const RawDelta& rd : raw) {
+            const RawDelta* d = &rd;
             auto change = change_of(d->status);
             if (!change) continue;
             if (*change == Change::Modified && d->old_file.mode == d->new_file.mode &&
@@ -960,10 +1184,9 @@ Result<Diff> Repository::diff(const std::string& base, const std::optional<std::
                 // or a racily clean entry (written in the index's own second, git's racy-git
                 // rule), can hold the base bytes, and only such a file is hashed here.
                 if (git_oid_equal(&d->old_file.id, &d->new_file.id)) continue;
-                const git_index_entry* e =
-                    index.get() ? git_index_get_bypath(index.get(), d->new_file.path, 0) : nullptr;
-                bool racy = e && git_oid_equal(&e->id, &d->new_file.id) &&
-                            std::int64_t(e->mtime.seconds) >= index_mtime;
+                auto e = indexed(d->new_file.path);
+                bool racy = e && git_oid_equal(&e->first, &d->new_file.id) &&
+                            e->second >= index_mtime;
                 bool unknown = !(d->new_file.flags & GIT_DIFF_FLAG_VALID_ID) ||
                                git_oid_is_zero(&d->new_file.id);
                 if (racy || unknown) {

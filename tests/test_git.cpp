@@ -53,6 +53,10 @@ std::string describe(const cp::git::Diff& diff) {
     return out;
 }
 
+// Working-tree diffs made by diff_of, and those whose unstaged half our scan made.
+int worktree_diffs = 0;
+int scanned_diffs = 0;
+
 cp::git::Diff diff_of(const Repository& repo, const std::string& base,
                       const std::optional<std::string>& target) {
     auto d = repo.diff(base, target);
@@ -72,6 +76,16 @@ cp::git::Diff diff_of(const Repository& repo, const std::string& base,
         REQUIRE(split.ok());
         CHECK(taken);
         CHECK(describe(split.value()) == describe(d.value()));
+        // and with libgit2's own index-to-workdir diff in place of our scan
+        auto plain = Repository::open(repo.workdir());
+        REQUIRE(plain.ok());
+        plain->set_worktree_scan(false);
+        auto by_libgit2 = plain->diff(base, target);
+        REQUIRE(by_libgit2.ok());
+        CHECK_FALSE(by_libgit2->scanned());
+        CHECK(describe(by_libgit2.value()) == describe(d.value()));
+        ++worktree_diffs;
+        if (d->scanned()) ++scanned_diffs;
     }
     return std::move(d).value();
 }
@@ -1607,5 +1621,81 @@ TEST_CASE("working tree path by path: when each path can be settled alone, and w
                 }
             }
         }
+    }
+}
+
+TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", "[git]") {
+    // diff_of compares every working-tree diff made with our scan (worktree_scan.hpp) with
+    // the one made by libgit2's index-to-workdir diff; each row is a shape the scan must
+    // either answer as libgit2 does or refuse.
+    struct Row {
+        const char* name;
+        std::string setup;  // shell commands in the repository after the base commit
+        bool scans;
+    };
+    const std::vector<Row> rows = {
+        {"nothing changed", "true", true},
+        {"edits, staged and not, a mode change",
+         "echo x >> a.txt && echo y >> d/b.txt && git add d/b.txt && chmod +x c.txt", true},
+        {"touched only: stat data changed, content not", "touch -d '2001-01-01' a.txt", true},
+        {"same size, new content, old time",
+         "printf 'A%.0s' 1 > /dev/null; sed -i 's/a1/A1/' a.txt && touch -d '2001-01-01' a.txt",
+         true},
+        {"deleted file and deleted directory", "rm a.txt && rm -r d", true},
+        {"untracked files and directories, nested",
+         "echo n > new.txt && mkdir -p u/v && echo w > u/v/w.txt && echo x > d/x.txt", true},
+        {"an empty untracked directory", "mkdir empty", true},
+        {"ignored files, directories, negation and info/exclude",
+         "printf '*.o\\nbuild/\\n!keep.o\\n' > .gitignore && echo o > d/b.o && echo k > keep.o && "
+         "mkdir build && echo b > build/out && mkdir -p .git/info && echo 'secret*' >> "
+         ".git/info/exclude && echo s > secret.txt && mkdir only && echo i > only/i.o",
+         true},
+        {"a staged removal kept on disk", "git rm -q --cached a.txt", true},
+        {"a staged addition deleted from disk", "echo n > new.txt && git add new.txt && rm new.txt",
+         true},
+        {"a staged rename edited after", "git mv c.txt moved.txt && echo more >> moved.txt", true},
+        {"converting attributes on a touched file",
+         "echo '*.txt text eol=crlf' > .gitattributes && touch -d '2001-01-01' a.txt", true},
+        {"a tracked symlink retargeted and one touched",
+         "ln -s a.txt link && ln -s c.txt link2 && git add link link2 && git commit -qm l && "
+         "ln -sfn d/b.txt link && touch -h -d '2001-01-01' link2", true},
+        {"core.filemode false", "git config core.filemode false && chmod +x a.txt", true},
+        {"a fifo among untracked files", "mkfifo pipe", true},
+        {"a submodule entry, its directory there and not",
+         "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),sub && mkdir sub && "
+         "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),gone", true},
+        {"core.ignorecase", "git config core.ignorecase true", false},
+        {"a file now a directory", "rm a.txt && mkdir a.txt && echo x > a.txt/x", false},
+        {"a file now a symlink", "rm a.txt && ln -s c.txt a.txt", false},
+        {"a directory now a file", "rm -r d && echo d > d", false},
+        {"a directory now a symlink", "mv d d2 && ln -s d2 d", false},
+        {"a nested repository among untracked files",
+         "mkdir nested && git -C nested init -q && echo n > nested/n.txt", false},
+        {"skip-worktree", "git update-index --skip-worktree a.txt", false},
+        {"assume-unchanged", "git update-index --assume-unchanged a.txt", false},
+        {"intent to add", "echo n > new.txt && git add -N new.txt", false},
+        {"index version 4", "git update-index --index-version 4", false},
+        {"a conflict", "git checkout -q -b other && echo theirs > a.txt && git commit -qam t && "
+         "git checkout -q main && echo ours > a.txt && git commit -qam o && "
+         "git merge -q other >/dev/null 2>&1; true", false},
+    };
+    for (const Row& row : rows) {
+        INFO(row.name);
+        Repo repo;
+        repo.write("a.txt", numbered(8, "a"));
+        repo.write("c.txt", numbered(8, "c"));
+        repo.write("d/b.txt", numbered(8, "b"));
+        repo.write("e/f.md", "f\n");
+        auto base = repo.commit();
+        auto setup = cptest::sh("cd " + q(repo.dir()) + " && " + row.setup);
+        INFO(setup.err);
+        REQUIRE(setup.status == 0);
+        auto opened = open_repo(repo);
+        auto diff = diff_of(opened, base, std::nullopt);  // compares with libgit2's
+        CHECK(diff.scanned() == row.scans);
+        INFO(describe(diff));
+        auto names = cptest::sh("cd " + q(repo.dir()) + " && git diff -M --name-status " + base +
+                                " && git ls-files --others --exclude-standard");
+        INFO(names.out);
     }
 }

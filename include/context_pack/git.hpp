@@ -133,12 +133,16 @@ public:
     // Made by Repository::worktree_diff_of: only the paths asked for, and not others it
     // would pair them with (renames, additions). Repository::diff makes the whole one.
     bool partial() const { return partial_; }
+    // A working-tree diff whose unstaged half came from our own scan (worktree_scan.hpp), not
+    // from libgit2's; the two give the same deltas, and the scan steps aside when it cannot.
+    bool scanned() const { return scanned_; }
 
 private:
     friend class Repository;
     const Repository* repo_ = nullptr;
     bool worktree_ = false;
     bool partial_ = false;  // also: no clean filter applies, files are stored as they are
+    bool scanned_ = false;  // the unstaged half came from worktree_scan.hpp
     std::map<std::string, DiffAttribute, std::less<>> attributes_;  // partial: each path's
     std::vector<Delta> deltas_;  // sorted by old_path for lookup
     std::vector<const Delta*> by_new_;
@@ -166,6 +170,9 @@ public:
     // or renames come from them, and what they would have fed says why.
     void set_max_file_bytes(std::uint64_t bytes) { max_file_bytes_ = bytes; }
     std::uint64_t max_file_bytes() const { return max_file_bytes_; }
+    // Whether diff() may compare the working tree with the index by its own scan
+    // (worktree_scan.hpp) before asking libgit2; on by default, off to compare the two.
+    void set_worktree_scan(bool on) { scan_worktree_ = on; }
 
     // target: a commit, or nullopt for the working tree (what is on disk, staged or not).
     // Between two commits, objects are read through `reader` when given, so that another
@@ -237,6 +244,7 @@ private:
     std::unique_ptr<git_repository, RepoDeleter> repo_;
     std::unique_ptr<Trees> trees_;
     std::uint64_t max_file_bytes_ = kDefaultMaxFileBytes;
+    bool scan_worktree_ = true;
 };
 
 std::string short_oid(std::string_view oid);
