@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Debian package of context-pack with CPack into build/ and prints its path.
 #   scripts/package.sh [cmake -D options...]
-# Its Depends come from dpkg-shlibdeps (Debian's libgit2-1.5, libfmt9, libstdc++6, libc6);
+# Its Depends come from dpkg-shlibdeps (Debian's libfmt9, libgssapi-krb5-2, libstdc++6, libc6;
+# libgit2 is linked statically);
 # installs dpkg-dev and file for that when they are missing. Inspect the result with
 #   dpkg-deb -I build/context-pack_*.deb; dpkg-deb -c build/context-pack_*.deb
 set -euo pipefail
