@@ -33,6 +33,48 @@ extern "C" int __wrap_mbedtls_x509_crt_parse_file(void* /*chain*/, const char* /
     return 0;
 }
 
+// libgit2 1.5's bundled xdiff (git's own), called directly for line hunks:
+// git_patch_from_buffers runs the same xdl_diff but first hashes both buffers with SHA-1 to
+// tell whether they are equal, a fifth of a large run's instructions. The static libgit2.a
+// (CMakeLists.txt) holds the symbol, which the shared library does not export. These are the
+// types of libgit2 1.5's src/libgit2/xdiff/xdiff.h, field for field; another libgit2 version
+// does not build here until they are checked against its own.
+#if LIBGIT2_VER_MAJOR != 1 || LIBGIT2_VER_MINOR != 5
+#error "line_hunks calls libgit2 1.5's xdiff: check src/libgit2/xdiff/xdiff.h of this version"
+#endif
+extern "C" {
+struct XdiffMmfile {
+    char* ptr;
+    long size;
+};
+struct XdiffParam {
+    unsigned long flags;
+    void** ignore_regex;
+    size_t ignore_regex_nr;
+    char** anchors;
+    size_t anchors_nr;
+};
+struct XdiffEmitCallback {
+    void* priv;
+    int (*out_hunk)(void*, long, long, long, long, const char*, long);
+    int (*out_line)(void*, XdiffMmfile*, int);
+};
+struct XdiffEmitConf {
+    long ctxlen;
+    long interhunkctxlen;
+    unsigned long flags;
+    long (*find_func)(const char*, long, char*, long, void*);
+    void* find_func_priv;
+    int (*hunk_func)(long old_at, long old_count, long new_at, long new_count, void* priv);
+};
+int xdl_diff(XdiffMmfile* old_file, XdiffMmfile* new_file, const XdiffParam* param,
+             const XdiffEmitConf* conf, XdiffEmitCallback* callback);
+}
+namespace {
+constexpr unsigned long kXdfIndentHeuristic = 1ul << 23;  // XDF_INDENT_HEURISTIC
+constexpr std::size_t kXdiffMaxSize = 1024ul * 1024 * 1023;  // GIT_XDIFF_MAX_SIZE
+}  // namespace
+
 namespace cp::git {
 namespace {
 
@@ -73,7 +115,6 @@ using CommitHandle = Handle<git_commit, git_commit_free>;
 using TreeHandle = Handle<git_tree, git_tree_free>;
 using EntryHandle = Handle<git_tree_entry, git_tree_entry_free>;
 using BlobHandle = Handle<git_blob, git_blob_free>;
-using PatchHandle = Handle<git_patch, git_patch_free>;
 using OdbHandle = Handle<git_odb, git_odb_free>;
 
 // Process-wide libgit2 setup, once: the repository is trusted local data, and libgit2 must
@@ -221,23 +262,6 @@ Result<std::string> read_beneath(const std::string& root, std::string_view rel, 
     }
     present = true;
     return content;
-}
-
-Result<Hunks> collect_hunks(git_patch* patch) {
-    Hunks out;
-    if (!patch) return out;
-    const git_diff_delta* delta = git_patch_get_delta(patch);
-    if (delta->flags & GIT_DIFF_FLAG_BINARY) {
-        out.binary = true;
-        return out;
-    }
-    for (size_t i = 0, n = git_patch_num_hunks(patch); i < n; ++i) {
-        const git_diff_hunk* h = nullptr;
-        size_t lines = 0;
-        if (git_patch_get_hunk(&h, &lines, patch, i) < 0) return failure("cannot read a hunk");
-        out.hunks.push_back({h->old_start, h->old_lines, h->new_start, h->new_lines});
-    }
-    return out;
 }
 
 }  // namespace
@@ -1375,15 +1399,29 @@ Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
 
     std::string_view a = in.old_bytes(), b = in.new_bytes();
     trim_common_tail(a, b);
-    git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-    opts.flags = GIT_DIFF_INDENT_HEURISTIC | GIT_DIFF_FORCE_TEXT;  // binary was decided above
-    opts.context_lines = 0;
-    opts.interhunk_lines = 0;
-    PatchHandle patch;
-    if (git_patch_from_buffers(patch.out(), a.data(), a.size(), in.old_path.c_str(), b.data(),
-                               b.size(), in.new_path.c_str(), &opts) < 0)
-        return failure(fmt::format("cannot diff {}", in.new_path));
-    return collect_hunks(patch.get());
+    if (a.size() > kXdiffMaxSize || b.size() > kXdiffMaxSize)  // as libgit2 refuses them
+        return Error{fmt::format("cannot diff {}: files too large for diff", in.new_path)};
+    init_library();  // xdiff allocates through libgit2's allocator
+    Hunks out;
+    XdiffMmfile old_file{const_cast<char*>(a.data()), long(a.size())};
+    XdiffMmfile new_file{const_cast<char*>(b.data()), long(b.size())};
+    XdiffParam param{};
+    param.flags = kXdfIndentHeuristic;  // git diff's default, as GIT_DIFF_INDENT_HEURISTIC
+    XdiffEmitConf conf{};  // -U0: no context, hunks never joined across unchanged lines
+    conf.hunk_func = [](long old_at, long old_count, long new_at, long new_count,
+                        void* to) -> int {
+        // 0-based first lines as xdiff counts them; a hunk header (and libgit2's hunks) names
+        // the line before an empty side.
+        auto& hunks = static_cast<Hunks*>(to)->hunks;
+        hunks.push_back({old_count ? old_at + 1 : old_at, old_count,
+                         new_count ? new_at + 1 : new_at, new_count});
+        return 0;
+    };
+    XdiffEmitCallback callback{};
+    callback.priv = &out;
+    if (xdl_diff(&old_file, &new_file, &param, &conf, &callback) < 0)
+        return Error{fmt::format("cannot diff {}: out of memory", in.new_path)};
+    return out;
 }
 
 DiffAttribute Diff::diff_attribute(const std::string& path) const {
