@@ -80,8 +80,14 @@ public:
         : root_(root), index_(index), rules_(rules), hooks_(hooks) {}
 
     std::optional<std::vector<ScanChange>> run() {
-        for (const IndexRecord& r : index_.entries) {
+        for (std::size_t i = 0; i < index_.entries.size(); ++i) {
+            const IndexRecord& r = index_.entries[i];
             const IndexEntry& f = r.flags;
+            // Entries come sorted by path, each directory's contiguous: the walk needs both.
+            if (i > 0 && !(index_.entries[i - 1].path < r.path)) return {};
+            if (r.path.empty() || r.path.front() == '/' || r.path.back() == '/' ||
+                r.path.find("//") != std::string::npos)
+                return {};
             if (f.stage != 0 || f.assume_valid || f.skip_worktree || f.intent_to_add) return {};
             std::uint32_t type = r.mode & kType;
             if (type != kFile && type != kLink && type != kGitlink) return {};  // damage
