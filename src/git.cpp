@@ -382,23 +382,11 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
             return whole;
         }
     }
-    Repository attributes;
-    {
-        git_repository* raw = nullptr;
-        if (git_repository_open_ext(&raw, root.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) <
-            0) {
-            git_error_clear();
-            return whole;
-        }
-        attributes.repo_.reset(raw);
-        Handle<git_index, git_index_free> empty;  // the repository keeps its own reference
-        if (git_index_new(empty.out()) < 0) {
-            git_error_clear();
-            return whole;
-        }
-        git_repository_set_index(raw, empty.get());
+    auto attributes = open_without_index();
+    if (!attributes) {
+        git_error_clear();
+        return whole;
     }
-
     Diff out;
     out.repo_ = this;
     out.worktree_ = true;
@@ -406,13 +394,13 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
     for (const Settle& s : settle) {
         const std::string& path = *s.path;
         Handle<git_filter_list, git_filter_list_free> filters;
-        if (git_filter_list_load(filters.out(), attributes.repo_.get(), nullptr, path.c_str(),
+        if (git_filter_list_load(filters.out(), attributes->repo_.get(), nullptr, path.c_str(),
                                  GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) < 0) {
             git_error_clear();
             return whole;
         }
         if (filters.get()) return whole;  // CRLF or ident would convert it
-        out.attributes_[path] = attributes.diff_attribute_uncached(path);
+        out.attributes_[path] = attributes->diff_attribute(path);
         auto bytes = read_worktree(path);
         if (!bytes) return bytes.error();
         if (!bytes.value()) return whole;
@@ -507,6 +495,8 @@ struct Repository::Trees {
     std::map<git_oid, TreeHandle, OidLess> by_id;
     std::map<std::string, git_oid> root_of;  // commit hex -> its tree's id
     std::map<std::string, DiffAttribute, std::less<>> diff_attribute;  // by path: fixed for a run
+    bool attributes_decided = false;
+    std::unique_ptr<Repository> attributes;  // see attribute_handle()
 };
 
 Repository::Repository() : trees_(std::make_unique<Trees>()) {}
@@ -683,9 +673,46 @@ DiffAttribute Repository::diff_attribute(const std::string& path) const {
     return found;
 }
 
+Result<Repository> Repository::open_without_index() const {
+    git_repository* raw = nullptr;
+    if (git_repository_open_ext(&raw, workdir().c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) <
+        0)
+        return failure("cannot open the repository again");
+    Repository out;
+    out.repo_.reset(raw);
+    out.max_file_bytes_ = max_file_bytes_;
+    out.trees_->attributes_decided = true;  // its attributes are asked of itself
+    Handle<git_index, git_index_free> empty;  // the repository keeps its own reference
+    if (git_index_new(empty.out()) < 0) return failure("cannot make an empty index");
+    git_repository_set_index(raw, empty.get());
+    return out;
+}
+
+const Repository& Repository::attribute_handle() const {
+    if (!trees_->attributes_decided) {
+        trees_->attributes_decided = true;
+        const std::string root = workdir();
+        auto tracked = root.empty() ? std::nullopt : read_index_entries(index_file(), {});
+        bool on_disk = tracked.has_value();
+        if (tracked) {
+            for (const auto& entry : tracked->attributes) {
+                struct stat st {};
+                on_disk = on_disk && ::lstat((root + entry.first).c_str(), &st) == 0 &&
+                          S_ISREG(st.st_mode);
+            }
+        }
+        if (on_disk) {
+            auto opened = open_without_index();
+            if (opened) trees_->attributes = std::make_unique<Repository>(std::move(opened).value());
+        }
+    }
+    return trees_->attributes ? *trees_->attributes : *this;
+}
+
 DiffAttribute Repository::diff_attribute_uncached(const std::string& path) const {
     const char* value = nullptr;
-    if (git_attr_get(&value, repo_.get(), GIT_ATTR_CHECK_FILE_THEN_INDEX, path.c_str(), "diff") < 0)
+    if (git_attr_get(&value, attribute_handle().repo_.get(), GIT_ATTR_CHECK_FILE_THEN_INDEX,
+                     path.c_str(), "diff") < 0)
         return DiffAttribute::Unset;
     switch (git_attr_value(value)) {
         case GIT_ATTR_VALUE_FALSE: return DiffAttribute::Binary;  // -diff, or the binary macro
@@ -723,11 +750,21 @@ Result<std::optional<std::string>> Repository::read_worktree_as_stored(
     if (!raw || !raw.value()) return raw;
     std::string rel(path);
     Handle<git_filter_list, git_filter_list_free> filters;
-    // Only libgit2's built-in filters exist here (CRLF, ident): nothing runs a program.
-    if (git_filter_list_load(filters.out(), repo_.get(), nullptr, rel.c_str(), GIT_FILTER_TO_ODB,
-                             GIT_FILTER_ALLOW_UNSAFE) < 0)
-        return failure(fmt::format("cannot load the filters for {}", rel));
+    // Only libgit2's built-in filters exist here (CRLF, ident): nothing runs a program. Whether
+    // any applies is asked without the index where that gives the same answer; a filter that
+    // applies is loaded through this handle, as CRLF's rules look into the real index.
+    auto load = [&](const Repository& from) {
+        return git_filter_list_load(filters.out(), from.repo_.get(), nullptr, rel.c_str(),
+                                    GIT_FILTER_TO_ODB, GIT_FILTER_ALLOW_UNSAFE);
+    };
+    const Repository& asked = attribute_handle();
+    if (load(asked) < 0) return failure(fmt::format("cannot load the filters for {}", rel));
     if (!filters.get()) return raw;
+    if (&asked != this) {
+        git_filter_list_free(std::exchange(filters.ptr, nullptr));
+        if (load(*this) < 0) return failure(fmt::format("cannot load the filters for {}", rel));
+        if (!filters.get()) return raw;
+    }
     git_buf out = GIT_BUF_INIT;
     const std::string& in = *raw.value();
     if (git_filter_list_apply_to_buffer(&out, filters.get(), in.data(), in.size()) < 0)

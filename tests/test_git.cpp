@@ -886,6 +886,39 @@ TEST_CASE("binary or not as git diff decides: content and the diff attributes", 
                                               "nul.nodrv"});
 }
 
+TEST_CASE("attributes as git takes them, with a tracked .gitattributes on disk or gone", "[git]") {
+    // Attributes are asked of a handle without the index unless a tracked .gitattributes is
+    // missing from disk, when git (and libgit2) read the index's copy. Either way the hunks
+    // and the binary verdicts are git diff's.
+    for (bool gone : {false, true}) {
+        INFO((gone ? "the tracked .gitattributes deleted from disk"
+                   : "the tracked .gitattributes edited on disk"));
+        Repo repo;
+        repo.write(".gitattributes", "*.dat -diff\n*.txt ident\n");
+        const std::map<std::string, std::string> before = {
+            {"a.dat", "a\nb\nc\n"}, {"b.txt", "one\n$Id$\ntwo\n"}, {"c.md", "x\ny\n"}};
+        for (const auto& [path, text] : before) repo.write(path, text);
+        auto base = repo.commit();
+        const std::map<std::string, std::string> after = {
+            {"a.dat", "a\nB\nc\n"}, {"b.txt", "one\n$Id: 1234 $\ntwo\nthree\n"},
+            {"c.md", "x\nY\n"}};
+        for (const auto& [path, text] : after) repo.write(path, text);
+        if (gone)
+            std::filesystem::remove(std::filesystem::path(repo.dir()) / ".gitattributes");
+        else
+            repo.write(".gitattributes", "*.md -diff\n");
+        auto opened = open_repo(repo);
+        int compared = 0;
+        compare_hunks(repo, diff_of(opened, base, std::nullopt), base, {"a.dat", "b.txt", "c.md"},
+                      before, after, compared);
+        CHECK(compared == 3);
+        std::set<std::string> git_binary;
+        for (const auto& [path, patch] : git_patches(repo, base, {"a.dat", "b.txt", "c.md"}))
+            if (parse_patch(patch).binary) git_binary.insert(path);
+        CHECK(git_binary == (gone ? std::set<std::string>{"a.dat"} : std::set<std::string>{"c.md"}));
+    }
+}
+
 TEST_CASE("known divergence: libgit2 1.5 keeps CRLF when the index blob has a lone CR", "[git]") {
     // With `* text=auto`, git and libgit2 skip the CRLF->LF clean filter for a path whose index
     // blob already holds CRs ("safer autocrlf"). git counts only CRLF in a blob that is not
