@@ -1108,6 +1108,21 @@ std::optional<std::vector<RawDelta>> scan_unstaged(const Repository& repo, git_r
         std::memcpy(out.data(), oid.id, out.size());
         return out;
     };
+    // A file the scan must hash goes through filters whose attributes are read from disk
+    // (git's rule; see Repository::attribute_handle), where libgit2's own diff also reads the
+    // index's copy of each .gitattributes. The two agree when every tracked one is unchanged.
+    for (const IndexRecord& r : index.entries) {
+        if (r.path != ".gitattributes" && !r.path.ends_with("/.gitattributes")) continue;
+        auto bytes = repo.read_worktree(r.path);
+        git_oid disk;
+        if (!bytes || !bytes.value() ||
+            git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(), GIT_OBJECT_BLOB) <
+                0 ||
+            std::memcmp(disk.id, r.id.data(), r.id.size()) != 0) {
+            git_error_clear();
+            return std::nullopt;
+        }
+    }
     auto changes = scan_worktree(root, index, rules, hooks);
     if (!changes) return std::nullopt;
     std::vector<RawDelta> out;
@@ -1436,8 +1451,8 @@ Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
 
     std::string_view a = in.old_bytes(), b = in.new_bytes();
     trim_common_tail(a, b);
-    if (a.size() > kXdiffMaxSize || b.size() > kXdiffMaxSize)  // as libgit2 refuses them
-        return Error{fmt::format("cannot diff {}: files too large for diff", in.new_path)};
+    if (a.size() > kXdiffMaxSize || b.size() > kXdiffMaxSize)  // libgit2 calls them binary
+        return Hunks{true, false, {}};
     init_library();  // xdiff allocates through libgit2's allocator
     Hunks out;
     XdiffMmfile old_file{const_cast<char*>(a.data()), long(a.size())};

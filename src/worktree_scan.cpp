@@ -31,13 +31,8 @@ private:
     int fd_;
 };
 
-struct Name {
-    std::string name;
-    unsigned char type;  // readdir's d_type
-};
-
 // The names in the directory open at `fd`, without "." and ".."; nullopt when unreadable.
-std::optional<std::vector<Name>> list(int fd) {
+std::optional<std::vector<std::string>> list(int fd) {
     int copy = ::dup(fd);  // fdopendir takes the descriptor it is given
     if (copy < 0) return std::nullopt;
     DIR* dir = ::fdopendir(copy);
@@ -45,11 +40,11 @@ std::optional<std::vector<Name>> list(int fd) {
         ::close(copy);
         return std::nullopt;
     }
-    std::vector<Name> out;
+    std::vector<std::string> out;
     errno = 0;
     while (dirent* e = ::readdir(dir)) {
         std::string_view n(e->d_name);
-        if (n != "." && n != "..") out.push_back({std::string(n), e->d_type});
+        if (n != "." && n != "..") out.emplace_back(n);
         errno = 0;
     }
     bool failed = errno != 0;
@@ -124,11 +119,11 @@ private:
             i = end;
         }
         std::sort(children.begin(), children.end());
-        for (const Name& n : *names) {
-            if (is_dot_git(n.name)) continue;
-            if (std::binary_search(children.begin(), children.end(), std::string_view(n.name)))
+        for (const std::string& name : *names) {
+            if (is_dot_git(name)) continue;
+            if (std::binary_search(children.begin(), children.end(), std::string_view(name)))
                 continue;
-            if (!untracked(fd, prefix, n)) return false;
+            if (!untracked(fd, prefix, name)) return false;
         }
         return true;
     }
@@ -211,40 +206,36 @@ private:
     }
 
     // A name beneath `prefix` that the index does not hold: a file is untracked unless
-    // ignored; a directory that is not ignored is walked for its own untracked files.
-    bool untracked(int fd, const std::string& prefix, const Name& n) {
-        unsigned char type = n.type;
-        if (type == DT_UNKNOWN) {
-            struct stat st {};
-            if (::fstatat(fd, n.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) < 0)
-                return errno == ENOENT;  // gone meanwhile
-            type = S_ISREG(st.st_mode) ? DT_REG
-                   : S_ISLNK(st.st_mode) ? DT_LNK
-                   : S_ISDIR(st.st_mode) ? DT_DIR
-                                         : DT_UNKNOWN;
-        }
-        if (type != DT_REG && type != DT_LNK && type != DT_DIR) return true;  // libgit2 skips
-        std::string path = prefix + n.name;
+    // ignored; a directory that is not ignored is walked for its own untracked files. Each is
+    // stat'ed, as libgit2's iterator does: one it may not stat is "unreadable" there, and
+    // dropped from the diff.
+    bool untracked(int fd, const std::string& prefix, const std::string& name) {
+        struct stat st {};
+        if (::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) < 0)
+            return errno == ENOENT || errno == EACCES;  // gone meanwhile, or unreadable
+        if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
+            return true;  // libgit2 skips a fifo, a socket, a device
+        std::string path = prefix + name;
         auto ignored = hooks_.ignored(path);
         if (!ignored) return false;
         if (*ignored) return true;
-        if (type != DT_DIR) {
+        if (!S_ISDIR(st.st_mode)) {
             ScanChange c;
             c.kind = ScanChange::Kind::Untracked;
             c.path = std::move(path);
-            c.mode = type == DT_LNK ? kLink : kFile | 0644;
+            c.mode = canonical_mode(st.st_mode);
             out_.push_back(std::move(c));
             return true;
         }
-        Fd sub(::openat(fd, n.name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        Fd sub(::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
         if (sub.get() < 0) return errno == ENOENT;
-        struct stat st {};
-        if (::fstatat(sub.get(), ".git", &st, 0) == 0) return false;  // a nested repository
+        struct stat git {};
+        if (::fstatat(sub.get(), ".git", &git, 0) == 0) return false;  // a nested repository
         auto names = list(sub.get());
         if (!names) return false;
         path += '/';
-        for (const Name& inner : *names) {
-            if (is_dot_git(inner.name)) continue;
+        for (const std::string& inner : *names) {
+            if (is_dot_git(inner)) continue;
             if (!untracked(sub.get(), path, inner)) return false;
         }
         return true;

@@ -1688,6 +1688,15 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
         {"a staged rename edited after", "git mv c.txt moved.txt && echo more >> moved.txt", true},
         {"converting attributes on a touched file",
          "echo '*.txt text eol=crlf' > .gitattributes && touch -d '2001-01-01' a.txt", true},
+        {"a tracked .gitattributes unchanged, a touched file it converts",
+         "echo '*.txt text eol=crlf' > .gitattributes && git add .gitattributes && "
+         "git commit -qm attrs && touch -d '2001-01-01' a.txt", true},
+        {"a tracked .gitattributes edited on disk, a touched file it converted",
+         "printf '*.txt text eol=crlf\\n' > .gitattributes && printf 'x\\r\\ny\\r\\n' > "
+         "crlf.txt && git add -A && git commit -qm crlf && echo '# none' > .gitattributes && "
+         "touch -d '2001-01-01' crlf.txt", false},
+        {"an untracked executable and a symlink", "echo x > run.sh && chmod +x run.sh && "
+         "ln -s a.txt link", true},
         {"a tracked symlink retargeted and one touched",
          "ln -s a.txt link && ln -s c.txt link2 && git add link link2 && git commit -qm l && "
          "ln -sfn d/b.txt link && touch -h -d '2001-01-01' link2", true},
@@ -1696,6 +1705,42 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
         {"a submodule entry, its directory there and not",
          "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),sub && mkdir sub && "
          "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),gone", true},
+
+        {"ignore negation in subdir",
+         "printf '*.log\\n' > .gitignore && printf '!keep.log\\n' > d/.gitignore && "
+         "echo k > d/keep.log && echo l > d/other.log && mkdir -p u && "
+         "printf '!keep.log\\n' > u/.gitignore && echo k > u/keep.log", true},
+        {"ignored tracked dir with negation",
+         "printf 'd/\\n!d/keep\\n' > .gitignore && echo k > d/keep && echo o > d/other && "
+         "mkdir d/sub && echo s > d/sub/s", true},
+        {"dir pattern and symlink to dir",
+         "printf 'ld/\\n' > .gitignore && ln -s e ld && ln -s nowhere dangling", true},
+        {"unreadable untracked dir", "mkdir -p ur && echo x > ur/f && chmod 0444 ur", true},
+        {"racy same-size edit", "sed -i 's/a1/A1/' a.txt", true},
+        {"racy same-size edit after index touch",
+         "git update-index --refresh >/dev/null; sed -i 's/a1/A1/' a.txt", true},
+        {"tracked dir with nested repo",
+         "git -C d init -q && echo z > d/z.txt && echo y >> d/b.txt", true},
+        {"symlinks false touched link",
+         "ln -s a.txt link && git add link && git commit -qm l && "
+         "git config core.symlinks false && touch -h -d '2001-01-01' link", true},
+        {"trustctime false",
+         "git config core.trustctime false && chmod 600 a.txt && chmod 644 a.txt", true},
+        {"filemode false untracked exec",
+         "git config core.filemode false && echo x > x.sh && chmod +x x.sh && "
+         "chmod +x c.txt", true},
+        {"ignored dir with nested repo",
+         "printf 'ig/\n' > .gitignore && mkdir ig && git -C ig init -q", true},
+        {"weird names",
+         "mkdir -p a-b a.b a0 && echo 1 > a-b/x && echo 2 > a.b/x && echo 3 > a0/x && "
+         "echo 4 > 'a b' && printf 5 > $(printf 'h\xc3\xa9')", true},
+        {"own gitignore star", "mkdir -p u && printf '*\n' > u/.gitignore && echo x > u/x", true},
+        {"gitignore in untracked dir",
+         "mkdir -p u && printf '*.o\n' > u/.gitignore && echo x > u/x.o && echo y > u/y.c", true},
+        {"empty file grown",
+         "printf '' > z.txt && git add z.txt && git commit -qm z && echo grown > z.txt", true},
+        {"dotgit case untracked",
+         "mkdir -p w && mkdir w/.GIT && echo x > w/f && echo y > .Git", true},
         {"core.ignorecase", "git config core.ignorecase true", false},
         {"a file now a directory", "rm a.txt && mkdir a.txt && echo x > a.txt/x", false},
         {"a file now a symlink", "rm a.txt && ln -s c.txt a.txt", false},

@@ -1,8 +1,8 @@
 // The working tree against the index, as libgit2 1.5's git_diff_index_to_workdir gives it
 // (with untracked files, recursing into untracked directories, typechanges asked for), for
 // the common shape of a tree. libgit2 stats every file by its absolute path on one thread;
-// this walks each directory once through its descriptor (fstatat by name, readdir's types
-// for untracked files) and takes the index from index_file.hpp, not from libgit2's parse.
+// this walks each directory once through its descriptor (readdir, then fstatat by name) and
+// takes the index from index_file.hpp, not from libgit2's parse.
 //
 // It answers only where it can answer as libgit2 would. Anything else is "cannot tell"
 // (nullopt), and the caller makes libgit2's diff: an index this reader does not take, a
@@ -49,7 +49,7 @@ struct ScanChange {
     std::string path;
     const IndexRecord* index = nullptr;  // Deleted, Modified: the entry (old side)
     std::uint32_t mode = 0;              // Modified, Untracked: the mode on disk, as libgit2
-                                         // takes it
+                                         // takes it (0100755 for an executable file)
     std::optional<std::array<unsigned char, 20>> id;  // Modified: when the file was hashed
 };
 
