@@ -3,9 +3,11 @@
 // working-tree rules of SPEC §3, revision resolution and path lookup. The git CLI is the
 // oracle here; the tool itself never runs it.
 #include <catch2/catch.hpp>
+#include <git2.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -1775,4 +1777,41 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
                                 " && git ls-files --others --exclude-standard");
         INFO(names.out);
     }
+}
+
+TEST_CASE("working tree scan: a racily clean entry is hashed, as libgit2 and git do", "[git]") {
+    // An index entry whose file was modified in the index's own moment (or, here, carries a
+    // time at or after the index's) cannot vouch for the file by its stat data: same size,
+    // same mtime, same inode, and with core.trustctime off the ctime does not count. Only the
+    // racy-git rule makes the scan hash it. The index is written afresh (no index file
+    // before), so git has no earlier timestamp to find the entry racy against and does not
+    // smudge it.
+    Repo repo;
+    repo.write("a.txt", "x1\n");
+    repo.write("b.txt", "keep\n");
+    auto base = repo.commit();
+    // A day ahead: at or after the index's own time (and within 32-bit seconds, as the index
+    // and libgit2 keep them).
+    const std::string later = "@" + std::to_string(std::time(nullptr) + 86400);
+    auto setup = cptest::sh("cd " + q(repo.dir()) + " && git config core.trustctime false && " +
+                            "touch -d '" + later + "' a.txt && rm .git/index && " +
+                            "git add a.txt b.txt");
+    INFO(setup.err);
+    REQUIRE(setup.status == 0);
+    REQUIRE(repo.git("ls-files --debug a.txt").find("size: 3") != std::string::npos);
+    // The same size and time, in the same inode: only the content differs from the entry,
+    // which holds the base's content, so nothing but this rule finds the change.
+    auto edit = cptest::sh("cd " + q(repo.dir()) + " && printf 'x3\\n' > a.txt && touch -d '" +
+                           later + "' a.txt");
+    REQUIRE(edit.status == 0);
+    auto opened = open_repo(repo);
+    auto diff = diff_of(opened, base, std::nullopt);  // compares with libgit2's
+    CHECK(diff.scanned());
+    const auto* a = diff.find_old("a.txt");
+    REQUIRE(a != nullptr);
+    CHECK(a->change == Change::Modified);
+    auto hunks = diff.hunks(*a);
+    REQUIRE(hunks.ok());
+    REQUIRE(hunks->hunks.size() == 1);
+    CHECK(repo.git("diff --name-only " + base) == "a.txt\n");
 }
