@@ -1562,6 +1562,20 @@ TEST_CASE("libgit2's init skips parsing the CA bundle, and repositories still op
     CHECK_FALSE(opened.head_commit().value().empty());
 }
 
+// The small tree that the working-tree tables start from, committed as the base, then
+// `setup` (shell commands) run in it. Returns the base commit.
+std::string shaped(Repo& repo, const std::string& setup) {
+    repo.write("a.txt", numbered(8, "a"));
+    repo.write("c.txt", numbered(8, "c"));
+    repo.write("d/b.txt", numbered(8, "b"));
+    repo.write("e/f.md", "f\n");
+    auto base = repo.commit();
+    auto done = cptest::sh("cd " + q(repo.dir()) + " && " + setup);
+    INFO(done.err);
+    REQUIRE(done.status == 0);
+    return base;
+}
+
 TEST_CASE("working tree path by path: when each path can be settled alone, and when not",
           "[git]") {
     // The partial diff (Repository::worktree_diff_of) answers only when nothing could make
@@ -1619,14 +1633,7 @@ TEST_CASE("working tree path by path: when each path can be settled alone, and w
     for (const Row& row : rows) {
         INFO(row.name);
         Repo repo;
-        repo.write("a.txt", numbered(8, "a"));
-        repo.write("c.txt", numbered(8, "c"));
-        repo.write("d/b.txt", numbered(8, "b"));
-        repo.write("e/f.md", "f\n");
-        auto base = repo.commit();
-        auto setup = cptest::sh("cd " + q(repo.dir()) + " && " + row.setup);
-        INFO(setup.err);
-        REQUIRE(setup.status == 0);
+        auto base = shaped(repo, row.setup);
         auto opened = open_repo(repo);
         const std::vector<std::string> paths{"a.txt", "c.txt", "d/b.txt", "new.txt",
                                              "new-dir"};
@@ -1761,14 +1768,7 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
     for (const Row& row : rows) {
         INFO(row.name);
         Repo repo;
-        repo.write("a.txt", numbered(8, "a"));
-        repo.write("c.txt", numbered(8, "c"));
-        repo.write("d/b.txt", numbered(8, "b"));
-        repo.write("e/f.md", "f\n");
-        auto base = repo.commit();
-        auto setup = cptest::sh("cd " + q(repo.dir()) + " && " + row.setup);
-        INFO(setup.err);
-        REQUIRE(setup.status == 0);
+        auto base = shaped(repo, row.setup);
         auto opened = open_repo(repo);
         auto diff = diff_of(opened, base, std::nullopt);  // compares with libgit2's
         CHECK(diff.scanned() == row.scans);
