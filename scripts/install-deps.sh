@@ -3,7 +3,11 @@
 # named as arguments (scripts/package.sh and scripts/fuzz.sh name theirs). Does nothing when
 # everything is already there.
 set -euo pipefail
-packages=(g++ cmake make pkg-config git libgit2-dev libcli11-dev libfmt-dev nlohmann-json3-dev catch2 "$@")
+# libgit2 is linked statically: the archives of its dependencies are named too (libgit2-dev
+# pulls them in already).
+packages=(g++ cmake make pkg-config git libgit2-dev libmbedtls-dev libssh2-1-dev libssl-dev
+          libhttp-parser-dev libpcre2-dev zlib1g-dev libcli11-dev libfmt-dev nlohmann-json3-dev
+          catch2 "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
