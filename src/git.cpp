@@ -97,6 +97,16 @@ Error failure(std::string_view what) {
     return Error{fmt::format("{}: {}{}", what, detail, mend)};
 }
 
+// A boolean setting; `fallback` when it is not set, nullopt when it is not a boolean.
+std::optional<bool> config_bool(git_config* config, const char* name, bool fallback) {
+    int value = 0;
+    int rc = git_config_get_bool(&value, config, name);
+    git_error_clear();
+    if (rc == GIT_ENOTFOUND) return fallback;
+    if (rc < 0) return std::nullopt;
+    return value != 0;
+}
+
 template <class T, void (*Free)(T*)>
 struct Handle {
     T* ptr = nullptr;
@@ -323,17 +333,10 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
         git_error_clear();
         return whole;
     }
-    int autocrlf = 0;
-    int got = git_config_get_bool(&autocrlf, config.get(), "core.autocrlf");
-    if ((got == 0 && autocrlf) || (got < 0 && got != GIT_ENOTFOUND)) {  // true, input
-        git_error_clear();
-        return whole;
-    }
-    int filemode = 1;  // libgit2's default: the executable bit on disk counts
-    if (git_config_get_bool(&filemode, config.get(), "core.filemode") < 0) {
-        git_error_clear();
-        filemode = 1;
-    }
+    auto autocrlf = config_bool(config.get(), "core.autocrlf", false);
+    if (!autocrlf || *autocrlf) return whole;  // true, or input
+    // libgit2's default: the executable bit on disk counts
+    const bool filemode = config_bool(config.get(), "core.filemode", true).value_or(true);
 
     std::set<std::string, std::less<>> wanted(paths.begin(), paths.end());
     auto index = read_index_entries(index_file(), wanted);
@@ -369,24 +372,16 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
             return whole;
         settle.push_back({&path, *found->entry, st, &e});
     }
-    // Attributes come from a second handle whose index is empty, so that asking for them
-    // does not load the real one (libgit2 reads .gitattributes from disk and from the index).
-    // That gives the same rules when every tracked .gitattributes is on disk unchanged.
-    for (const auto& [path, oid] : index->attributes) {
-        auto bytes = read_worktree(path);
-        if (!bytes) return bytes.error();
-        git_oid disk;
-        if (!bytes.value() || git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(),
-                                           GIT_OBJECT_BLOB) < 0 || hex(&disk) != oid) {
-            git_error_clear();
-            return whole;
-        }
+    // Files are hashed as they are on disk, where libgit2's whole diff reads attributes from
+    // disk and from the index's copy of each .gitattributes: the same rules when every
+    // tracked one is on disk unchanged. Attributes are then asked without loading the index
+    // (attribute_handle).
+    for (const auto& [path, id] : index->attributes) {
+        auto same = unchanged_on_disk(path, id);
+        if (!same) return same.error();
+        if (!same.value()) return whole;
     }
-    auto attributes = open_without_index();
-    if (!attributes) {
-        git_error_clear();
-        return whole;
-    }
+    const Repository& attributes = attribute_handle();
     Diff out;
     out.repo_ = this;
     out.worktree_ = true;
@@ -394,13 +389,12 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
     for (const Settle& s : settle) {
         const std::string& path = *s.path;
         Handle<git_filter_list, git_filter_list_free> filters;
-        if (git_filter_list_load(filters.out(), attributes->repo_.get(), nullptr, path.c_str(),
+        if (git_filter_list_load(filters.out(), attributes.repo_.get(), nullptr, path.c_str(),
                                  GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) < 0) {
             git_error_clear();
             return whole;
         }
         if (filters.get()) return whole;  // CRLF or ident would convert it
-        out.attributes_[path] = attributes->diff_attribute(path);
         auto bytes = read_worktree(path);
         if (!bytes) return bytes.error();
         if (!bytes.value()) return whole;
@@ -593,6 +587,19 @@ Result<std::optional<std::string>> Repository::read_worktree(std::string_view pa
     if (!content) return content.error();
     if (!present) return std::optional<std::string>();
     return std::optional<std::string>(std::move(content).value());
+}
+
+Result<bool> Repository::unchanged_on_disk(const std::string& path,
+                                           const std::array<unsigned char, 20>& id) const {
+    auto bytes = read_worktree(path);
+    if (!bytes) return bytes.error();
+    git_oid disk;
+    if (!bytes.value() ||
+        git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(), GIT_OBJECT_BLOB) < 0) {
+        git_error_clear();
+        return false;
+    }
+    return std::memcmp(disk.id, id.data(), id.size()) == 0;
 }
 
 Result<std::vector<TrackedFile>> Repository::tracked_files(
@@ -1057,18 +1064,10 @@ std::optional<std::vector<RawDelta>> scan_unstaged(const Repository& repo, git_r
         git_error_clear();
         return std::nullopt;
     }
-    auto flag = [&](const char* name, bool fallback) -> std::optional<bool> {
-        int value = 0;
-        int rc = git_config_get_bool(&value, config.get(), name);
-        git_error_clear();
-        if (rc == GIT_ENOTFOUND) return fallback;
-        if (rc < 0) return std::nullopt;
-        return value != 0;
-    };
-    auto ignorecase = flag("core.ignorecase", false);
-    auto filemode = flag("core.filemode", true);
-    auto symlinks = flag("core.symlinks", true);
-    auto trustctime = flag("core.trustctime", true);
+    auto ignorecase = config_bool(config.get(), "core.ignorecase", false);
+    auto filemode = config_bool(config.get(), "core.filemode", true);
+    auto symlinks = config_bool(config.get(), "core.symlinks", true);
+    auto trustctime = config_bool(config.get(), "core.trustctime", true);
     if (!ignorecase || *ignorecase || !filemode || !symlinks || !trustctime) return std::nullopt;
     ScanRules rules;
     rules.trust_mode = *filemode;
@@ -1113,15 +1112,8 @@ std::optional<std::vector<RawDelta>> scan_unstaged(const Repository& repo, git_r
     // index's copy of each .gitattributes. The two agree when every tracked one is unchanged.
     for (const IndexRecord& r : index.entries) {
         if (r.path != ".gitattributes" && !r.path.ends_with("/.gitattributes")) continue;
-        auto bytes = repo.read_worktree(r.path);
-        git_oid disk;
-        if (!bytes || !bytes.value() ||
-            git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(), GIT_OBJECT_BLOB) <
-                0 ||
-            std::memcmp(disk.id, r.id.data(), r.id.size()) != 0) {
-            git_error_clear();
-            return std::nullopt;
-        }
+        auto same = repo.unchanged_on_disk(r.path, r.id);
+        if (!same || !same.value()) return std::nullopt;  // an error is libgit2's to meet
     }
     auto changes = scan_worktree(root, index, rules, hooks);
     if (!changes) return std::nullopt;
@@ -1477,9 +1469,7 @@ Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
 }
 
 DiffAttribute Diff::diff_attribute(const std::string& path) const {
-    if (!partial_) return repo_->diff_attribute(path);
-    auto known = attributes_.find(path);
-    return known == attributes_.end() ? DiffAttribute::Unset : known->second;
+    return repo_->diff_attribute(path);
 }
 
 Result<Hunks> Diff::hunks(const Delta& delta, const std::string* old_bytes,

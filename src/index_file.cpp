@@ -113,13 +113,8 @@ std::optional<IndexLookup> read_index_entries(const std::string& index_file,
     bool read = parse(file, [&](std::string_view path, const unsigned char* e,
                                 const IndexEntry& entry) {
         if (path == ".gitattributes" || path.ends_with("/.gitattributes")) {
-            static const char digits[] = "0123456789abcdef";
-            std::string oid;
-            for (std::size_t b = 0; b < 20; ++b) {
-                oid += digits[e[40 + b] >> 4];
-                oid += digits[e[40 + b] & 15];
-            }
-            out.attributes[std::string(path)] = oid;  // the last stage wins: conflicts bail
+            auto& id = out.attributes[std::string(path)];  // the last stage wins: conflicts bail
+            std::memcpy(id.data(), e + 40, id.size());
         }
         if (auto wanted = paths.find(path); wanted != paths.end())
             out.entries[*wanted].push_back(entry);

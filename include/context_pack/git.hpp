@@ -4,6 +4,7 @@
 // error becomes a one-line message here. It never writes to the repository.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -143,7 +144,6 @@ private:
     bool worktree_ = false;
     bool partial_ = false;  // also: no clean filter applies, files are stored as they are
     bool scanned_ = false;  // the unstaged half came from worktree_scan.hpp
-    std::map<std::string, DiffAttribute, std::less<>> attributes_;  // partial: each path's
     std::vector<Delta> deltas_;  // sorted by old_path for lookup
     std::vector<const Delta*> by_new_;
 };
@@ -206,6 +206,9 @@ public:
     // lock, so threads sharing a handle would take turns.
     Result<Repository> open_reader() const;
 
+    // Whether the file at `path` is on disk as the blob `id` (read raw, no filter).
+    Result<bool> unchanged_on_disk(const std::string& path,
+                                   const std::array<unsigned char, 20>& id) const;
     // File content in the working tree; nullopt when it is absent, not a regular file, over
     // the size limit, or reached through a symlink (reads never follow one, so they never
     // leave the tree).
