@@ -710,7 +710,8 @@ const Repository& Repository::attribute_handle() const {
         }
         if (on_disk) {
             auto opened = open_without_index();
-            if (opened) trees_->attributes = std::make_unique<Repository>(std::move(opened).value());
+            if (opened)
+                trees_->attributes = std::make_unique<Repository>(std::move(opened).value());
         }
     }
     return trees_->attributes ? *trees_->attributes : *this;
@@ -1222,7 +1223,8 @@ Result<Diff> Repository::diff(const std::string& base, const std::optional<std::
             index_mtime = ::stat(index_file().c_str(), &index_stat) == 0 ? index_stat.st_mtime : 0;
         }
         // The index's id and modification time for a path (stage 0), if it holds it.
-        auto indexed = [&](const std::string& path) -> std::optional<std::pair<git_oid, std::int64_t>> {
+        using Indexed = std::pair<git_oid, std::int64_t>;
+        auto indexed = [&](const std::string& path) -> std::optional<Indexed> {
             if (scanned) {
                 auto& entries = scanned->entries;
                 auto it = std::lower_bound(entries.begin(), entries.end(), path,
@@ -1233,48 +1235,47 @@ Result<Diff> Repository::diff(const std::string& base, const std::optional<std::
                     return std::nullopt;
                 git_oid id;
                 git_oid_fromraw(&id, it->id.data());
-                return std::pair{id, std::int64_t(std::int32_t(it->mtime_s))};
+                return Indexed{id, std::int32_t(it->mtime_s)};
             }
             const git_index_entry* e =
                 index.get() ? git_index_get_bypath(index.get(), path.c_str(), 0) : nullptr;
             if (!e) return std::nullopt;
-            return std::pair{e->id, std::int64_t(e->mtime.seconds)};
+            return Indexed{e->id, e->mtime.seconds};
         };
-        for (const RawDelta& rd : raw) {
-            const RawDelta* d = &rd;
-            auto change = change_of(d->status);
+        for (const RawDelta& d : raw) {
+            auto change = change_of(d.status);
             if (!change) continue;
-            if (*change == Change::Modified && d->old_file.mode == d->new_file.mode &&
-                d->old_file.mode != GIT_FILEMODE_COMMIT) {
+            if (*change == Change::Modified && d.old_file.mode == d.new_file.mode &&
+                d.old_file.mode != GIT_FILEMODE_COMMIT) {
                 // A staged edit undone on disk is still "modified" to libgit2, which diffs
                 // through the index; git diff BASE says unchanged. When libgit2 hashed the
                 // file, the ids tell. Otherwise only a file whose id libgit2 did not work out,
                 // or a racily clean entry (written in the index's own second, git's racy-git
                 // rule), can hold the base bytes, and only such a file is hashed here.
-                if (git_oid_equal(&d->old_file.id, &d->new_file.id)) continue;
-                auto e = indexed(d->new_file.path);
-                bool racy = e && git_oid_equal(&e->first, &d->new_file.id) &&
+                if (git_oid_equal(&d.old_file.id, &d.new_file.id)) continue;
+                auto e = indexed(d.new_file.path);
+                bool racy = e && git_oid_equal(&e->first, &d.new_file.id) &&
                             e->second >= index_mtime;
-                bool unknown = !(d->new_file.flags & GIT_DIFF_FLAG_VALID_ID) ||
-                               git_oid_is_zero(&d->new_file.id);
+                bool unknown = !(d.new_file.flags & GIT_DIFF_FLAG_VALID_ID) ||
+                               git_oid_is_zero(&d.new_file.id);
                 if (racy || unknown) {
-                    auto bytes = read_worktree_as_stored(d->new_file.path);
+                    auto bytes = read_worktree_as_stored(d.new_file.path);
                     if (!bytes) return bytes.error();
                     git_oid disk;
                     if (bytes.value() &&
                         git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(),
                                      GIT_OBJECT_BLOB) == 0 &&
-                        git_oid_equal(&disk, &d->old_file.id))
+                        git_oid_equal(&disk, &d.old_file.id))
                         continue;
                 }
             }
             Delta delta;
             delta.change = *change;
-            delta.old_path = d->old_file.path;
-            delta.new_path = d->new_file.path;
-            delta.old_oid = hex(&d->old_file.id);
-            delta.old_kind = kind_of(static_cast<git_filemode_t>(d->old_file.mode));
-            delta.new_kind = kind_of(static_cast<git_filemode_t>(d->new_file.mode));
+            delta.old_path = d.old_file.path;
+            delta.new_path = d.new_file.path;
+            delta.old_oid = hex(&d.old_file.id);
+            delta.old_kind = kind_of(static_cast<git_filemode_t>(d.old_file.mode));
+            delta.new_kind = kind_of(static_cast<git_filemode_t>(d.new_file.mode));
             if (delta.change == Change::Conflicted) {  // libgit2 leaves the base side empty
                 auto at_base = lookup(base, delta.old_path);
                 if (!at_base) return at_base.error();
