@@ -103,14 +103,12 @@ private:
             std::string_view rest = std::string_view(index_.entries[i].path).substr(prefix.size());
             auto slash = rest.find('/');
             if (slash == std::string_view::npos) {  // a file here
-                if (!children.empty() && children.back() == rest) return false;
                 children.push_back(rest);
                 if (!file(fd, std::string(rest), index_.entries[i])) return false;
                 ++i;
                 continue;
             }
             std::string_view child = rest.substr(0, slash);
-            if (!children.empty() && children.back() == child) return false;  // also a file
             children.push_back(child);
             std::string under = prefix + std::string(child) + "/";
             std::size_t end = i;
@@ -118,7 +116,9 @@ private:
             if (!directory(fd, std::string(child), under, i, end)) return false;
             i = end;
         }
+        // A name both a file and a directory of the index ("a", "a-b", "a/x"): damage.
         std::sort(children.begin(), children.end());
+        if (std::adjacent_find(children.begin(), children.end()) != children.end()) return false;
         for (const std::string& name : *names) {
             if (is_dot_git(name)) continue;
             if (std::binary_search(children.begin(), children.end(), std::string_view(name)))
