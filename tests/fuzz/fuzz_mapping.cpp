@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "context_pack/mapping.hpp"
+#include "context_pack/core/mapping.hpp"
 #include "support/mapping_reference.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "context_pack/spec.hpp"
+#include "context_pack/model/spec.hpp"
 
 namespace {
 

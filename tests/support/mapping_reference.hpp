@@ -1,5 +1,5 @@
 // Brute-force reference for the boundary rule (SPEC §3), shared by the Catch2 test
-// (tests/test_mapping_reference.cpp, random scripts from a seeded generator) and the libFuzzer
+// (tests/core/test_mapping_reference.cpp, random scripts from a seeded generator) and the libFuzzer
 // target (tests/fuzz/fuzz_mapping.cpp, scripts decoded from bytes).
 //
 // An edit script over a file whose every line's identity is known is applied by hand; from the
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "context_pack/mapping.hpp"
+#include "context_pack/core/mapping.hpp"
 
 namespace cptest {
 

@@ -1,0 +1,36 @@
+// The whole job as one call, shared by the command line and the MCP server: open the
+// repository, check the revisions the caller named, resolve, keep the rows --only names,
+// and attach windows and callers unless only the table is wanted.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "context_pack/git/git.hpp"
+#include "context_pack/resolve/pack.hpp"
+#include "context_pack/model/report.hpp"
+#include "context_pack/resolve/resolve.hpp"
+#include "context_pack/core/result.hpp"
+#include "context_pack/model/spec.hpp"
+
+namespace cp {
+
+struct Request {
+    std::vector<Spec> specs;
+    std::string repo_dir = ".";
+    ResolveOptions resolve;
+    std::vector<std::string> only;  // table rows ("3") or labels ("file_changes[2]")
+    bool table_only = false;
+    std::uint64_t max_file_bytes = git::kDefaultMaxFileBytes;  // files over it are not read
+    // Threads that read and diff beside the main one (--jobs): 0 one a core, at most 8; 1 none.
+    // The report never depends on it.
+    unsigned jobs = 0;
+    PackOptions pack;
+};
+
+Result<Report> build_report(const Request& request);
+
+// Keeps the anchors that `only` names, by table row or label; false when none matched.
+bool select_only(Report& report, const std::vector<std::string>& only);
+
+}  // namespace cp

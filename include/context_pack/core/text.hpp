@@ -1,0 +1,52 @@
+// Byte-level text helpers shared by resolution and the printers: counting and slicing lines
+// the way git counts them, and the whole-word test of `git grep -w -F`.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cp::text {
+
+// Number of lines as git counts them: every '\n' ends one, and trailing bytes without a final
+// newline are one more. An empty buffer has 0 lines.
+std::int64_t count_lines(std::string_view content);
+
+// The lines of `content`, without their '\n' and without one '\r' before it (CRLF files).
+std::vector<std::string_view> split_lines(std::string_view content);
+
+// Git's binary test: a NUL byte in the first 8000 bytes.
+bool looks_binary(std::string_view content);
+
+// True when a byte is a word byte for -w: an ASCII letter, digit or '_'. Inline: the
+// caller scan asks it of every byte of every file.
+inline constexpr auto kWordBytes = [] {
+    std::array<bool, 256> table{};
+    for (int c = 0; c < 256; ++c)
+        table[std::size_t(c)] =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    return table;
+}();
+inline bool is_word_byte(unsigned char c) { return kWordBytes[c]; }
+
+// True when `needle` occurs in `line` with no word byte just before or just after it, as
+// `git grep -w -F` would match it (it retries past a failed candidate).
+bool contains_word(std::string_view line, std::string_view needle);
+
+// `bytes` with control characters escaped (\n, \t, \xNN), for one-line messages and cells.
+std::string printable(std::string_view bytes);
+
+// Cuts a line to at most `max_bytes` bytes without splitting a UTF-8 sequence; returns the
+// number of bytes cut.
+std::size_t cut_line(std::string& line, std::size_t max_bytes);
+
+// The first 10 hex digits of an object id, as tables and messages show it.
+std::string short_oid(std::string_view oid);
+
+// `word` as one shell word: as it is when it needs no quoting, else in single quotes.
+std::string shell_word(std::string_view word);
+
+}  // namespace cp::text

@@ -1,0 +1,30 @@
+// The status table (SPEC §4 item 1): per spec one header line with base, target and counts
+// by status, then one row per anchor. Every coordinate is `path:line[-end]`, labelled by its
+// column as being at base or at target. Returns the number of lines printed.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+
+#include "context_pack/model/report.hpp"
+#include "context_pack/model/summary.hpp"
+
+namespace cp {
+
+std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color);
+
+// The drift summary over several specs: totals, then one row per spec and per path prefix.
+void print_summary(std::ostream& out, const Summary& summary, bool color);
+
+// "src/a.c:4-6", "src/a.c:4", or for an empty range "src/a.c:(deleted after 3)", the gap
+// where a range's deleted lines stood.
+std::string format_location(const Location& location);
+
+// ANSI colour around text when `on`; the codes are SGR numbers such as "1" or "31".
+std::string paint(bool on, const char* code, const std::string& text);
+
+// The colour of a status cell: green SAME, cyan MOVED, yellow TOUCHED, red problems.
+const char* status_color(const AnchorResult& anchor);
+
+}  // namespace cp

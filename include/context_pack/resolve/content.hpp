@@ -1,0 +1,39 @@
+// File bytes at a target, read once: a blob by id, a path at a commit, or a path in the
+// working tree (what is on disk). Shared by resolution (symbol checks), windows and callers.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "context_pack/git/git.hpp"
+#include "context_pack/core/result.hpp"
+
+namespace cp {
+
+class Content {
+public:
+    explicit Content(const git::Repository& repo) : repo_(repo) {}
+
+    // nullptr when the blob is over the repository's file size limit.
+    Result<const std::string*> blob(const std::string& oid);
+    bool held(const std::string& oid) const { return blobs_.count(oid) > 0; }
+    // Keeps a blob read elsewhere (on the pool), unless it is kept already.
+    void adopt(const std::string& oid, std::string bytes) {
+        blobs_.try_emplace(oid, std::move(bytes));
+    }
+    // `target`: a commit, or nullopt for the working tree. nullptr when there is no regular
+    // file at that path (absent, a directory, a symlink, a submodule, or over the size limit).
+    Result<const std::string*> file(const std::optional<std::string>& target,
+                                    const std::string& path);
+
+    const git::Repository& repo() const { return repo_; }
+
+private:
+    const git::Repository& repo_;
+    std::map<std::string, std::string> blobs_;
+    std::map<std::string, std::optional<std::string>> worktree_;
+    std::map<std::string, std::optional<std::string>> at_commit_;  // "commit:path" -> blob id
+};
+
+}  // namespace cp

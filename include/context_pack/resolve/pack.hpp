@@ -1,0 +1,25 @@
+// The pack step: after resolution, read each target's files once more to attach windows and
+// caller lists to the report. Callers are found in one pass over each target's tracked files
+// for every symbol of every spec on that target.
+#pragma once
+
+#include "context_pack/resolve/content.hpp"
+#include "context_pack/resolve/pool.hpp"
+#include "context_pack/model/report.hpp"
+#include "context_pack/core/result.hpp"
+#include "context_pack/core/window.hpp"
+
+namespace cp {
+
+struct PackOptions {
+    WindowOptions window;
+    std::size_t max_callers = 50;  // hits listed per symbol; beyond them, per-file counts
+    bool callers = true;
+};
+
+// With --since, only anchors whose lines were edited get windows and caller lists. `pool`,
+// when given, shares the caller scan's reading; the result is the same without.
+Result<Unit> add_windows_and_callers(Content& content, Report& report, const PackOptions& options,
+                                     Pool* pool = nullptr);
+
+}  // namespace cp

@@ -1,0 +1,48 @@
+// Resolution: carry every anchor of every spec from its base onto its target and fill the
+// report. One name-level diff per distinct (base, target), -U0 hunks once per anchored path,
+// one content read per file whose symbols need checking.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "context_pack/resolve/content.hpp"
+#include "context_pack/git/git.hpp"
+#include "context_pack/resolve/pool.hpp"
+#include "context_pack/model/report.hpp"
+#include "context_pack/core/result.hpp"
+#include "context_pack/model/spec.hpp"
+
+namespace cp {
+
+struct ResolveOptions {
+    std::optional<std::string> base;    // --base: overrides every spec's base
+    std::optional<std::string> target;  // --target: overrides every spec's target
+    bool at_base = false;               // --at-base: every spec's target is its own base
+    std::optional<std::string> since;   // --since: mark anchors whose lines changed since
+    // Look for lost lines in every file the diff added or changed, not only in their own
+    // file. Off for --table: it adds pointers (found_at, candidates), never a status.
+    bool search_elsewhere = true;
+    // In the working tree, settle each anchored path alone when every one allows it, rather
+    // than diffing the whole tree (see git::Repository::worktree_diff_of). The answers are
+    // the same; off only to compare the two ways.
+    bool settle_paths_alone = true;
+};
+
+// Errors are only what stops the whole run (an unreadable object, a failed diff);
+// per-anchor outcomes, including a base that is not in the repository, are report data.
+// `content` carries the repository and caches the file bytes that later steps read again.
+// `pool`, when given, reads and diffs ahead (see pool.hpp); the report is the same without.
+Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
+                       const ResolveOptions& options, Pool* pool = nullptr);
+
+// Why a revision did not name one commit, with the mend; empty when it did. `role` is
+// "base", "target" or "--since".
+std::string revision_problem(const git::Repository& repo, const char* role,
+                             const std::string& rev, const git::Revision& revision);
+
+// Why `path` cannot name a file inside the repository, or nullopt when it can.
+std::optional<std::string> path_problem(std::string_view path);
+
+}  // namespace cp

@@ -1,0 +1,206 @@
+#include "context_pack/app/cli.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "context_pack/app/exit_status.hpp"
+#include "context_pack/git/git.hpp"
+#include "context_pack/output/json_output.hpp"
+#include "context_pack/app/mcp.hpp"
+#include "context_pack/app/pipeline.hpp"
+#include "context_pack/model/spec.hpp"
+#include "context_pack/core/text.hpp"
+#include "context_pack/output/text_output.hpp"
+
+namespace cp::cli {
+namespace {
+
+struct Options {
+    std::vector<std::string> spec_files;
+    std::vector<std::string> anchors;
+    std::string repo_dir = ".";
+    std::optional<std::string> base;
+    std::optional<std::string> target;
+    bool at_base = false;
+    std::optional<std::string> since;
+    std::vector<std::string> only;
+    std::string format = "text";
+    bool table_only = false;
+    int context = 3;
+    std::size_t max_lines = 1500;
+    std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
+    unsigned jobs = 0;
+    std::string color = "auto";
+};
+
+constexpr const char* kDescription =
+    "Carry the code anchors of a change plan from its base commit onto the tree you stand on\n"
+    "(a commit, or by default the working tree with its uncommitted changes) and print a\n"
+    "pack: a status table (SAME, MOVED, TOUCHED, RENAMED, GONE, NEW, UNRESOLVED per anchor),\n"
+    "then the code of each anchor at the target, then the callers of each symbol.\n\n"
+    "Examples:\n"
+    "  context-pack plan.json                      orient: the pack on the working tree\n"
+    "  context-pack --at-base plan.json            check a plan at its own base\n"
+    "  context-pack --since $START plan.json       re-expand what changed since $START\n"
+    "  context-pack --base main~3 --anchor src/a.c:40-52@parse_args\n"
+    "                                              one anchor, no spec file\n"
+    "  context-pack --table --format json drift.jsonl\n"
+    "                                              many specs, one JSON document\n\n"
+    "Exit status: 0 every anchor resolved and every symbol found; 1 the pack was printed and\n"
+    "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING; 2 the command could not run.";
+
+Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
+    std::vector<Spec> specs;
+    for (const auto& name : o.spec_files) {
+        auto parsed = read_spec_input(name, in);
+        if (!parsed) return parsed.error();
+        for (auto& s : parsed.value()) specs.push_back(std::move(s));
+    }
+    if (!o.anchors.empty()) {
+        if (!o.base)
+            return Error{"--anchor needs --base REV: the commit the anchors' line numbers are at"};
+        Spec adhoc;
+        adhoc.source = "--anchor";
+        for (std::size_t i = 0; i < o.anchors.size(); ++i) {
+            auto a = parse_anchor_arg(o.anchors[i]);
+            if (!a) return a.error();
+            a->index = i;
+            adhoc.anchors.push_back(std::move(a).value());
+        }
+        specs.push_back(std::move(adhoc));
+    }
+    if (specs.empty())
+        return Error{"nothing to resolve: give a spec file ('-' reads standard input), or "
+                     "--base REV --anchor PATH:LINE"};
+    if (auto checked = check_specs(specs, o.base.has_value(), "pass --base REV"); !checked)
+        return checked.error();
+    return specs;
+}
+
+// The command line again, without --only and --max-lines, for the pointers the cap prints.
+std::string rerun_command(int argc, char** argv) {
+    std::string cmd = "context-pack";
+    for (int i = 1; i < argc; ++i) {
+        std::string_view arg = argv[i];
+        if (arg == "--only" || arg == "--max-lines") {
+            ++i;
+            continue;
+        }
+        if (arg.starts_with("--only=") || arg.starts_with("--max-lines=")) continue;
+        cmd += " " + text::shell_word(arg);
+    }
+    return cmd;
+}
+
+bool use_color(const std::string& mode) {
+    if (mode != "auto") return mode == "always";
+    auto set = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v && *v;
+    };
+    if (set("NO_COLOR")) return false;
+    auto forced = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v && *v && std::string_view(v) != "0";
+    };
+    if (forced("CLICOLOR_FORCE") || forced("FORCE_COLOR")) return true;
+    const char* term = std::getenv("TERM");
+    return isatty(STDOUT_FILENO) && !(term && std::string_view(term) == "dumb");
+}
+
+int fail(std::ostream& err, const std::string& message) {
+    err << "context-pack: " << message << '\n';
+    return kExitCannotRun;
+}
+
+}  // namespace
+
+int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
+    if (argc >= 2 && std::string_view(argv[1]) == "mcp") return mcp::run(argc, argv, in, out, err);
+    Options o;
+    CLI::App app{kDescription, "context-pack"};
+    app.add_option("specs", o.spec_files, "Spec files (.json, or .jsonl with one spec a line); - reads stdin");
+    app.add_option("-C", o.repo_dir, "Repository to read (default: the current directory)");
+    app.add_option("--base", o.base, "Base revision for --anchor, overriding every spec's base");
+    // One value per occurrence, so `--only 2 plan.json` leaves plan.json a spec file.
+    app.add_option("--anchor", o.anchors, "Ad hoc anchor PATH:LINE[-END][@SYMBOL] (repeatable)")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_option("--target", o.target,
+                   "Target revision (default: the working tree; HEAD in a bare repository)");
+    app.add_flag("--at-base", o.at_base, "Check each spec at its own base (target = base)");
+    app.add_option("--since", o.since,
+                   "Mark anchors whose lines changed since REV; show only their windows");
+    app.add_option("--only", o.only,
+                   "Show only this anchor: a table row (3) or a label (file_changes[2], reads[0])")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
+    app.add_flag("--table", o.table_only, "Print the status table alone");
+    app.add_option("--context", o.context, "Context lines around each window (default 3)")
+        ->check(CLI::Range(0, 1000));
+    app.add_option("--max-lines", o.max_lines, "Cap on the text pack's lines (default 1500)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+    app.add_option("--max-file-mib", o.max_file_mib,
+                   "Files larger than this many MiB are not read (default 128)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
+    app.add_option("--jobs", o.jobs,
+                   "Threads that read and diff (default: one a core, at most 8; 1: none "
+                   "besides the main one)")
+        ->check(CLI::Range(1u, 256u));
+    app.add_option("--color", o.color, "Colour: auto (on a terminal), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    app.set_version_flag("--version",
+                         fmt::format("context-pack {} (libgit2 {})", CONTEXT_PACK_VERSION,
+                                     git::library_version()));
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        out << app.help();
+        return kExitOk;
+    } catch (const CLI::CallForVersion&) {
+        out << app.version() << '\n';
+        return kExitOk;
+    } catch (const CLI::ParseError& e) {
+        return fail(err, fmt::format("{}; see context-pack --help", e.what()));
+    }
+
+    auto specs = load_specs(o, in);  // bad input stops here, before the repository is touched
+    if (!specs) return fail(err, specs.error().message);
+
+    Request request;
+    request.specs = std::move(specs).value();
+    request.repo_dir = o.repo_dir;
+    request.resolve = {o.base, o.target, o.at_base, o.since, !o.table_only};
+    request.jobs = o.jobs;
+    request.only = o.only;
+    request.table_only = o.table_only;
+    request.max_file_bytes = o.max_file_mib << 20;
+    request.pack.window.context = o.context;
+    auto report = build_report(request);
+    if (!report) return fail(err, report.error().message);
+
+    if (o.format == "json") {
+        print_json(out, report.value());
+    } else {
+        TextOptions to;
+        to.color = use_color(o.color);
+        to.table_only = o.table_only;
+        to.max_lines = o.max_lines;
+        to.rerun = rerun_command(argc, argv);
+        print_pack(out, report.value(), to);
+    }
+    out.flush();
+    return report->exit_status();
+}
+
+}  // namespace cp::cli

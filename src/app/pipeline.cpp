@@ -1,0 +1,61 @@
+#include "context_pack/app/pipeline.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "context_pack/resolve/content.hpp"
+#include "context_pack/git/git.hpp"
+
+namespace cp {
+
+bool select_only(Report& report, const std::vector<std::string>& only) {
+    bool any = false;
+    for (SpecReport& spec : report.specs) {
+        std::erase_if(spec.anchors, [&](const AnchorResult& a) {
+            return std::none_of(only.begin(), only.end(), [&](const std::string& o) {
+                return o == std::to_string(a.row) || o == anchor_label(a.anchor);
+            });
+        });
+        any = any || !spec.anchors.empty();
+    }
+    return any;
+}
+
+Result<Report> build_report(const Request& request) {
+    const ResolveOptions& ro = request.resolve;
+    if (ro.at_base && ro.target)
+        return Error{"--at-base and --target both set the target; give one of them"};
+
+    auto repo = git::Repository::open(request.repo_dir);
+    if (!repo) return repo.error();
+    repo->set_max_file_bytes(request.max_file_bytes);
+
+    // A mistyped --target or --since is a usage error, not a per-anchor outcome.
+    for (auto [flag, rev] : {std::pair{"--target", &ro.target}, std::pair{"--since", &ro.since}}) {
+        if (!*rev) continue;
+        auto found = repo->resolve_commit(**rev);
+        if (found.outcome == git::Revision::Outcome::Missing)
+            return Error{revision_problem(repo.value(), flag, **rev, found)};
+        if (found.outcome != git::Revision::Outcome::Commit)
+            return Error{fmt::format("{} {} does not name a commit in this repository", flag,
+                                     **rev)};
+    }
+
+    Content content(repo.value());
+    auto pool = Pool::start(repo.value(), request.jobs);
+    auto report = resolve(content, request.specs, ro, pool.get());
+    if (!report) return report.error();
+
+    if (!request.only.empty() && !select_only(report.value(), request.only))
+        return Error{"--only matches no anchor; give a table row number or a label such as "
+                     "file_changes[0] or reads[1]"};
+
+    if (!request.table_only) {  // windows and callers read the targets' files again
+        auto packed = add_windows_and_callers(content, report.value(), request.pack, pool.get());
+        if (!packed) return packed.error();
+    }
+    return report;
+}
+
+}  // namespace cp

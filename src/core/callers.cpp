@@ -1,0 +1,130 @@
+#include "context_pack/core/callers.hpp"
+
+#include <algorithm>
+
+#include "context_pack/core/text.hpp"
+
+namespace cp {
+
+namespace {
+
+bool all_word_bytes(std::string_view s) {
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return text::is_word_byte(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
+
+CallerScan::CallerScan(std::vector<std::string> symbols, std::size_t max_line_bytes)
+    : max_line_bytes_(max_line_bytes) {
+    for (auto& s : symbols) {
+        if (s.empty()) continue;
+        auto [it, added] = hits_.try_emplace(std::move(s));
+        if (!added) continue;
+        const std::string& name = it->first;
+        if (all_word_bytes(name)) {
+            words_.emplace(name, &*it);
+            word_lengths_[std::min<std::size_t>(name.size(), 255)] = true;
+            word_starts_[static_cast<unsigned char>(name[0])] = true;
+        } else {
+            others_[static_cast<unsigned char>(name[0])].push_back(&*it);
+        }
+    }
+}
+
+void CallerScan::scan(const std::string& path, std::string_view bytes) {
+    ++files_scanned_;
+    if (text::looks_binary(bytes)) return;
+    // One pass over the bytes for every symbol. A whole match starts where no word byte
+    // precedes it, so the scan hops from word to word: a word is a hit when it is one of the
+    // symbols made only of word bytes; the other symbols are tried where their first byte
+    // stands at such a start. Lines are counted on the way.
+    std::map<const std::string*, LineNo> last_line;  // one hit per line and symbol
+    LineNo line = 1;
+    std::size_t line_start = 0;
+    const std::size_t n = bytes.size();
+    auto record = [&](Entry* entry, std::size_t at) {
+        auto [seen, first] = last_line.try_emplace(&entry->first, line);
+        if (!first && seen->second == line) return;
+        seen->second = line;
+        auto eol = bytes.find('\n', at);
+        auto whole =
+            bytes.substr(line_start, eol == std::string_view::npos ? eol : eol - line_start);
+        if (!whole.empty() && whole.back() == '\r') whole.remove_suffix(1);
+        CallerHit hit{path, line, std::string(whole), 0};
+        hit.cut_bytes = text::cut_line(hit.text, max_line_bytes_);
+        entry->second.push_back(std::move(hit));
+    };
+    auto try_others = [&](std::size_t at) {
+        for (Entry* entry : others_[static_cast<unsigned char>(bytes[at])]) {
+            const std::string& symbol = entry->first;
+            std::size_t end = at + symbol.size();
+            if (end > n || bytes.compare(at, symbol.size(), symbol) != 0) continue;
+            if (end < n && text::is_word_byte(static_cast<unsigned char>(bytes[end]))) continue;
+            record(entry, at);
+        }
+    };
+    for (std::size_t i = 0; i < n;) {
+        auto c = static_cast<unsigned char>(bytes[i]);
+        if (c == '\n') {
+            ++line;
+            line_start = ++i;
+            continue;
+        }
+        if (!text::is_word_byte(c)) {
+            bool starts = i == 0 || !text::is_word_byte(static_cast<unsigned char>(bytes[i - 1]));
+            if (starts && !others_[c].empty()) try_others(i);
+            ++i;
+            continue;
+        }
+        std::size_t j = i + 1;
+        while (j < n && text::is_word_byte(static_cast<unsigned char>(bytes[j]))) ++j;
+        if (word_starts_[c] && word_lengths_[std::min<std::size_t>(j - i, 255)]) {
+            auto it = words_.find(bytes.substr(i, j - i));
+            if (it != words_.end()) record(it->second, i);
+        }
+        if (!others_[c].empty()) try_others(i);
+        i = j;
+    }
+}
+
+void CallerScan::append(const CallerScan& later) {
+    for (const auto& [symbol, found] : later.hits_) {
+        auto mine = hits_.find(symbol);
+        if (mine != hits_.end()) mine->second.insert(mine->second.end(), found.begin(), found.end());
+    }
+    files_scanned_ += later.files_scanned_;
+}
+
+const std::vector<CallerHit>& CallerScan::hits(const std::string& symbol) const {
+    static const std::vector<CallerHit> none;
+    auto it = hits_.find(symbol);
+    return it == hits_.end() ? none : it->second;
+}
+
+Callers summarize_callers(const std::string& symbol, const std::vector<CallerHit>& hits,
+                          const std::vector<Shown>& shown, std::size_t max_hits,
+                          std::size_t files_scanned) {
+    Callers out;
+    out.symbol = symbol;
+    out.files_scanned = files_scanned;
+    std::map<std::string, std::size_t> counts;
+    for (const CallerHit& h : hits) {
+        bool inside = std::any_of(shown.begin(), shown.end(), [&](const Shown& s) {
+            return s.path == h.path && s.first <= h.line && h.line <= s.last;
+        });
+        if (inside) {
+            ++out.in_windows;
+            continue;
+        }
+        ++out.total;
+        ++counts[h.path];
+        if (out.hits.size() < max_hits) out.hits.push_back(h);
+    }
+    for (auto& [path, count] : counts) out.per_file.push_back({path, count});
+    std::stable_sort(out.per_file.begin(), out.per_file.end(),
+                     [](const FileCount& a, const FileCount& b) { return a.count > b.count; });
+    return out;
+}
+
+}  // namespace cp

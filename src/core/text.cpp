@@ -1,0 +1,81 @@
+#include "context_pack/core/text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace cp::text {
+
+std::int64_t count_lines(std::string_view content) {
+    auto n = static_cast<std::int64_t>(std::count(content.begin(), content.end(), '\n'));
+    if (!content.empty() && content.back() != '\n') ++n;
+    return n;
+}
+
+std::vector<std::string_view> split_lines(std::string_view content) {
+    std::vector<std::string_view> lines;
+    while (!content.empty()) {
+        auto nl = content.find('\n');
+        auto line = content.substr(0, nl);
+        if (nl != std::string_view::npos && !line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        lines.push_back(line);
+        if (nl == std::string_view::npos) break;
+        content.remove_prefix(nl + 1);
+    }
+    return lines;
+}
+
+std::size_t cut_line(std::string& line, std::size_t max_bytes) {
+    if (line.size() <= max_bytes) return 0;
+    std::size_t keep = max_bytes;
+    while (keep > 0 && (static_cast<unsigned char>(line[keep]) & 0xC0) == 0x80) --keep;
+    std::size_t cut = line.size() - keep;
+    line.resize(keep);
+    return cut;
+}
+
+std::string short_oid(std::string_view oid) { return std::string(oid.substr(0, 10)); }
+
+bool looks_binary(std::string_view content) {
+    return content.substr(0, 8000).find('\0') != std::string_view::npos;
+}
+
+bool contains_word(std::string_view line, std::string_view needle) {
+    if (needle.empty()) return false;
+    for (auto pos = line.find(needle); pos != std::string_view::npos;
+         pos = line.find(needle, pos + 1)) {
+        bool left_ok = pos == 0 || !is_word_byte(static_cast<unsigned char>(line[pos - 1]));
+        auto after = pos + needle.size();
+        bool right_ok =
+            after == line.size() || !is_word_byte(static_cast<unsigned char>(line[after]));
+        if (left_ok && right_ok) return true;
+    }
+    return false;
+}
+
+std::string printable(std::string_view bytes) {
+    std::string out;
+    out.reserve(bytes.size());
+    for (char ch : bytes) {
+        auto c = static_cast<unsigned char>(ch);
+        if (c == '\n') out += "\\n";
+        else if (c == '\t') out += "\\t";
+        else if (c == '\r') out += "\\r";
+        else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+        else out += ch;
+    }
+    return out;
+}
+
+std::string shell_word(std::string_view word) {
+    bool plain = !word.empty() &&
+                 word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789-_./:=@,+%^~") == std::string_view::npos;
+    if (plain) return std::string(word);
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+}  // namespace cp::text

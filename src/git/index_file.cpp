@@ -1,0 +1,145 @@
+#include "context_pack/git/index_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <functional>
+#include <string_view>
+
+namespace cp::git {
+namespace {
+
+std::uint32_t be32(const unsigned char* p) {
+    return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
+}
+std::uint16_t be16(const unsigned char* p) { return std::uint16_t(p[0] << 8 | p[1]); }
+
+// The file mapped whole, read-only (git writes a new index and renames it into place, so a
+// mapping never sees a half-written one).
+class Mapped {
+public:
+    explicit Mapped(const std::string& file) {
+        int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return;
+        struct stat st {};
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+            mtime_s_ = st.st_mtim.tv_sec;
+            mtime_ns_ = st.st_mtim.tv_nsec;
+            void* at = ::mmap(nullptr, std::size_t(st.st_size), PROT_READ,
+                              MAP_PRIVATE | MAP_POPULATE, fd, 0);
+            if (at != MAP_FAILED) {
+                data_ = static_cast<const unsigned char*>(at);
+                size_ = std::size_t(st.st_size);
+            }
+        }
+        ::close(fd);
+    }
+    ~Mapped() {
+        if (data_) ::munmap(const_cast<unsigned char*>(data_), size_);
+    }
+    Mapped(const Mapped&) = delete;
+    Mapped& operator=(const Mapped&) = delete;
+    const unsigned char* data() const { return data_; }
+    std::size_t size() const { return size_; }
+    std::int64_t mtime_s() const { return mtime_s_; }
+    std::int64_t mtime_ns() const { return mtime_ns_; }
+
+private:
+    const unsigned char* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::int64_t mtime_s_ = 0, mtime_ns_ = 0;
+};
+
+// Calls `visit(path, entry bytes, flags)` for every entry in order; false when the file is
+// not one this reader takes.
+using EntryVisitor =
+    std::function<void(std::string_view path, const unsigned char* e, const IndexEntry& flags)>;
+
+bool parse(const Mapped& file, const EntryVisitor& visit) {
+    const std::size_t hash = 20;  // SHA-1: the only object format libgit2 1.5 opens
+    if (!file.data() || file.size() < 12 + hash) return false;
+    const unsigned char* bytes = file.data();
+    const std::size_t end = file.size() - hash;  // the trailing checksum
+    if (std::memcmp(bytes, "DIRC", 4) != 0) return false;
+    const std::uint32_t version = be32(bytes + 4);
+    if (version != 2 && version != 3) return false;
+    const std::uint32_t count = be32(bytes + 8);
+
+    std::size_t at = 12;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        // ctime, mtime, dev, ino, mode, uid, gid, size (40 bytes), the id, 16 bits of flags
+        const std::size_t fixed = 40 + hash + 2;
+        if (at + fixed > end) return false;
+        const unsigned char* e = bytes + at;
+        const std::uint16_t flags = be16(e + 40 + hash);
+        const bool extended = flags & 0x4000;
+        if (extended && version < 3) return false;
+        const std::size_t header = fixed + (extended ? 2 : 0);
+        if (at + header > end) return false;
+        const std::uint16_t more = extended ? be16(e + fixed) : 0;
+        std::size_t length = flags & 0xfff;
+        const char* name = reinterpret_cast<const char*>(e + header);
+        const std::size_t room = end - (at + header);
+        if (length == 0xfff) length = strnlen(name, room);  // a long name: up to its NUL
+        if (length >= room || name[length] != '\0') return false;
+        IndexEntry entry;
+        entry.mode = be32(e + 24);
+        entry.stage = (flags >> 12) & 3;
+        entry.assume_valid = flags & 0x8000;
+        entry.skip_worktree = more & 0x4000;
+        entry.intent_to_add = more & 0x2000;
+        visit(std::string_view(name, length), e, entry);
+        at += (header + length + 8) & ~std::size_t(7);  // NUL-padded to a multiple of 8
+    }
+    // Extensions: a split index ("link") keeps entries elsewhere, a sparse one ("sdir")
+    // lists directories as entries. Either way this reader cannot tell.
+    while (at + 8 <= end) {
+        const unsigned char* x = bytes + at;
+        if (std::memcmp(x, "link", 4) == 0 || std::memcmp(x, "sdir", 4) == 0) return false;
+        at += 8 + std::size_t(be32(x + 4));
+    }
+    return at == end;
+}
+
+}  // namespace
+
+std::optional<IndexLookup> read_index_entries(const std::string& index_file,
+                                              const std::set<std::string, std::less<>>& paths) {
+    Mapped file(index_file);
+    IndexLookup out;
+    bool read = parse(file, [&](std::string_view path, const unsigned char* e,
+                                const IndexEntry& entry) {
+        if (path == ".gitattributes" || path.ends_with("/.gitattributes")) {
+            auto& id = out.attributes[std::string(path)];  // the last stage wins: conflicts bail
+            std::memcpy(id.data(), e + 40, id.size());
+        }
+        if (auto wanted = paths.find(path); wanted != paths.end())
+            out.entries[*wanted].push_back(entry);
+    });
+    if (!read) return std::nullopt;
+    return out;
+}
+
+std::optional<IndexFile> read_index_file(const std::string& index_file) {
+    Mapped file(index_file);
+    IndexFile out;
+    out.mtime_s = file.mtime_s();
+    out.mtime_ns = file.mtime_ns();
+    bool read = parse(file, [&](std::string_view path, const unsigned char* e,
+                                const IndexEntry& flags) {
+        IndexRecord& r = out.entries.emplace_back();
+        r.path = path;
+        std::uint32_t* fields[] = {&r.ctime_s, &r.ctime_ns, &r.mtime_s, &r.mtime_ns, &r.dev,
+                                   &r.ino,     &r.mode,     &r.uid,     &r.gid,      &r.size};
+        for (std::size_t i = 0; i < 10; ++i) *fields[i] = be32(e + 4 * i);
+        std::memcpy(r.id.data(), e + 40, 20);
+        r.flags = flags;
+    });
+    if (!read) return std::nullopt;
+    return out;
+}
+
+}  // namespace cp::git

@@ -1,0 +1,239 @@
+#include "context_pack/git/rename.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+#include "context_pack/core/text.hpp"
+
+namespace cp::rename {
+namespace {
+
+using Fingerprint = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+
+constexpr std::uint32_t kHashBase = 107927;
+constexpr int kCandidatesPerTarget = 4;
+
+// True when both paths end in the same basename (git's basename_same).
+bool same_basename(std::string_view a, std::string_view b) { return basename(a) == basename(b); }
+
+// The byte counts both fingerprints share (git's diffcore_count_changes, src_copied).
+std::uint64_t copied(const Fingerprint& src, const Fingerprint& dst) {
+    std::uint64_t sc = 0;
+    auto d = dst.begin();
+    for (const auto& [hash, src_cnt] : src) {
+        while (d != dst.end() && d->first < hash) ++d;
+        std::uint32_t dst_cnt = 0;
+        if (d != dst.end() && d->first == hash) dst_cnt = (d++)->second;
+        sc += std::min(src_cnt, dst_cnt);
+    }
+    return sc;
+}
+
+// git rejects a pair before reading it when the sizes alone rule out minimum_score.
+bool sizes_allow(std::uint64_t a, std::uint64_t b, int minimum_score) {
+    double max_size = static_cast<double>(std::max(a, b));
+    double delta = static_cast<double>(std::max(a, b) - std::min(a, b));
+    return !(max_size * (kMaxScore - minimum_score) < delta * kMaxScore);
+}
+
+int score_of(std::uint64_t copied_bytes, std::uint64_t max_size) {
+    if (max_size == 0) return 0;
+    return static_cast<int>(static_cast<double>(copied_bytes) * kMaxScore /
+                            static_cast<double>(max_size));
+}
+
+struct Score {
+    int source = -1;
+    int target = -1;  // -1: an unused slot
+    int score = 0;
+    int name_score = 0;
+};
+
+// git's score_compare: used slots first, then higher score, then same basename.
+bool better(const Score& a, const Score& b) {
+    if (a.target < 0 || b.target < 0) return a.target >= 0 && b.target < 0;
+    if (a.score != b.score) return a.score > b.score;
+    return a.name_score > b.name_score;
+}
+
+class Detector {
+public:
+    Detector(const std::vector<Candidate>& sources, const std::vector<Candidate>& targets,
+             Files& files, const Options& options)
+        : sources_(sources), targets_(targets), files_(files), options_(options),
+          source_used_(sources.size()), target_done_(targets.size()),
+          prints_{std::vector<std::optional<Fingerprint>>(sources.size()),
+                  std::vector<std::optional<Fingerprint>>(targets.size())} {}
+
+    std::vector<Pair> run() {
+        if (sources_.empty() || targets_.empty()) return {};
+        exact();
+        if (options_.minimum_score >= kMaxScore) return pairs_;
+        by_basename();
+        matrix();
+        return pairs_;
+    }
+
+private:
+    void record(std::size_t s, std::size_t t, int score) {
+        pairs_.push_back({s, t, score});
+        source_used_[s] = true;
+        target_done_[t] = true;
+    }
+
+    // Exact renames: for each target, the first unused source with its content id,
+    // preferring one with the same basename.
+    void exact() {
+        std::unordered_map<std::string, std::vector<std::size_t>> by_id;
+        for (std::size_t s = 0; s < sources_.size(); ++s)
+            by_id[files_.content_id(Side::Source, s)].push_back(s);
+        for (std::size_t t = 0; t < targets_.size(); ++t) {
+            auto it = by_id.find(files_.content_id(Side::Target, t));
+            if (it == by_id.end()) continue;
+            std::optional<std::size_t> best;
+            int best_score = -1, tries = 100;
+            for (std::size_t s : it->second) {
+                if (sources_[s].regular != targets_[t].regular) continue;
+                if (source_used_[s]) continue;
+                int score = 1 + same_basename(sources_[s].path, targets_[t].path);
+                if (score > best_score) {
+                    best = s;
+                    best_score = score;
+                    if (score == 2) break;
+                }
+                if (!--tries) break;
+            }
+            if (best) record(*best, t, kMaxScore);
+        }
+    }
+
+    const Fingerprint& print(Side side, std::size_t i) {
+        auto& slot = prints_[side == Side::Source ? 0 : 1][i];
+        if (!slot) {
+            auto bytes = files_.bytes(side, i);
+            slot = span_hashes(bytes, !text::looks_binary(bytes));
+        }
+        return *slot;
+    }
+
+    int estimate(std::size_t s, std::size_t t) {
+        if (!sources_[s].regular || !targets_[t].regular) return 0;
+        auto a = files_.size(Side::Source, s), b = files_.size(Side::Target, t);
+        if (!sizes_allow(a, b, options_.minimum_score)) return 0;
+        return score_of(copied(print(Side::Source, s), print(Side::Target, t)), std::max(a, b));
+    }
+
+    // Sources and targets whose basenames are unique on both sides pair at 75%.
+    void by_basename() {
+        int minimum = options_.minimum_score + (kMaxScore - options_.minimum_score) / 2;
+        std::map<std::string_view, long> source_of, target_of;  // -1: not unique
+        for (std::size_t s = 0; s < sources_.size(); ++s) {
+            if (source_used_[s]) continue;
+            auto [it, added] = source_of.try_emplace(basename(sources_[s].path), long(s));
+            if (!added) it->second = -1;
+        }
+        for (std::size_t t = 0; t < targets_.size(); ++t) {
+            if (target_done_[t]) continue;
+            auto [it, added] = target_of.try_emplace(basename(targets_[t].path), long(t));
+            if (!added) it->second = -1;
+        }
+        for (std::size_t s = 0; s < sources_.size(); ++s) {
+            if (source_used_[s]) continue;
+            auto base = basename(sources_[s].path);
+            auto src = source_of.find(base);
+            auto dst = target_of.find(base);
+            if (dst == target_of.end() || src->second < 0 || dst->second < 0) continue;
+            auto t = static_cast<std::size_t>(dst->second);
+            if (target_done_[t]) continue;
+            int score = estimate(s, t);
+            if (score >= minimum) record(s, t, score);
+        }
+    }
+
+    // The rest: the best four sources per target, then the best pairs overall.
+    void matrix() {
+        std::vector<std::size_t> sources, targets;
+        for (std::size_t s = 0; s < sources_.size(); ++s)
+            if (!source_used_[s]) sources.push_back(s);
+        for (std::size_t t = 0; t < targets_.size(); ++t)
+            if (!target_done_[t]) targets.push_back(t);
+        if (sources.empty() || targets.empty()) return;
+        if (options_.limit > 0 && static_cast<double>(sources.size()) * targets.size() >
+                                      static_cast<double>(options_.limit) * options_.limit)
+            return;  // git skips inexact detection over the limit
+
+        std::vector<Score> mx(targets.size() * kCandidatesPerTarget);
+        for (std::size_t k = 0; k < targets.size(); ++k) {
+            Score* m = &mx[k * kCandidatesPerTarget];
+            for (std::size_t s : sources) {
+                Score o{int(s), int(targets[k]), estimate(s, targets[k]),
+                        same_basename(sources_[s].path, targets_[targets[k]].path)};
+                int worst = 0;
+                for (int i = 1; i < kCandidatesPerTarget; ++i)
+                    if (better(m[worst], m[i])) worst = i;
+                if (better(o, m[worst])) m[worst] = o;
+            }
+        }
+        std::stable_sort(mx.begin(), mx.end(), better);
+        for (const Score& m : mx) {
+            if (m.target < 0 || m.score < options_.minimum_score) break;
+            auto t = std::size_t(m.target), s = std::size_t(m.source);
+            if (target_done_[t] || source_used_[s]) continue;
+            record(s, t, m.score);
+        }
+    }
+
+    const std::vector<Candidate>& sources_;
+    const std::vector<Candidate>& targets_;
+    Files& files_;
+    Options options_;
+    std::vector<bool> source_used_, target_done_;
+    std::vector<std::optional<Fingerprint>> prints_[2];
+    std::vector<Pair> pairs_;
+};
+
+}  // namespace
+
+std::string_view basename(std::string_view path) {
+    auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+Fingerprint span_hashes(std::string_view bytes, bool text) {
+    std::unordered_map<std::uint32_t, std::uint32_t> counts;
+    std::uint32_t accum1 = 0, accum2 = 0;
+    std::uint32_t n = 0;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        std::uint32_t c = static_cast<unsigned char>(bytes[i]);
+        std::uint32_t old1 = accum1;
+        if (text && c == '\r' && i + 1 < bytes.size() && bytes[i + 1] == '\n') continue;
+        accum1 = (accum1 << 7) ^ (accum2 >> 25);
+        accum2 = (accum2 << 7) ^ (old1 >> 25);
+        accum1 += c;
+        if (++n < 64 && c != '\n') continue;
+        counts[(accum1 + accum2 * 0x61) % kHashBase] += n;
+        n = 0;
+        accum1 = accum2 = 0;
+    }
+    // git 2.39 drops a final chunk that has no newline and is shorter than 64 bytes.
+    Fingerprint out(counts.begin(), counts.end());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+int similarity(std::string_view source, std::string_view target, int minimum_score) {
+    if (!sizes_allow(source.size(), target.size(), minimum_score)) return 0;
+    auto a = span_hashes(source, !text::looks_binary(source));
+    auto b = span_hashes(target, !text::looks_binary(target));
+    return score_of(copied(a, b), std::max(source.size(), target.size()));
+}
+
+std::vector<Pair> find_renames(const std::vector<Candidate>& sources,
+                               const std::vector<Candidate>& targets, Files& files,
+                               const Options& options) {
+    return Detector(sources, targets, files, options).run();
+}
+
+}  // namespace cp::rename

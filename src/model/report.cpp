@@ -1,0 +1,64 @@
+#include "context_pack/model/report.hpp"
+
+#include <algorithm>
+
+namespace cp {
+
+std::string_view status_name(Status status) {
+    switch (status) {
+        case Status::Same: return "SAME";
+        case Status::Moved: return "MOVED";
+        case Status::Touched: return "TOUCHED";
+        case Status::Gone: return "GONE";
+        case Status::New: return "NEW";
+        case Status::Unresolved: return "UNRESOLVED";
+    }
+    return "?";
+}
+
+bool AnchorResult::ok() const {
+    bool resolved = status == Status::Same || status == Status::Moved ||
+                    status == Status::Touched || status == Status::New;
+    return resolved && symbol_found != false;
+}
+
+const Location* AnchorResult::window_location() const {
+    if (found_at) return &*found_at;  // none of its lines is left where the diff put it
+    bool mapped = status == Status::Same || status == Status::Moved || status == Status::Touched;
+    return mapped && to ? &*to : nullptr;
+}
+
+std::string AnchorResult::status_label() const {
+    std::string label(status_name(status));
+    if (renamed) label += "+RENAMED";
+    return label;
+}
+
+std::size_t SpecReport::count(Status status) const {
+    return std::count_if(anchors.begin(), anchors.end(),
+                         [&](const AnchorResult& a) { return a.status == status; });
+}
+
+std::size_t SpecReport::renamed_count() const {
+    return std::count_if(anchors.begin(), anchors.end(),
+                         [](const AnchorResult& a) { return a.renamed; });
+}
+
+std::size_t SpecReport::symbol_missing_count() const {
+    return std::count_if(anchors.begin(), anchors.end(),
+                         [](const AnchorResult& a) { return a.symbol_found == false; });
+}
+
+std::optional<std::string> SpecReport::target_commit() const {
+    if (target == "worktree" || target.empty()) return std::nullopt;
+    return target;
+}
+
+int Report::exit_status() const {
+    for (const auto& spec : specs)
+        for (const auto& a : spec.anchors)
+            if (!a.ok()) return 1;
+    return 0;
+}
+
+}  // namespace cp

@@ -1,0 +1,322 @@
+#include "context_pack/model/spec.hpp"
+
+#include "context_pack/core/text.hpp"
+
+#include <fmt/format.h>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+namespace cp {
+namespace {
+
+using nlohmann::json;
+
+const char* type_name(const json& j) { return json_type_name(j); }
+
+// Reads one spec object; every error names the JSON path of the offending value.
+class Reader {
+public:
+    explicit Reader(std::string source) : source_(std::move(source)) {}
+
+private:
+    struct Draft {
+        std::string source;
+        std::optional<std::string> id_holder;
+        std::optional<std::string> base;
+        std::optional<std::string> target;
+        std::vector<Anchor> anchors;
+    };
+
+    Error fail(const std::string& path, std::string_view what) const {
+        if (path.empty()) return Error{fmt::format("{}: the spec {}", source_, what)};
+        return Error{fmt::format("{}: {} {}", source_, path, what)};
+    }
+
+    static std::string join(const std::string& parent, std::string_view key) {
+        return parent.empty() ? std::string(key) : fmt::format("{}.{}", parent, key);
+    }
+
+    std::optional<Error> opt_string(const json& obj, const std::string& at, const char* key,
+                                    std::optional<std::string>& out) const {
+        auto it = obj.find(key);
+        if (it == obj.end() || it->is_null()) return std::nullopt;
+        if (!it->is_string())
+            return fail(join(at, key), fmt::format("must be a string, not {}", type_name(*it)));
+        out = it->get<std::string>();
+        return std::nullopt;
+    }
+
+    std::optional<Error> opt_integer(const json& obj, const std::string& at, const char* key,
+                                     std::optional<std::int64_t>& out) const {
+        auto it = obj.find(key);
+        if (it == obj.end() || it->is_null()) return std::nullopt;
+        auto where = join(at, key);
+        if (!it->is_number_integer())
+            return fail(where, fmt::format("must be an integer, not {}", type_name(*it)));
+        if (it->is_number_unsigned() &&
+            it->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+            return fail(where, "is too large for a line number");
+        out = it->get<std::int64_t>();
+        return std::nullopt;
+    }
+
+    std::optional<Error> location(const json& item, const std::string& at, Anchor& a) const {
+        auto it = item.find("location");
+        auto where = join(at, "location");
+        if (it == item.end() || it->is_null()) return fail(where, "is missing");
+        if (!it->is_object())
+            return fail(where, fmt::format("must be an object, not {}", type_name(*it)));
+        std::optional<std::string> path;
+        if (auto e = opt_string(*it, where, "path", path)) return e;
+        if (!path || path->empty()) return fail(join(where, "path"), "is missing or empty");
+        a.path = *path;
+        std::optional<std::int64_t> line;
+        if (auto e = opt_integer(*it, where, "line", line)) return e;
+        if (!line) return fail(join(where, "line"), "is missing");
+        a.line = *line;
+        if (auto e = opt_integer(*it, where, "end_line", a.end_line)) return e;
+        if (auto e = opt_string(*it, where, "symbol", a.symbol)) return e;
+        if (a.symbol) {
+            if (auto problem = symbol_problem(*a.symbol))
+                return fail(join(where, "symbol"), *problem);
+        }
+        return std::nullopt;
+    }
+
+    std::optional<Error> list(const json& doc, const char* key, AnchorKind kind,
+                              const char* note_key, Draft& spec) const {
+        auto it = doc.find(key);
+        if (it == doc.end() || it->is_null()) return std::nullopt;
+        if (!it->is_array())
+            return fail(key, fmt::format("must be an array, not {}", type_name(*it)));
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            const json& item = (*it)[i];
+            auto at = fmt::format("{}[{}]", key, i);
+            if (!item.is_object())
+                return fail(at, fmt::format("must be an object, not {}", type_name(item)));
+            Anchor a;
+            a.kind = kind;
+            a.index = i;
+            if (auto e = location(item, at, a)) return e;
+            std::optional<std::string> note;
+            if (auto e = opt_string(item, at, note_key, note)) return e;
+            a.note = note.value_or("");
+            spec.anchors.push_back(std::move(a));
+        }
+        return std::nullopt;
+    }
+
+    std::string source_;
+
+public:
+    Result<Spec> run(const json& doc) {
+        Draft d;
+        d.source = source_;
+        if (!doc.is_object())
+            return fail("", fmt::format("must be a JSON object, not {}", type_name(doc)));
+        if (auto e = opt_string(doc, "", "id", d.id_holder)) return *e;
+        if (auto e = opt_string(doc, "", "base", d.base)) return *e;
+        if (auto e = opt_string(doc, "", "target", d.target)) return *e;
+        if (auto e = list(doc, "file_changes", AnchorKind::Edit, "change", d)) return *e;
+        if (auto e = list(doc, "reads", AnchorKind::Read, "why", d)) return *e;
+        return Spec{d.source, d.id_holder.value_or(""), d.base, d.target, std::move(d.anchors)};
+    }
+};
+
+std::string parse_message(const json::exception& e) {
+    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "
+    std::string_view what = e.what();
+    if (auto p = what.find("] "); p != std::string_view::npos) what.remove_prefix(p + 2);
+    return std::string(what);
+}
+
+bool all_digits(std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+std::optional<std::int64_t> to_line(std::string_view s) {
+    std::int64_t v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+}  // namespace
+
+Result<Spec> parse_spec(std::string_view json_text, const std::string& source) {
+    json doc;
+    try {
+        doc = json::parse(json_text);
+    } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e400
+        return Error{fmt::format("{}: invalid JSON: {}", source, parse_message(e))};
+    }
+    return Reader(source).run(doc);
+}
+
+Result<std::vector<Spec>> parse_specs(std::string_view text, const std::string& source,
+                                      bool jsonl) {
+    std::vector<Spec> specs;
+    if (!jsonl) {
+        auto spec = parse_spec(text, source);
+        if (!spec) return spec.error();
+        specs.push_back(std::move(spec).value());
+        return specs;
+    }
+    std::size_t line_no = 0;
+    while (!text.empty()) {
+        ++line_no;
+        auto nl = text.find('\n');
+        auto line = text.substr(0, nl);
+        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+        auto spec = parse_spec(line, fmt::format("{}:{}", source, line_no));
+        if (!spec) return spec.error();
+        specs.push_back(std::move(spec).value());
+    }
+    return specs;
+}
+
+Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream& in,
+                                          const std::string& where) {
+    std::ostringstream buf;
+    if (name == "-") {
+        buf << in.rdbuf();
+    } else {
+        struct stat st {};
+        if (::stat(name.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+            // A folder of specs (a batch drift report): its .json and .jsonl files, by name.
+            std::vector<std::string> files;
+            std::error_code ec;
+            for (const auto& entry : std::filesystem::directory_iterator(name, ec)) {
+                auto file = entry.path().string();
+                if (entry.is_regular_file() && (file.ends_with(".json") || file.ends_with(".jsonl")))
+                    files.push_back(file);
+            }
+            if (ec)
+                return Error{fmt::format("cannot list spec folder {}: {}", name, ec.message())};
+            if (files.empty())
+                return Error{fmt::format(
+                    "{} is a folder with no .json or .jsonl spec files; give a spec file", name)};
+            std::sort(files.begin(), files.end());
+            std::vector<Spec> specs;
+            for (const auto& file : files) {
+                auto parsed = read_spec_input(file, in, where);
+                if (!parsed) return parsed.error();
+                for (auto& spec : parsed.value()) specs.push_back(std::move(spec));
+            }
+            return specs;
+        }
+        std::ifstream file(name, std::ios::binary);
+        if (!file)
+            return Error{fmt::format("cannot read spec file {}: {}{}", name,
+                                     std::strerror(errno), where)};
+        buf << file.rdbuf();
+    }
+    bool jsonl = name.size() > 6 && name.ends_with(".jsonl");
+    return parse_specs(buf.str(), name == "-" ? "<stdin>" : name, jsonl);
+}
+
+Result<Unit> check_specs(const std::vector<Spec>& specs, bool base_given,
+                         std::string_view base_hint) {
+    for (const auto& s : specs) {
+        if (!s.base && !base_given)
+            return Error{fmt::format(
+                "{}: the spec has no base; add \"base\": \"<commit>\" to it or {}", s.source,
+                base_hint)};
+    }
+    if (std::all_of(specs.begin(), specs.end(), [](const Spec& s) { return s.anchors.empty(); }))
+        return Error{"nothing to resolve: the specs hold no anchors; add file_changes or reads"};
+    return Unit{};
+}
+
+namespace {
+
+template <class Json>
+const char* type_of(const Json& j) {
+    if (j.is_number_integer()) return "an integer";
+    if (j.is_number_float()) return "a non-integer number";
+    if (j.is_string()) return "a string";
+    if (j.is_boolean()) return "a boolean";
+    if (j.is_array()) return "an array";
+    if (j.is_object()) return "an object";
+    return "null";
+}
+
+}  // namespace
+
+const char* json_type_name(const nlohmann::json& j) { return type_of(j); }
+const char* json_type_name(const nlohmann::ordered_json& j) { return type_of(j); }
+
+std::optional<std::string> symbol_problem(std::string_view symbol) {
+    if (symbol.empty()) return "must not be empty";
+    if (symbol.size() > 128)
+        return fmt::format("is {} bytes long; a symbol is at most 128 bytes", symbol.size());
+    for (unsigned char c : symbol) {
+        if (c <= 0x20 || c == 0x7f) return "must not contain whitespace or control characters";
+    }
+    return std::nullopt;
+}
+
+Result<Anchor> parse_anchor_arg(std::string_view arg) {
+    auto usage = [&](std::string_view why) {
+        return Error{fmt::format("--anchor '{}': {}; write PATH:LINE[-END][@SYMBOL], e.g. "
+                                 "src/main.c:40-52@parse_args",
+                                 text::printable(arg), why)};
+    };
+    // The first ':' whose tail reads LINE[-END][@SYMBOL] splits path from range, so paths
+    // may hold ':' and '@', and symbols may hold anything but whitespace.
+    for (auto colon = arg.find(':'); colon != std::string_view::npos;
+         colon = arg.find(':', colon + 1)) {
+        auto tail = arg.substr(colon + 1);
+        auto at = tail.find('@');
+        auto range = tail.substr(0, at);
+        auto dash = range.find('-');
+        auto first = range.substr(0, dash);
+        auto last = dash == std::string_view::npos ? std::string_view{} : range.substr(dash + 1);
+        if (!all_digits(first) || (dash != std::string_view::npos && !all_digits(last)))
+            continue;
+        if (colon == 0) return usage("the path is empty");
+        Anchor a;
+        a.kind = AnchorKind::Read;
+        a.ad_hoc = true;
+        a.path = std::string(arg.substr(0, colon));
+        auto line = to_line(first);
+        if (!line) return usage("the line number is too large");
+        a.line = *line;
+        if (dash != std::string_view::npos) {
+            auto end = to_line(last);
+            if (!end) return usage("the end line number is too large");
+            a.end_line = *end;
+        }
+        if (at != std::string_view::npos) {
+            auto symbol = tail.substr(at + 1);
+            if (auto problem = symbol_problem(symbol))
+                return usage(fmt::format("the symbol {}", *problem));
+            a.symbol = std::string(symbol);
+        }
+        return a;
+    }
+    return usage("no :LINE after the path");
+}
+
+std::string anchor_label(const Anchor& a) {
+    switch (a.kind) {
+        case AnchorKind::Edit: return fmt::format("file_changes[{}]", a.index);
+        case AnchorKind::Read:
+            return fmt::format("{}[{}]", a.ad_hoc ? "--anchor" : "reads", a.index);
+    }
+    return {};
+}
+
+}  // namespace cp

@@ -1,0 +1,172 @@
+#include "context_pack/output/json_output.hpp"
+
+#include "context_pack/model/summary.hpp"
+
+#include <cmath>
+
+
+namespace cp {
+namespace {
+
+using nlohmann::ordered_json;
+
+template <class T>
+ordered_json or_null(const std::optional<T>& v) {
+    return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+ordered_json location_json(const std::optional<Location>& l) {
+    if (!l) return nullptr;
+    return ordered_json{{"path", l->path}, {"line", l->line}, {"end_line", l->end_line}};
+}
+
+ordered_json window_json(const SpecReport& spec, const Window& w) {
+    ordered_json lines = ordered_json::array();
+    for (const WindowLine& l : w.lines)
+        lines.push_back({{"line", l.number},
+                         {"text", l.text},
+                         {"anchored", l.anchored},
+                         {"cut_bytes", l.cut_bytes}});
+    ordered_json rows = ordered_json::array();
+    for (auto i : w.anchors) rows.push_back(spec.anchors[i].row);
+    ordered_json omitted = nullptr;
+    if (w.omitted())
+        omitted = {{"line", w.omitted_from}, {"end_line", w.omitted_to}, {"count", w.omitted()}};
+    return ordered_json{{"path", w.path},
+                        {"line", w.first},
+                        {"end_line", w.lines.empty() ? w.last : w.lines.back().number},
+                        {"rows", rows},
+                        {"lines", lines},
+                        {"omitted", omitted},
+                        {"definition", w.definition ? ordered_json{{"line", w.definition->line},
+                                                                   {"text", w.definition->text}}
+                                                    : ordered_json(nullptr)},
+                        {"unavailable", or_null(w.unavailable)}};
+}
+
+ordered_json callers_json(const Callers& c) {
+    ordered_json hits = ordered_json::array();
+    for (const CallerHit& h : c.hits)
+        hits.push_back({{"path", h.path}, {"line", h.line}, {"text", h.text},
+                        {"cut_bytes", h.cut_bytes}});
+    ordered_json per_file = ordered_json::array();
+    for (const FileCount& f : c.per_file) per_file.push_back({{"path", f.path}, {"count", f.count}});
+    return ordered_json{{"symbol", c.symbol},       {"total", c.total},
+                        {"in_windows", c.in_windows}, {"files_searched", c.files_scanned},
+                        {"hits", hits},             {"per_file", per_file}};
+}
+
+ordered_json anchor_json(const SpecReport& spec, std::size_t index,
+                         std::optional<std::size_t> window_of) {
+    const AnchorResult& a = spec.anchors[index];
+    const Anchor& in = a.anchor;
+    ordered_json j;
+    j["row"] = a.row;
+    j["kind"] = in.kind == AnchorKind::Edit ? "edit" : "read";
+    j["label"] = anchor_label(in);
+    j["path"] = in.path;
+    j["line"] = in.line;
+    j["end_line"] = in.last_line();
+    j["symbol"] = or_null(in.symbol);
+    j["status"] = status_name(a.status);
+    j["renamed"] = a.renamed;
+    j["to"] = location_json(a.to);
+    j["symbol_found"] = or_null(a.symbol_found);
+    j["lines_deleted"] = a.lines_deleted;
+    j["reason"] = or_null(a.reason);
+    j["exists_at_target"] = or_null(a.exists_at_target);
+    j["binary"] = a.binary;
+    j[in.kind == AnchorKind::Edit ? "change" : "why"] = in.note;
+    j["edited_since"] = or_null(a.edited_since);
+    j["by"] = or_null(a.by);
+    j["whitespace"] = a.whitespace;
+    j["diff"] = a.by ? ordered_json{{"to", location_json(a.diff_to)},
+                                    {"lines_deleted", a.diff_lines_deleted}}
+                     : ordered_json(nullptr);
+    j["found_at"] = location_json(a.found_at);
+    ordered_json candidates = ordered_json::array();
+    for (const Location& c : a.candidates) candidates.push_back(location_json(c));
+    j["candidates"] = std::move(candidates);
+    j["candidates_total"] = a.candidates_total;
+    j["best"] = a.best ? ordered_json{{"path", a.best->path},
+                                      {"line", a.best->line},
+                                      {"end_line", a.best->end_line},
+                                      {"score", std::round(a.best_score * 100) / 100}}
+                       : ordered_json(nullptr);
+    j["window"] = or_null(window_of);  // an index into the spec's windows
+    return j;
+}
+
+ordered_json counts_json(const Counts& c) {
+    ordered_json j{{"anchors", c.total}};
+    for (Status s : kAllStatuses) j[std::string(status_name(s))] = c.of(s);
+    j["RENAMED"] = c.renamed;
+    j["SYMBOL_MISSING"] = c.symbol_missing;
+    j["drifted"] = c.drifted();
+    return j;
+}
+
+ordered_json summary_json(const Summary& summary) {
+    ordered_json by_spec = ordered_json::array(), by_prefix = ordered_json::array();
+    for (const auto& [name, c] : summary.by_spec) {
+        auto j = counts_json(c);
+        j["spec"] = name;
+        by_spec.push_back(std::move(j));
+    }
+    for (const auto& [name, c] : summary.by_prefix) {
+        auto j = counts_json(c);
+        j["prefix"] = name;
+        by_prefix.push_back(std::move(j));
+    }
+    return ordered_json{{"all", counts_json(summary.all)},
+                        {"by_spec", std::move(by_spec)},
+                        {"by_prefix", std::move(by_prefix)}};
+}
+
+}  // namespace
+
+ordered_json report_to_json(const Report& report) {
+    ordered_json specs = ordered_json::array();
+    for (const SpecReport& spec : report.specs) {
+        ordered_json s;
+        s["id"] = spec.id;
+        s["source"] = spec.source;
+        s["base"] = spec.base.empty() ? ordered_json(nullptr) : ordered_json(spec.base);
+        s["base_rev"] = spec.base_rev;
+        s["target"] = spec.target.empty() ? ordered_json(nullptr) : ordered_json(spec.target);
+        s["target_rev"] = spec.target_rev.empty() ? ordered_json(nullptr)
+                                                  : ordered_json(spec.target_rev);
+        s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);
+        s["since_rev"] = spec.since_rev.empty() ? ordered_json(nullptr)
+                                                : ordered_json(spec.since_rev);
+        // Windows are listed once per spec; each anchor names the one that holds it.
+        std::vector<std::optional<std::size_t>> window_of(spec.anchors.size());
+        ordered_json windows = ordered_json::array();
+        for (std::size_t w = 0; w < spec.windows.size(); ++w) {
+            for (auto i : spec.windows[w].anchors) window_of[i] = w;
+            windows.push_back(window_json(spec, spec.windows[w]));
+        }
+        ordered_json anchors = ordered_json::array();
+        for (std::size_t i = 0; i < spec.anchors.size(); ++i)
+            anchors.push_back(anchor_json(spec, i, window_of[i]));
+        s["anchors"] = std::move(anchors);
+        s["windows"] = std::move(windows);
+        ordered_json callers = ordered_json::array();
+        for (const Callers& c : spec.callers) callers.push_back(callers_json(c));
+        s["callers"] = std::move(callers);
+        specs.push_back(std::move(s));
+    }
+    ordered_json out{{"format_version", kJsonFormatVersion},
+                     {"exit_status", report.exit_status()},
+                     {"specs", std::move(specs)}};
+    if (report.specs.size() > 1) out["summary"] = summary_json(summarize(report));
+    return out;
+}
+
+void print_json(std::ostream& out, const Report& report) {
+    // Paths and symbols are bytes; invalid UTF-8 is replaced rather than aborting the print.
+    out << report_to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << '\n';
+}
+
+}  // namespace cp

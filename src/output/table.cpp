@@ -1,0 +1,172 @@
+#include "context_pack/output/table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "context_pack/core/text.hpp"
+
+namespace cp {
+namespace {
+
+using Row = std::vector<std::string>;
+
+std::string header_line(const SpecReport& spec) {
+    std::string base = spec.base.empty() ? spec.base_rev + " (unresolved)" : text::short_oid(spec.base);
+    std::string target = spec.target == "worktree" ? "worktree"
+                         : spec.target.empty()      ? spec.target_rev + " (unresolved)"
+                                                    : text::short_oid(spec.target);
+    std::string name = spec.id.empty() ? spec.source : fmt::format("{} ({})", spec.id, spec.source);
+    std::string counts;
+    for (Status s : kAllStatuses) {
+        if (auto n = spec.count(s))
+            counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, status_name(s));
+    }
+    if (auto n = spec.renamed_count()) counts += fmt::format("; {} RENAMED", n);
+    if (auto n = spec.symbol_missing_count()) counts += fmt::format("; {} SYMBOL_MISSING", n);
+    auto total = spec.anchors.size();
+    std::string since;
+    if (!spec.since.empty()) {
+        auto edited = std::count_if(spec.anchors.begin(), spec.anchors.end(),
+                                    [](const AnchorResult& a) { return a.edited_since == true; });
+        since = fmt::format("; {} edited since {}", edited, text::short_oid(spec.since));
+    }
+    return fmt::format("{}: base {} -> target {}, {} anchor{}{}{}{}", name, base, target, total,
+                       total == 1 ? "" : "s", counts.empty() ? "" : ": ", counts, since);
+}
+
+std::string symbol_cell(const AnchorResult& a) {
+    if (!a.anchor.symbol) return "-";
+    if (!a.symbol_found) return fmt::format("{} (unchecked)", *a.anchor.symbol);
+    return fmt::format("{} {}", *a.anchor.symbol, *a.symbol_found ? "found" : "SYMBOL_MISSING");
+}
+
+std::string note_cell(const AnchorResult& a) {
+    std::string note = a.reason.value_or("");
+    auto add = [&](const std::string& more) { note += (note.empty() ? "" : "; ") + more; };
+    if (a.renamed && a.to) add(fmt::format("renamed from {}", a.anchor.path));
+    const char* ws = a.whitespace ? ", whitespace aside" : "";
+    if (a.by)
+        add(fmt::format("found by content{}; the diff said {}", ws,
+                        a.diff_to ? format_location(*a.diff_to) : "-"));
+    if (a.found_at) add(fmt::format("its lines are at {}{}", format_location(*a.found_at), ws));
+    if (!a.candidates.empty()) {
+        std::string list;
+        for (const Location& c : a.candidates) list += (list.empty() ? "" : ", ") + format_location(c);
+        if (a.candidates_total > a.candidates.size())
+            list += fmt::format(", … +{} more", a.candidates_total - a.candidates.size());
+        add(fmt::format("its lines occur {} times{}, not picked: {}", a.candidates_total, ws, list));
+    }
+    if (a.best)
+        add(fmt::format("most like it: {} (score {:.2f})", format_location(*a.best), a.best_score));
+    if (a.binary && a.status != Status::Unresolved) add("binary file");
+    if (a.symbol_found == false)
+        add(fmt::format("'{}' is not a whole word in the lines at target", *a.anchor.symbol));
+    return note;
+}
+
+Row row_of(const AnchorResult& a, bool since) {
+    Location at_base{a.anchor.path, a.anchor.line, a.anchor.last_line()};
+    Row row{std::to_string(a.row),
+            a.anchor.kind == AnchorKind::Edit ? "edit" : "read",
+            format_location(at_base),
+            a.status_label(),
+            a.to ? format_location(*a.to) : "-",
+            symbol_cell(a)};
+    if (since) row.push_back(!a.edited_since ? "-" : *a.edited_since ? "edited" : "no");
+    row.push_back(text::printable(note_cell(a)));
+    return row;
+}
+
+}  // namespace
+
+std::string format_location(const Location& loc) {
+    Location l{text::printable(loc.path), loc.line, loc.end_line};
+    if (l.end_line < l.line) {
+        if (l.end_line == 0) return fmt::format("{}:(deleted at the top)", l.path);
+        return fmt::format("{}:(deleted after {})", l.path, l.end_line);
+    }
+    if (l.end_line == l.line) return fmt::format("{}:{}", l.path, l.line);
+    return fmt::format("{}:{}-{}", l.path, l.line, l.end_line);
+}
+
+std::string paint(bool on, const char* code, const std::string& text) {
+    if (!on) return text;
+    return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+}
+
+const char* status_color(const AnchorResult& a) {
+    if (!a.ok()) return "31";  // red: GONE, UNRESOLVED, SYMBOL_MISSING
+    switch (a.status) {
+        case Status::Same: return "32";
+        case Status::Moved: return "36";
+        case Status::Touched: return "33";
+        default: return "34";
+    }
+}
+
+std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color) {
+    bool since = !spec.since.empty();
+    Row head{"#", "kind", "at base", "status", "at target", "symbol"};
+    if (since) head.push_back("since");
+    head.push_back("note");
+    std::vector<Row> rows{head};
+    for (const AnchorResult& a : spec.anchors) rows.push_back(row_of(a, since));
+    std::vector<std::size_t> width(head.size());
+    for (const Row& r : rows)
+        for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+
+    out << paint(color, "1", header_line(spec)) << '\n';
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        std::string line = fmt::format("{:>{}}", r[0], width[0]);
+        for (std::size_t c = 1; c < r.size(); ++c) {
+            std::string cell = fmt::format("{:<{}}", r[c], c + 1 == r.size() ? 0 : width[c]);
+            if (i > 0 && c == 3) cell = paint(color, status_color(spec.anchors[i - 1]), cell);
+            line += "  " + cell;
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out << line << '\n';
+    }
+    return rows.size() + 1;
+}
+
+void print_summary(std::ostream& out, const Summary& summary, bool color) {
+    const Counts& all = summary.all;
+    auto percent = [](std::size_t part, std::size_t whole) {
+        return whole ? fmt::format("{}%", (part * 100 + whole / 2) / whole) : std::string("-");
+    };
+    out << paint(color, "1",
+                 fmt::format("drift over {} specs, {} anchors: {} drifted ({}), {} RENAMED, {} "
+                             "SYMBOL_MISSING",
+                             summary.by_spec.size(), all.total, all.drifted(),
+                             percent(all.drifted(), all.total), all.renamed, all.symbol_missing))
+        << '\n';
+    Row head{"", "anchors"};
+    for (Status s : kAllStatuses) head.push_back(std::string(status_name(s)));
+    for (const char* extra : {"RENAMED", "SYMBOL_MISSING", "drifted"}) head.push_back(extra);
+    auto row = [&](const std::string& name, const Counts& c) {
+        Row r{name, std::to_string(c.total)};
+        for (Status s : kAllStatuses) r.push_back(std::to_string(c.of(s)));
+        r.push_back(std::to_string(c.renamed));
+        r.push_back(std::to_string(c.symbol_missing));
+        r.push_back(percent(c.drifted(), c.total));
+        return r;
+    };
+    std::vector<Row> rows{head, row("all", all), Row{"by spec"}};
+    for (const auto& [name, c] : summary.by_spec) rows.push_back(row("  " + name, c));
+    rows.push_back(Row{"by path prefix"});
+    for (const auto& [name, c] : summary.by_prefix) rows.push_back(row("  " + name, c));
+    std::vector<std::size_t> width(head.size());
+    for (const Row& r : rows)
+        for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+    for (const Row& r : rows) {
+        std::string line = fmt::format("{:<{}}", r[0], r.size() == 1 ? 0 : width[0]);
+        for (std::size_t c = 1; c < r.size(); ++c) line += fmt::format("  {:>{}}", r[c], width[c]);
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out << line << '\n';
+    }
+}
+
+}  // namespace cp

@@ -1,0 +1,204 @@
+#include "context_pack/output/text_output.hpp"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "context_pack/output/table.hpp"
+#include "context_pack/core/text.hpp"
+
+namespace cp {
+namespace {
+
+constexpr std::size_t kMaxPointers = 20;  // pointers listed for what the cap left out
+
+std::string rerun_one(const TextOptions& o, const AnchorResult& a) {
+    return fmt::format("{} --only {}", o.rerun, a.row);
+}
+
+std::string anchor_line(const AnchorResult& a) {
+    Location at_base{a.anchor.path, a.anchor.line, a.anchor.last_line()};
+    std::string line = fmt::format("#{} {} {} {}, at base {}", a.row, anchor_label(a.anchor),
+                                   a.status_label(), a.to ? format_location(*a.to) : "-",
+                                   format_location(at_base));
+    if (!a.anchor.note.empty())
+        line += fmt::format(" | {}: {}", a.anchor.kind == AnchorKind::Edit ? "change" : "why",
+                            a.anchor.note);
+    return line;
+}
+
+// A window as text, one string per line.
+std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, bool color) {
+    std::vector<std::string> out;
+    LineNo last_shown = w.lines.empty() ? w.first - 1 : w.lines.back().number;
+    if (w.unavailable) last_shown = w.last;  // the anchors' span, though not shown
+    std::string span = last_shown >= w.first ? format_location({w.path, w.first, last_shown})
+                                             : w.path;
+    std::string in = w.definition ? fmt::format(" in {} (line {})", text::printable(w.definition->text),
+                                                w.definition->line)
+                                  : "";
+    out.push_back(paint(color, "1", fmt::format("== {} =={}", span, in)));
+    for (auto i : w.anchors) out.push_back(anchor_line(spec.anchors[i]));
+    if (w.unavailable) {
+        out.push_back("  (" + *w.unavailable + ")");
+        return out;
+    }
+    auto width = std::to_string(w.last).size();
+    // Where an anchor's lines were all deleted, a marker stands in the gap they left.
+    auto gaps_after = [&](LineNo line) {
+        for (auto i : w.anchors) {
+            const AnchorResult& a = spec.anchors[i];
+            if (a.lines_deleted && a.to && a.to->end_line == line)
+                out.push_back(fmt::format("{:>{}} ~ (#{}: its lines at base {}:{}-{} were "
+                                          "deleted here)",
+                                          "", width + 2, a.row, a.anchor.path, a.anchor.line,
+                                          a.anchor.last_line()));
+        }
+    };
+    if (w.lines.empty()) out.push_back("  (no lines at target)");
+    gaps_after(w.first - 1);
+    for (const WindowLine& l : w.lines) {
+        std::string text = l.text;
+        if (l.cut_bytes) text += fmt::format(" … (+{} bytes)", l.cut_bytes);
+        std::string number = fmt::format("{:>{}}", l.number, width);
+        if (l.anchored)
+            out.push_back(fmt::format("{} {} | {}", paint(color, "1", ">"),
+                                      paint(color, "1", number), text));
+        else
+            out.push_back(fmt::format("  {} | {}", number, text));
+        gaps_after(l.number);
+    }
+    if (w.omitted())
+        out.push_back(fmt::format("… +{} lines ({}:{}-{})", w.omitted(), w.path, w.omitted_from,
+                                  w.omitted_to));
+    return out;
+}
+
+std::vector<std::string> caller_lines(const Callers& c, bool color) {
+    std::vector<std::string> out;
+    std::string in_windows =
+        c.in_windows ? fmt::format("; {} more in its own windows", c.in_windows) : "";
+    if (c.total == 0) {
+        out.push_back(paint(color, "1",
+                            fmt::format("== callers of {}: none at target outside its windows "
+                                        "({} files searched{}) ==",
+                                        c.symbol, c.files_scanned, in_windows)));
+        return out;
+    }
+    out.push_back(paint(color, "1",
+                        fmt::format("== callers of {}: {} hit{} in {} file{} at target{} ==",
+                                    c.symbol, c.total, c.total == 1 ? "" : "s",
+                                    c.per_file.size(), c.per_file.size() == 1 ? "" : "s",
+                                    in_windows)));
+    for (const CallerHit& h : c.hits) {
+        std::string text = h.text;
+        if (h.cut_bytes) text += fmt::format(" … (+{} bytes)", h.cut_bytes);
+        out.push_back(fmt::format("{}:{}: {}", h.path, h.line, text));
+    }
+    if (c.total > c.hits.size()) {
+        std::string files;
+        std::size_t listed = 0;
+        for (const FileCount& f : c.per_file) {
+            if (listed == 20) break;
+            files += fmt::format("{}{} {}", listed ? ", " : "", f.path, f.count);
+            ++listed;
+        }
+        if (listed < c.per_file.size())
+            files += fmt::format(", … +{} files", c.per_file.size() - listed);
+        out.push_back(fmt::format("… +{} more hits; per file: {}", c.total - c.hits.size(), files));
+    }
+    return out;
+}
+
+// Writes each block that still fits in the budget; the caller names the rest with the
+// command that prints each.
+class Budget {
+public:
+    Budget(std::ostream& out, const TextOptions& o) : out_(out), o_(o) {}
+
+    void consume(std::size_t lines) { used_ += lines; }
+
+    bool fits(std::size_t lines) const { return used_ + lines <= o_.max_lines; }
+
+    void print(const std::vector<std::string>& lines) {
+        out_ << '\n';
+        for (const auto& l : lines) out_ << l << '\n';
+        used_ += lines.size() + 1;
+    }
+
+private:
+    std::ostream& out_;
+    const TextOptions& o_;
+    std::size_t used_ = 0;
+};
+
+void print_pointers(std::ostream& out, const TextOptions& o, const char* what,
+                    const std::vector<std::string>& pointers) {
+    if (pointers.empty()) return;
+    out << '\n'
+        << fmt::format("… {} {}{} not shown (over --max-lines {}); print one with:",
+                       pointers.size(), what, pointers.size() == 1 ? "" : "s", o.max_lines)
+        << '\n';
+    for (std::size_t i = 0; i < pointers.size() && i < kMaxPointers; ++i)
+        out << "  " << pointers[i] << '\n';
+    if (pointers.size() > kMaxPointers)
+        out << fmt::format("  … +{} more; raise --max-lines to see them all",
+                           pointers.size() - kMaxPointers)
+            << '\n';
+}
+
+}  // namespace
+
+void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
+    Budget budget(out, o);
+    bool first = true;
+    for (const SpecReport& spec : report.specs) {
+        if (!first) out << '\n';
+        first = false;
+        budget.consume(print_spec_table(out, spec, o.color));
+        if (o.table_only) continue;
+
+        if (!spec.since.empty() &&
+            std::none_of(spec.anchors.begin(), spec.anchors.end(),
+                         [](const AnchorResult& a) { return a.edited_since == true; })) {
+            out << '\n'
+                << fmt::format("No anchor's lines changed since {}: nothing to re-expand.",
+                               text::short_oid(spec.since))
+                << '\n';
+            continue;
+        }
+
+        std::vector<std::string> skipped;
+        for (const Window& w : spec.windows) {
+            auto lines = window_lines(spec, w, o.color);
+            if (budget.fits(lines.size() + 1)) {
+                budget.print(lines);
+                continue;
+            }
+            const AnchorResult& a = spec.anchors[w.anchors.front()];
+            skipped.push_back(fmt::format("{:<40} # {}", rerun_one(o, a),
+                                          a.to ? format_location(*a.to) : w.path));
+        }
+        print_pointers(out, o, "window", skipped);
+
+        std::vector<std::string> callers_skipped;
+        for (const Callers& c : spec.callers) {
+            auto lines = caller_lines(c, o.color);
+            if (budget.fits(lines.size() + 1)) {
+                budget.print(lines);
+                continue;
+            }
+            auto owner = std::find_if(spec.anchors.begin(), spec.anchors.end(),
+                                      [&](const AnchorResult& a) { return a.anchor.symbol == c.symbol; });
+            callers_skipped.push_back(fmt::format("{:<40} # callers of {}",
+                                                  rerun_one(o, *owner), c.symbol));
+        }
+        print_pointers(out, o, "caller list", callers_skipped);
+    }
+    if (report.specs.size() > 1) {  // a batch: the drift report over all of them
+        out << '\n';
+        print_summary(out, summarize(report), o.color);
+    }
+}
+
+}  // namespace cp

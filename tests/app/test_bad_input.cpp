@@ -1,0 +1,367 @@
+// One test per row of docs/bad-input.md, named "bad input <ID>", and a check that the table
+// and these tests list the same rows.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "support/fixture.hpp"
+
+using cptest::context_pack;
+using cptest::Output;
+using cptest::q;
+using cptest::Repo;
+
+namespace {
+
+using cptest::slurp;
+
+struct Simple {
+    Repo repo;
+    std::string base;
+    Simple() {
+        repo.write("a.c", cptest::numbered(10));
+        repo.write("dir/b.c", "int b;\n");
+        base = repo.commit();
+    }
+    Output run(const std::string& args, const std::string& input = "") const {
+        return context_pack(repo.dir(), args, input);
+    }
+    Output anchor(const std::string& anchor, const std::string& extra = "") const {
+        return run(extra + " --table --base " + base + " --anchor " + q(anchor));
+    }
+};
+
+void usage_error(const Output& o, const std::string& message) {
+    INFO(o.err);
+    CHECK(o.status == 2);
+    CHECK(o.out.empty());
+    CHECK(o.err.find(message) != std::string::npos);
+    CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
+}
+
+void unresolved(const Output& o, const std::string& reason) {
+    INFO(o.out << o.err);
+    CHECK(o.status == 1);
+    CHECK(o.out.find("UNRESOLVED") != std::string::npos);
+    CHECK(o.out.find(reason) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("bad input table and tests list the same rows") {
+    std::set<std::string> documented, tested;
+    std::regex row(R"(^\| (B\d\d) \|)");
+    std::istringstream doc(slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/docs/bad-input.md"));
+    for (std::string line; std::getline(doc, line);) {
+        std::smatch m;
+        if (std::regex_search(line, m, row)) documented.insert(m[1]);
+    }
+    auto source = slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/tests/app/test_bad_input.cpp");
+    std::regex test(R"(TEST_CASE\("bad input (B\d\d):)");
+    for (std::sregex_iterator it(source.begin(), source.end(), test), end; it != end; ++it)
+        tested.insert((*it)[1]);
+    CHECK(documented.size() >= 29);
+    CHECK(documented == tested);
+}
+
+TEST_CASE("bad input B01: invalid JSON") {
+    Simple s;
+    usage_error(s.run("-", "{\"base\": \"HEAD\",\n  \"reads\": [}"),
+                "<stdin>: invalid JSON: parse error at line 2, column 13");
+}
+
+TEST_CASE("bad input B02: a known key of the wrong type") {
+    Simple s;
+    usage_error(s.run("-", R"({"base": "HEAD", "file_changes": [{"location": {"path": "a.c",
+                "line": 1}}, {"location": {"path": "a.c", "line": "2"}}]})"),
+                "file_changes[1].location.line must be an integer, not a string");
+}
+
+TEST_CASE("bad input B03: no base anywhere") {
+    Simple s;
+    usage_error(s.run("-", R"({"reads": [{"location": {"path": "a.c", "line": 1}}]})"),
+                "the spec has no base; add \"base\"");
+}
+
+TEST_CASE("bad input B04: a base not in the repository") {
+    Simple s;
+    auto o = s.run("--table --base 1234567890abcdef1234567890abcdef12345678 --anchor a.c:1");
+    unresolved(o, "git fetch origin 1234567890abcdef1234567890abcdef12345678");
+}
+
+TEST_CASE("bad input B05: an ambiguous short base") {
+    Simple s;
+    std::string paths;
+    for (int i = 0; i < 1500; ++i) {
+        s.repo.write("blobs/" + std::to_string(i), std::to_string(i) + "\n");
+        paths += "blobs/" + std::to_string(i) + "\n";
+    }
+    auto hashes = cptest::sh("cd " + q(s.repo.dir()) + " && git hash-object -w --stdin-paths", paths);
+    std::map<std::string, int> seen;
+    std::string prefix;
+    for (std::size_t pos = 0; pos + 40 <= hashes.out.size() && prefix.empty(); pos += 41)
+        if (++seen[hashes.out.substr(pos, 4)] == 2) prefix = hashes.out.substr(pos, 4);
+    REQUIRE_FALSE(prefix.empty());
+    auto o = s.run("--table --base " + prefix + " --anchor a.c:1");
+    unresolved(o, "base " + prefix + " is ambiguous (");
+    CHECK(o.out.find(" blob") != std::string::npos);
+}
+
+TEST_CASE("bad input B06: line 0 or negative") {
+    Simple s;
+    unresolved(s.anchor("a.c:0"), "line 0 is before the first line");
+    auto o = s.run("--table -", "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": "
+                                "\"a.c\", \"line\": -3}}]}");
+    unresolved(o, "line -3 is before the first line");
+}
+
+TEST_CASE("bad input B07: line numbers past 32 and 64 bits") {
+    Simple s;
+    unresolved(s.anchor("a.c:5000000000"), "past the end of the file at base (10 lines)");
+    usage_error(s.run("-", "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": \"a.c\", "
+                           "\"line\": 99999999999999999999}}]}"),
+                "reads[0].location.line");
+    usage_error(s.anchor("a.c:99999999999999999999"), "the line number is too large");
+}
+
+TEST_CASE("bad input B08: end_line before line") {
+    Simple s;
+    unresolved(s.anchor("a.c:5-4"), "end_line 4 is before line 5");
+}
+
+TEST_CASE("bad input B09: symbols with whitespace, empty, or too long") {
+    Simple s;
+    auto spec = [&](const std::string& symbol) {
+        return s.run("-", "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": \"a.c\", "
+                          "\"line\": 1, \"symbol\": \"" + symbol + "\"}}]}");
+    };
+    usage_error(spec("two words"), "reads[0].location.symbol must not contain whitespace");
+    usage_error(spec("tab\\there"), "reads[0].location.symbol must not contain whitespace");
+    usage_error(spec(""), "reads[0].location.symbol must not be empty");
+    usage_error(spec(std::string(129, 'x')), "is 129 bytes long; a symbol is at most 128 bytes");
+}
+
+TEST_CASE("bad input B10: empty spec file, empty object, no anchors") {
+    Simple s;
+    usage_error(s.run("-", ""), "invalid JSON");
+    usage_error(s.run("-", "{}"), "the spec has no base");
+    usage_error(s.run("-", "{\"base\": \"HEAD\", \"file_changes\": []}"),
+                "nothing to resolve: the specs hold no anchors");
+}
+
+TEST_CASE("bad input B11: the same anchor twice") {
+    Simple s;
+    auto o = s.run("--base " + s.base + " --anchor a.c:2-3 --anchor a.c:2-3");
+    CHECK(o.status == 0);
+    CHECK(o.out.find("1  read  a.c:2-3  SAME") != std::string::npos);
+    CHECK(o.out.find("2  read  a.c:2-3  SAME") != std::string::npos);
+    auto windows = std::count(o.out.begin(), o.out.end(), '=') / 4;  // "== path ==" per window
+    CHECK(windows == 1);
+    CHECK(o.out.find("#1 --anchor[0]") != std::string::npos);
+    CHECK(o.out.find("#2 --anchor[1]") != std::string::npos);
+}
+
+TEST_CASE("bad input B12: paths that are not UTF-8") {
+    Simple s;
+    const std::string name = "caf\xe9.c";  // Latin-1, not UTF-8
+    s.repo.write(name, "x\ny\n");
+    auto base = s.repo.commit();
+    usage_error(s.run("-", "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": \"" + name +
+                               "\", \"line\": 1}}]}"),
+                "invalid JSON");
+    auto o = s.run("--format json --base " + base + " --anchor " + q(name + ":1-2"));
+    INFO(o.err);
+    CHECK(o.status == 0);
+    CHECK(o.out.find("\"status\": \"SAME\"") != std::string::npos);
+    CHECK(o.out.find("caf\xef\xbf\xbd.c") != std::string::npos);  // U+FFFD in valid JSON
+}
+
+TEST_CASE("bad input B13: a directory as anchor path or as spec file") {
+    Simple s;
+    unresolved(s.anchor("dir:1"), "dir is a directory at base, not a file");
+    usage_error(s.run(q(s.repo.at("dir"))), "is a folder with no .json or .jsonl spec files");
+}
+
+TEST_CASE("bad input B14: not a git repository") {
+    cptest::TempDir empty;
+    usage_error(context_pack(empty.path(), "--base HEAD --anchor a.c:1"), "not a git repository");
+    Simple s;
+    usage_error(s.run("-C " + q(empty.path()) + " --base HEAD --anchor a.c:1"),
+                "run inside one or pass -C DIR");
+}
+
+TEST_CASE("bad input B15: a corrupt object") {
+    Simple s;
+    auto oid = s.repo.git("rev-parse HEAD:a.c").substr(0, 40);
+    auto file = s.repo.at(".git/objects/" + oid.substr(0, 2) + "/" + oid.substr(2));
+    REQUIRE(cptest::sh("chmod u+w " + q(file) + " && echo garbage > " + q(file)).status == 0);
+    usage_error(s.anchor("a.c:1", "--target HEAD"), "git fsck");
+}
+
+TEST_CASE("bad input B16: a missing pack file") {
+    Simple s;
+    s.repo.git("repack -adq");
+    REQUIRE(cptest::sh("rm " + q(s.repo.dir()) + "/.git/objects/pack/*.pack").status == 0);
+    auto o = s.anchor("a.c:1", "--target HEAD");
+    INFO(o.out << o.err);
+    CHECK(o.status == 2);
+    CHECK(o.err.find("git fsck") != std::string::npos);
+}
+
+TEST_CASE("bad input B17: a shallow clone whose base is beyond its boundary") {
+    Simple s;
+    s.repo.write("a.c", "x\n" + cptest::numbered(10));
+    s.repo.commit();
+    cptest::TempDir shallow;
+    REQUIRE(cptest::sh("git clone -q --depth 1 file://" + s.repo.dir() + " " +
+                       q(shallow.path() + "/c")).status == 0);
+    auto o = context_pack(shallow.path() + "/c", "--table --base " + s.base + " --anchor a.c:1");
+    unresolved(o, "not in this shallow clone: git fetch --unshallow origin");
+}
+
+TEST_CASE("bad input B18: a split index") {
+    Simple s;
+    s.repo.git("update-index --split-index");
+    usage_error(s.anchor("a.c:1"), "git update-index --no-split-index");
+    CHECK(s.anchor("a.c:1", "--target HEAD").status == 0);
+}
+
+TEST_CASE("bad input B19: a sparse index") {
+    Simple s;
+    s.repo.git("sparse-checkout init --cone");
+    s.repo.git("config index.sparse true");
+    s.repo.git("sparse-checkout set --sparse-index dir");
+    usage_error(s.anchor("dir/b.c:1"), "git sparse-checkout reapply");
+}
+
+TEST_CASE("bad input B20: extensions.worktreeConfig") {
+    Simple s;
+    s.repo.git("config core.repositoryformatversion 1");
+    s.repo.git("config extensions.worktreeConfig true");
+    CHECK(s.anchor("a.c:1").status == 0);
+}
+
+TEST_CASE("bad input B21: a repository owned by another user") {
+    if (geteuid() != 0) {
+        WARN("needs root to hand a fixture to another user; run the suite as root to cover it");
+        return;
+    }
+    Simple s;
+    REQUIRE(cptest::sh("chown -R nobody " + q(s.repo.dir())).status == 0);
+    usage_error(s.anchor("a.c:1"), "git config --global --add safe.directory " + s.repo.dir());
+}
+
+TEST_CASE("bad input B22: a bare repository") {
+    Simple s;
+    Repo bare(true);
+    s.repo.git("push -q " + q(bare.dir()) + " main");
+    auto o = context_pack(bare.dir(), "--table --base " + s.base + " --anchor a.c:2");
+    CHECK(o.status == 0);
+    CHECK(o.out.find("-> target " + s.base.substr(0, 10)) != std::string::npos);
+}
+
+TEST_CASE("bad input B23: a linked worktree") {
+    Simple s;
+    cptest::TempDir parent;
+    auto wt = parent.path() + "/wt";
+    s.repo.git("worktree add -q " + q(wt));
+    cptest::sh("printf 'new\\n' | cat - " + q(wt + "/a.c") + " > " + q(wt + "/n") + " && mv " +
+               q(wt + "/n") + " " + q(wt + "/a.c"));
+    auto o = context_pack(wt, "--table --base " + s.base + " --anchor a.c:2");
+    CHECK(o.status == 0);
+    CHECK(o.out.find("MOVED") != std::string::npos);
+    s.repo.git("worktree remove --force " + q(wt));
+}
+
+TEST_CASE("bad input B24: submodules") {
+    Simple s;
+    s.repo.git("update-index --add --cacheinfo 160000," + s.base + ",vendor");
+    s.repo.git("commit -q -m submodule");
+    auto base = s.repo.head();
+    auto o = s.run("--table --base " + base + " --anchor vendor:1 --anchor vendor/x.c:1");
+    unresolved(o, "vendor is a submodule at base, not a file");
+    CHECK(o.out.find("vendor/x.c lies inside submodule vendor") != std::string::npos);
+}
+
+TEST_CASE("bad input B25: index.lock held") {
+    Simple s;
+    cptest::sh("echo held > " + q(s.repo.at(".git/index.lock")));
+    CHECK(s.anchor("a.c:1").status == 0);
+    CHECK(s.repo.read(".git/index.lock") == "held\n");
+}
+
+TEST_CASE("bad input B26: paths that leave the repository") {
+    Simple s;
+    auto o = s.run("--table --base " + s.base +
+                   " --anchor ../x.c:1 --anchor /etc/hostname:1 --anchor a.c:1");
+    unresolved(o, "leaves the repository through '..'");
+    CHECK(o.out.find("is absolute") != std::string::npos);
+    CHECK(o.out.find("3  read  a.c:1") != std::string::npos);
+}
+
+TEST_CASE("bad input B27: a 10 MiB single line") {
+    Simple s;
+    s.repo.write("long.txt", "head widget\n" + std::string(10 << 20, 'x') + " widget\n");
+    auto base = s.repo.commit();
+    auto o = s.run("--base " + base + " --anchor long.txt:1-2@widget");
+    CHECK(o.status == 0);
+    CHECK(o.out.size() < 10000);
+    CHECK(o.out.find(" … (+" + std::to_string((10 << 20) + 7 - 300) + " bytes)") !=
+          std::string::npos);
+}
+
+TEST_CASE("bad input B28: a 50,000-line range") {
+    Simple s;
+    s.repo.write("big.txt", cptest::numbered(50000));
+    auto base = s.repo.commit();
+    auto o = s.run("--base " + base + " --anchor big.txt:1-50000");
+    CHECK(o.status == 0);
+    CHECK(o.out.find(">   100 | L100\n") != std::string::npos);
+    CHECK(o.out.find("101 | L101\n") == std::string::npos);
+    CHECK(o.out.find("… +49900 lines (big.txt:101-50000)") != std::string::npos);
+}
+
+TEST_CASE("bad input B29: 100,000 anchors") {
+    Simple s;
+    std::string spec = "{\"base\": \"HEAD\", \"reads\": [";
+    for (int i = 0; i < 100000; ++i)
+        spec += std::string(i ? "," : "") + "{\"location\": {\"path\": \"a.c\", \"line\": " +
+                std::to_string(i % 10 + 1) + "}}";
+    spec += "]}";
+    auto o = s.run("--table -", spec);
+    CHECK(o.status == 0);
+    CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 100002);
+    CHECK(o.out.find("100000 anchors: 100000 SAME") != std::string::npos);
+}
+
+TEST_CASE("bad input B30: files over the size limit are never read whole") {
+    Simple s;
+    std::string big;
+    for (int i = 0; i < 40000; ++i) big += "int huge_" + std::to_string(i) + ";\n";  // ~0.6 MiB
+    big += big + big;                                                                     // ~1.8 MiB
+    s.repo.write("big.c", big);
+    s.repo.write("uses.c", "int huge_7;\n");
+    s.repo.write("grows.c", "int grows;\n");
+    auto base = s.repo.commit();
+    s.repo.write("big.c", "// edited\n" + big);
+    s.repo.write("grows.c", "int grows;\n" + big);
+    const std::string limit = " --max-file-mib 1";
+    auto at_base = s.run("--table" + limit + " --base " + base + " --anchor big.c:2@huge_1");
+    unresolved(at_base, "big.c is 1 MiB at base, over the 1 MiB the tool reads; raise "
+                        "--max-file-mib to carry it");
+    auto grown = s.run("--table" + limit + " --base " + base + " --anchor grows.c:1");
+    unresolved(grown, "grows.c is over the 1 MiB the tool reads at target");
+    // The same file read in full without the limit.
+    auto full = s.run("--table --base " + base + " --anchor big.c:2@huge_1");
+    CHECK(full.status == 0);
+    CHECK(full.out.find("MOVED") != std::string::npos);
+    // Callers skip it: only uses.c is searched for a symbol found in both files.
+    auto callers = s.run("--format json" + limit + " --base " + base + " --anchor uses.c:1@huge_7");
+    INFO(callers.out);
+    CHECK(callers.out.find("\"path\": \"uses.c\"") != std::string::npos);
+    CHECK(callers.out.find("\"path\": \"big.c\"") == std::string::npos);
+}

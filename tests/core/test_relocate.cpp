@@ -1,0 +1,225 @@
+// Beyond the diff (SPEC §4a): lines the diff lost are found by content, with how sure the
+// answer is, and never guessed. Pure helpers first, then fixture histories.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "context_pack/core/relocate.hpp"
+#include "support/fixture.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string_view> lines(const std::vector<std::string>& v) {
+    return {v.begin(), v.end()};
+}
+
+// A function of `n` distinctive lines named `name`, indented by `indent`.
+std::string function(const std::string& name, int n, const std::string& indent = "") {
+    std::string out = indent + "int " + name + "(int value) {\n";
+    for (int i = 1; i <= n; ++i)
+        out += indent + "    value = value * " + std::to_string(i + 1) + " + " + name + "_step;\n";
+    return out + indent + "}\n";
+}
+
+std::string filler(int n, const std::string& tag) {
+    std::string out;
+    for (int i = 1; i <= n; ++i) out += "// " + tag + " filler line " + std::to_string(i) + "\n";
+    return out;
+}
+
+json run(const cptest::Repo& repo, const std::string& base, const std::string& anchors) {
+    auto o = cptest::context_pack(repo.dir(), "--format json --target HEAD --base " + base +
+                                                  " " + anchors);
+    INFO(o.err);
+    REQUIRE((o.status == 0 || o.status == 1));
+    return json::parse(o.out)["specs"][0];
+}
+
+}  // namespace
+
+TEST_CASE("relocate: find_block finds exact, then whitespace-insensitive, all occurrences") {
+    std::vector<std::string> hay = {"a", "int f() {", "  return 1;", "}", "b",
+                                    "int f() {", "  return 1;", "}", "c"};
+    std::vector<std::string> needle = {"int f() {", "  return 1;", "}"};
+    auto m = cp::find_block(cp::Haystack(lines(hay)), lines(needle));
+    REQUIRE(m.size() == 2);
+    CHECK(m[0].line == 2);
+    CHECK(m[1].line == 6);
+    CHECK_FALSE(m[0].whitespace);
+    std::vector<std::string> reindented = {"x", "    int f()  {", "\t\treturn 1;", "    }"};
+    auto w = cp::find_block(cp::Haystack(lines(reindented)), lines(needle));
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].line == 2);
+    CHECK(w[0].whitespace);
+    std::vector<std::string> other = {"int f() {", "  return 2;", "}"};
+    CHECK(cp::find_block(cp::Haystack(lines(other)), lines(needle)).empty());
+    CHECK(cp::find_block(cp::Haystack(lines(needle)), lines(hay)).empty());  // longer than the haystack
+}
+
+TEST_CASE("relocate: only distinctive blocks are relocated") {
+    CHECK_FALSE(cp::distinctive(lines({"}"})));
+    CHECK_FALSE(cp::distinctive(lines({"", "  }", "return;"})));
+    CHECK(cp::distinctive(lines({"int parse_args(int argc) {", "}"})));
+    CHECK_FALSE(cp::distinctive(lines({"abcdefg", "hijklmn", "opq"})));  // no line of 8
+}
+
+TEST_CASE("relocate: line similarity and the best sub-range") {
+    CHECK(cp::line_similarity("return value;", "return value;") == Approx(1.0));
+    CHECK(cp::line_similarity("  return value;", "return value;") == Approx(1.0));
+    CHECK(cp::line_similarity("return value;", "totally different") < 0.3);
+    std::vector<std::string> window = {"new a", "new b", "int g(x) {", "  x += 2;", "}",
+                                       "new c", "new d", "new e"};
+    std::vector<std::string> anchor = {"int g(x) {", "  x += 1;", "}"};
+    auto best = cp::best_subrange(lines(window), 40, lines(anchor), {}, {});
+    CHECK(best.line == 42);
+    CHECK(best.end_line == 44);
+    CHECK(best.score > 0.8);
+    CHECK(best.score < 1.0);
+}
+
+TEST_CASE("relocate: a function moved down its file is MOVED by content") {
+    cptest::Repo repo;
+    repo.write("a.c", filler(5, "top") + function("mover", 6) + filler(20, "mid"));
+    auto base = repo.commit();
+    repo.write("a.c", filler(5, "top") + filler(20, "mid") + function("mover", 6));
+    repo.commit();
+    auto spec = run(repo, base, "--anchor a.c:6-13@mover");
+    const json& a = spec["anchors"][0];
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["by"] == "content");
+    CHECK(a["whitespace"] == false);
+    CHECK(a["to"] == json{{"path", "a.c"}, {"line", 26}, {"end_line", 33}});
+    CHECK(a["diff"]["lines_deleted"] == true);  // the diff's own answer stays available
+    CHECK(a["symbol_found"] == true);
+    CHECK(a["window"] == 0);
+    CHECK(spec["windows"][0]["line"] == 23);
+}
+
+TEST_CASE("relocate: moved into another file is found_at, the diff status stays") {
+    cptest::Repo repo;
+    repo.write("a.c", filler(5, "a") + function("traveller", 5) + filler(5, "a2"));
+    repo.write("b.c", filler(8, "b"));
+    auto base = repo.commit();
+    repo.write("a.c", filler(5, "a") + filler(5, "a2"));
+    repo.write("b.c", filler(8, "b") + function("traveller", 5));
+    repo.commit();
+    const json a = run(repo, base, "--anchor a.c:6-12")["anchors"][0];
+    CHECK(a["status"] == "TOUCHED");
+    CHECK(a["lines_deleted"] == true);
+    CHECK(a["by"].is_null());
+    CHECK(a["found_at"] == json{{"path", "b.c"}, {"line", 9}, {"end_line", 15}});
+    CHECK_FALSE(a["window"].is_null());  // the window shows where its lines are now
+}
+
+TEST_CASE("relocate: moved and reindented is found, marked whitespace") {
+    cptest::Repo repo;
+    repo.write("a.c", function("nested", 4) + filler(12, "x"));
+    auto base = repo.commit();
+    repo.write("a.c", filler(12, "x") + "namespace n {\n" + function("nested", 4, "    ") + "}\n");
+    repo.commit();
+    const json a = run(repo, base, "--anchor a.c:1-6")["anchors"][0];
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["by"] == "content");
+    CHECK(a["whitespace"] == true);
+    CHECK(a["to"]["line"] == 14);
+}
+
+TEST_CASE("relocate: a file split in two, its deleted file's blocks found in the new ones") {
+    cptest::Repo repo;
+    repo.write("all.c", function("first", 5) + function("second", 5));
+    auto base = repo.commit();
+    repo.remove("all.c");
+    repo.write("one.c", "// one\n" + function("first", 5));
+    repo.write("two.c", "// two\n" + function("second", 5));
+    repo.commit();
+    auto spec = run(repo, base, "--anchor all.c:1-7 --anchor all.c:8-14");
+    // git pairs all.c with two.c as a rename: the second function maps by the diff, and the
+    // first, replaced there by one comment line, is found in one.c.
+    const json& first = spec["anchors"][0];
+    INFO(first.dump());
+    CHECK(first["status"] == "TOUCHED");
+    CHECK(first["renamed"] == true);
+    CHECK(first["found_at"] == json{{"path", "one.c"}, {"line", 2}, {"end_line", 8}});
+    CHECK(spec["windows"][0]["path"] == "one.c");
+    const json& second = spec["anchors"][1];
+    CHECK(second["status"] == "MOVED");
+    CHECK(second["to"] == json{{"path", "two.c"}, {"line", 2}, {"end_line", 8}});
+    CHECK(second["found_at"].is_null());
+}
+
+TEST_CASE("relocate: a deleted file's block is found in a new file too unlike it to be a rename") {
+    cptest::Repo repo;
+    repo.write("old.c", function("keeper", 5) + filler(30, "old"));
+    auto base = repo.commit();
+    repo.remove("old.c");
+    repo.write("fresh.c", filler(40, "fresh") + function("keeper", 5));
+    repo.commit();
+    const json a = run(repo, base, "--anchor old.c:1-7@keeper")["anchors"][0];
+    CHECK(a["status"] == "GONE");
+    CHECK(a["found_at"] == json{{"path", "fresh.c"}, {"line", 41}, {"end_line", 47}});
+    CHECK(a["window"] == 0);
+}
+
+TEST_CASE("relocate: a duplicated block is ambiguous and listed, never picked") {
+    cptest::Repo repo;
+    repo.write("a.c", filler(3, "a") + function("twin", 4) + filler(10, "b"));
+    auto base = repo.commit();
+    repo.write("a.c", filler(10, "b") + function("twin", 4) + filler(2, "c") + function("twin", 4));
+    repo.commit();
+    const json a = run(repo, base, "--anchor a.c:4-9")["anchors"][0];
+    CHECK(a["by"].is_null());
+    CHECK(a["found_at"].is_null());
+    CHECK(a["candidates_total"] == 2);
+    CHECK(a["candidates"].size() == 2);
+    CHECK(a["candidates"][0]["line"] == 11);
+    CHECK(a["candidates"][1]["line"] == 19);
+}
+
+TEST_CASE("relocate: a rewritten region points to the lines most like the anchor") {
+    cptest::Repo repo;
+    repo.write("a.c", filler(4, "top") + function("kept", 4) + filler(4, "bottom"));
+    auto base = repo.commit();
+    // Its first line gives way to six new lines and an edited signature: one hunk, inside.
+    auto text = repo.read("a.c");
+    auto sig = std::string("int kept(int value) {\n");
+    text.replace(text.find(sig), sig.size(),
+                 filler(6, "inserted") + "int kept(int value) {  /* edited */\n");
+    repo.write("a.c", text);
+    repo.commit();
+    const json a = run(repo, base, "--anchor a.c:5-10")["anchors"][0];
+    INFO(a.dump());
+    REQUIRE(a["status"] == "TOUCHED");
+    REQUIRE(a["to"] == json{{"path", "a.c"}, {"line", 5}, {"end_line", 16}});
+    REQUIRE_FALSE(a["best"].is_null());
+    CHECK(a["best"] == json{{"path", "a.c"}, {"line", 11}, {"end_line", 16}, {"score", a["best"]["score"]}});
+    CHECK(a["best"]["score"].get<double>() > 0.8);
+    CHECK(a["best"]["score"].get<double>() < 1.0);
+}
+
+TEST_CASE("relocate: a deleted block that exists nowhere stays lost, with no pointer") {
+    cptest::Repo repo;
+    repo.write("a.c", filler(3, "a") + function("vanished", 4) + filler(3, "b"));
+    repo.write("other.c", filler(3, "o"));
+    auto base = repo.commit();
+    repo.write("a.c", filler(3, "a") + filler(3, "b"));
+    repo.write("other.c", filler(4, "o"));
+    repo.commit();
+    const json a = run(repo, base, "--anchor a.c:4-9")["anchors"][0];
+    CHECK(a["status"] == "TOUCHED");
+    CHECK(a["lines_deleted"] == true);
+    CHECK(a["by"].is_null());
+    CHECK(a["found_at"].is_null());
+    CHECK(a["candidates"].empty());
+}
+
+TEST_CASE("relocate: short generic blocks are never relocated") {
+    cptest::Repo repo;
+    repo.write("a.c", "x\n}\ny\n" + filler(5, "z"));
+    auto base = repo.commit();
+    repo.write("a.c", "x\ny\n" + filler(5, "z") + "}\n");
+    repo.commit();
+    const json a = run(repo, base, "--anchor a.c:2")["anchors"][0];
+    CHECK(a["lines_deleted"] == true);
+    CHECK(a["by"].is_null());
+}

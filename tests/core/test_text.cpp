@@ -1,0 +1,59 @@
+// Line counting and splitting as git counts lines, and the whole-word test of git grep -w -F.
+#include <catch2/catch.hpp>
+
+#include "context_pack/core/text.hpp"
+
+using namespace cp::text;
+using namespace std::string_view_literals;
+
+TEST_CASE("count_lines counts like git: a final line without newline is a line") {
+    CHECK(count_lines("") == 0);
+    CHECK(count_lines("\n") == 1);
+    CHECK(count_lines("a") == 1);
+    CHECK(count_lines("a\nb") == 2);
+    CHECK(count_lines("a\nb\n") == 2);
+    CHECK(count_lines("a\r\nb\r\n") == 2);
+    CHECK(count_lines("\n\n\n") == 3);
+}
+
+TEST_CASE("split_lines drops the newline and one carriage return before it") {
+    CHECK(split_lines("") == std::vector<std::string_view>{});
+    CHECK(split_lines("a\r\nb\r\n") == std::vector<std::string_view>{"a", "b"});
+    CHECK(split_lines("a\nb") == std::vector<std::string_view>{"a", "b"});
+    CHECK(split_lines("a\r\r\n\n") == std::vector<std::string_view>{"a\r", ""});
+    CHECK(split_lines("x\r") == std::vector<std::string_view>{"x\r"});  // no newline: kept
+}
+
+TEST_CASE("looks_binary: a NUL byte in the first 8000 bytes") {
+    CHECK_FALSE(looks_binary("plain text\n"));
+    CHECK(looks_binary("a\0b"sv));
+    std::string late(9000, 'a');
+    late[8500] = '\0';
+    CHECK_FALSE(looks_binary(late));
+    late[7999] = '\0';
+    CHECK(looks_binary(late));
+}
+
+TEST_CASE("contains_word: whole words as git grep -w -F") {
+    CHECK(contains_word("foo", "foo"));
+    CHECK(contains_word("foo(bar)", "foo"));
+    CHECK(contains_word("x = foo;", "foo"));
+    CHECK(contains_word("call(foo)", "foo"));
+    CHECK(contains_word("a.foo.b", "foo"));
+    CHECK_FALSE(contains_word("foobar", "foo"));
+    CHECK_FALSE(contains_word("barfoo", "foo"));
+    CHECK_FALSE(contains_word("foo_bar", "foo"));
+    CHECK_FALSE(contains_word("_foo", "foo"));
+    CHECK_FALSE(contains_word("foo2", "foo"));
+    CHECK_FALSE(contains_word("2foo", "foo"));
+    CHECK(contains_word("foo2 foo", "foo"));        // retries past a failed candidate
+    CHECK(contains_word("foofoo foo", "foo"));      // and past an overlapping one
+    CHECK(contains_word("é foo ü", "foo"));         // non-ASCII bytes are not word bytes
+    CHECK(contains_word("éfooü", "foo"));
+    CHECK(contains_word("--- !u!1 &1144072861", "&1144072861"));
+    CHECK_FALSE(contains_word("&11440728612", "&1144072861"));
+    CHECK_FALSE(contains_word("x&1144072861", "&1144072861"));  // git: 'x' before the match
+    CHECK(contains_word("(&1144072861)", "&1144072861"));
+    CHECK_FALSE(contains_word("", "foo"));
+    CHECK_FALSE(contains_word("foo", ""));
+}

@@ -1,0 +1,167 @@
+// Spec parsing: the SPEC §2 shape, errors that name the JSON path, and --anchor arguments.
+#include <catch2/catch.hpp>
+
+#include "context_pack/model/spec.hpp"
+
+using cp::AnchorKind;
+using cp::parse_anchor_arg;
+using cp::parse_spec;
+using cp::parse_specs;
+
+namespace {
+
+std::string error_of(const std::string& json) {
+    auto r = parse_spec(json, "plan.json");
+    REQUIRE_FALSE(r.ok());
+    return r.error().message;
+}
+
+}  // namespace
+
+TEST_CASE("a full spec parses into anchors in input order, edits before reads") {
+    auto r = parse_spec(R"({
+      "id": "cut.r2", "base": "a7966142", "target": "main", "extra": {"ignored": true},
+      "file_changes": [
+        {"location": {"path": "src/a.hlsl", "line": 83, "end_line": 89, "symbol": "ball"},
+         "change": "add the overload", "unknown": 1}
+      ],
+      "reads": [{"location": {"path": "t/b.cs", "line": 191}, "why": "the check to copy"}]
+    })", "plan.json");
+    REQUIRE(r.ok());
+    const cp::Spec& s = r.value();
+    CHECK(s.id == "cut.r2");
+    CHECK(s.base == "a7966142");
+    CHECK(s.target == "main");
+    REQUIRE(s.anchors.size() == 2);
+    CHECK(s.anchors[0].kind == AnchorKind::Edit);
+    CHECK(s.anchors[0].path == "src/a.hlsl");
+    CHECK(s.anchors[0].line == 83);
+    CHECK(s.anchors[0].last_line() == 89);
+    CHECK(s.anchors[0].symbol == "ball");
+    CHECK(s.anchors[0].note == "add the overload");
+    CHECK(cp::anchor_label(s.anchors[0]) == "file_changes[0]");
+    CHECK(s.anchors[1].kind == AnchorKind::Read);
+    CHECK(s.anchors[1].last_line() == 191);
+    CHECK_FALSE(s.anchors[1].symbol.has_value());
+    CHECK(cp::anchor_label(s.anchors[1]) == "reads[0]");
+}
+
+TEST_CASE("null optional fields read as absent") {
+    auto r = parse_spec(
+        R"({"base": null, "file_changes": [{"location": {"path": "a", "line": 1,
+            "end_line": null, "symbol": null}}]})",
+        "p");
+    REQUIRE(r.ok());
+    CHECK_FALSE(r->base.has_value());
+    CHECK_FALSE(r->anchors[0].end_line.has_value());
+    CHECK_FALSE(r->anchors[0].symbol.has_value());
+}
+
+TEST_CASE("zero, negative and reversed lines parse; resolution reports them") {
+    auto r = parse_spec(
+        R"({"base": "x", "file_changes": [{"location": {"path": "a", "line": 0}},
+            {"location": {"path": "a", "line": -4, "end_line": -9}}]})",
+        "p");
+    REQUIRE(r.ok());
+    CHECK(r->anchors[0].line == 0);
+    CHECK(r->anchors[1].last_line() == -9);
+}
+
+TEST_CASE("a wrong type names its JSON path") {
+    CHECK(error_of(R"({"base": "x", "file_changes": [{}, {}, {}, {"location": {"path": "a",
+          "line": "12"}}]})") ==
+          "plan.json: file_changes[0].location is missing");
+    CHECK(error_of(R"({"file_changes": [{"location": {"path": "a", "line": "12"}}]})") ==
+          "plan.json: file_changes[0].location.line must be an integer, not a string");
+    CHECK(error_of(R"({"reads": [{"location": {"path": "a", "line": 1}}, {"location":
+          {"path": "b", "line": 2.5}}]})") ==
+          "plan.json: reads[1].location.line must be an integer, not a non-integer number");
+    CHECK(error_of(R"({"base": 7})") == "plan.json: base must be a string, not an integer");
+    CHECK(error_of(R"({"file_changes": {}})") ==
+          "plan.json: file_changes must be an array, not an object");
+    CHECK(error_of(R"({"file_changes": [3]})") ==
+          "plan.json: file_changes[0] must be an object, not an integer");
+    CHECK(error_of(R"({"file_changes": [{"location": {"line": 1}}]})") ==
+          "plan.json: file_changes[0].location.path is missing or empty");
+    CHECK(error_of(R"({"file_changes": [{"location": {"path": "a"}}]})") ==
+          "plan.json: file_changes[0].location.line is missing");
+    CHECK(error_of(R"({"file_changes": [{"location": {"path": "a", "line": 1},
+          "change": false}]})") == "plan.json: file_changes[0].change must be a string, not a boolean");
+    CHECK(error_of("[1, 2]") == "plan.json: the spec must be a JSON object, not an array");
+}
+
+TEST_CASE("line numbers past 64 bits are refused, not wrapped") {
+    CHECK(error_of(R"({"file_changes": [{"location": {"path": "a",
+          "line": 18446744073709551615}}]})") ==
+          "plan.json: file_changes[0].location.line is too large for a line number");
+    CHECK(error_of(R"({"file_changes": [{"location": {"path": "a",
+          "line": 99999999999999999999999}}]})") ==
+          "plan.json: file_changes[0].location.line must be an integer, not a non-integer number");
+}
+
+TEST_CASE("symbols are 1-128 bytes without whitespace") {
+    CHECK(error_of(R"({"file_changes": [{"location": {"path": "a", "line": 1,
+          "symbol": "two words"}}]})") ==
+          "plan.json: file_changes[0].location.symbol must not contain whitespace or control "
+          "characters");
+    CHECK(error_of(R"({"file_changes": [{"location": {"path": "a", "line": 1,
+          "symbol": ""}}]})") == "plan.json: file_changes[0].location.symbol must not be empty");
+    std::string long_symbol(129, 'x');
+    CHECK(error_of(R"({"file_changes": [{"location": {"path": "a", "line": 1, "symbol": ")" +
+                   long_symbol + "\"}}]}") ==
+          "plan.json: file_changes[0].location.symbol is 129 bytes long; a symbol is at most "
+          "128 bytes");
+    auto ok = parse_spec(R"({"file_changes": [{"location": {"path": "a.prefab", "line": 1,
+          "symbol": "&1144072861"}}]})", "p");
+    REQUIRE(ok.ok());
+    CHECK(ok->anchors[0].symbol == "&1144072861");
+}
+
+TEST_CASE("invalid JSON says where") {
+    auto message = error_of(R"({"base": "x",)");
+    CHECK(message.starts_with("plan.json: invalid JSON: parse error at line 1, column 14"));
+}
+
+TEST_CASE("jsonl: one spec a line, blank lines skipped, errors name the line") {
+    auto r = parse_specs("{\"base\": \"a\"}\n\n{\"base\": \"b\"}\n", "d.jsonl", true);
+    REQUIRE(r.ok());
+    REQUIRE(r->size() == 2);
+    CHECK((*r)[1].base == "b");
+    CHECK((*r)[1].source == "d.jsonl:3");
+    auto bad = parse_specs("{\"base\": \"a\"}\n{\"base\": 1}\n", "d.jsonl", true);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().message == "d.jsonl:2: base must be a string, not an integer");
+}
+
+TEST_CASE("ad hoc anchors: PATH:LINE, an optional END and SYMBOL") {
+    auto a = parse_anchor_arg("src/main.c:40-52@parse_args");
+    REQUIRE(a.ok());
+    CHECK(a->path == "src/main.c");
+    CHECK(a->line == 40);
+    CHECK(a->end_line == 52);
+    CHECK(a->symbol == "parse_args");
+    CHECK(a->ad_hoc);
+
+    auto one = parse_anchor_arg("README.md:7");
+    REQUIRE(one.ok());
+    CHECK(one->last_line() == 7);
+    CHECK_FALSE(one->symbol.has_value());
+
+    auto colons = parse_anchor_arg("dir:12/we:ird@x.c:3@ns::name");  // ':' and '@' in the path
+    REQUIRE(colons.ok());
+    CHECK(colons->path == "dir:12/we:ird@x.c");
+    CHECK(colons->line == 3);
+    CHECK(colons->symbol == "ns::name");
+
+    auto zero = parse_anchor_arg("a.c:0");
+    REQUIRE(zero.ok());
+    CHECK(zero->line == 0);
+
+    for (const char* bad : {"a.c", "a.c:", "a.c:x", ":5", "a.c:5-", "a.c:-5", "a.c:5@",
+                            "a.c:99999999999999999999", "a.c:1@has space"}) {
+        INFO(bad);
+        auto r = parse_anchor_arg(bad);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.starts_with(std::string("--anchor '") + bad + "': "));
+    }
+}
