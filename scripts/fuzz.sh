@@ -13,7 +13,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-60}"
 case "$seconds" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
-targets=(fuzz_spec fuzz_anchor fuzz_mapping)
+targets=(fuzz_spec fuzz_anchor fuzz_mapping fuzz_index)
 dir="$root/build-fuzz"
 runs="$dir/fuzz-runs"
 
