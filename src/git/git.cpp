@@ -1,4 +1,4 @@
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 
 #include "context_pack/git/index_file.hpp"
 #include "context_pack/git/rename.hpp"

@@ -18,7 +18,7 @@
 #include <tuple>
 #include <vector>
 
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 #include "context_pack/core/mapping.hpp"
 #include "context_pack/git/rename.hpp"
 #include "support/fixture.hpp"
