@@ -487,19 +487,25 @@ struct Repository::Trees {
     };
     std::map<git_oid, TreeHandle, OidLess> by_id;
     std::map<std::string, git_oid> root_of;  // commit hex -> its tree's id
+};
+struct Repository::Attributes {
     std::map<std::string, DiffAttribute, std::less<>> diff_attribute;  // by path: fixed for a run
-    bool attributes_decided = false;
-    std::unique_ptr<Repository> attributes;  // see attribute_handle()
+    bool decided = false;
+    std::unique_ptr<Repository> handle;  // see attribute_handle()
 };
 
-Repository::Repository() : trees_(std::make_unique<Trees>()) {}
+git_repository* raw_handle(const Repository& repo) { return repo.repo_.get(); }
+
+Repository::Repository()
+    : trees_(std::make_unique<Trees>()), attributes_(std::make_unique<Attributes>()) {}
 Repository::Repository(Repository&&) noexcept = default;
 Repository& Repository::operator=(Repository&& other) noexcept {
     trees_ = std::move(other.trees_);  // trees go before the repository that owns them
+    attributes_ = std::move(other.attributes_);
     repo_ = std::move(other.repo_);
     return *this;
 }
-Repository::~Repository() = default;  // trees_ is declared after repo_: it goes first
+Repository::~Repository() = default;  // the caches are declared after repo_: they go first
 
 Result<PathLookup> Repository::lookup(const std::string& commit, std::string_view path) const {
     auto tree_of = [&](const git_oid& id) -> Result<const git_tree*> {
@@ -672,10 +678,10 @@ Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>&
 }
 
 DiffAttribute Repository::diff_attribute(const std::string& path) const {
-    auto known = trees_->diff_attribute.find(path);
-    if (known != trees_->diff_attribute.end()) return known->second;
+    auto known = attributes_->diff_attribute.find(path);
+    if (known != attributes_->diff_attribute.end()) return known->second;
     DiffAttribute found = diff_attribute_uncached(path);
-    trees_->diff_attribute.emplace(path, found);
+    attributes_->diff_attribute.emplace(path, found);
     return found;
 }
 
@@ -687,7 +693,7 @@ Result<Repository> Repository::open_without_index() const {
     Repository out;
     out.repo_.reset(raw);
     out.max_file_bytes_ = max_file_bytes_;
-    out.trees_->attributes_decided = true;  // its attributes are asked of itself
+    out.attributes_->decided = true;  // its attributes are asked of itself
     Handle<git_index, git_index_free> empty;  // the repository keeps its own reference
     if (git_index_new(empty.out()) < 0) return failure("cannot make an empty index");
     git_repository_set_index(raw, empty.get());
@@ -695,8 +701,8 @@ Result<Repository> Repository::open_without_index() const {
 }
 
 const Repository& Repository::attribute_handle() const {
-    if (!trees_->attributes_decided) {
-        trees_->attributes_decided = true;
+    if (!attributes_->decided) {
+        attributes_->decided = true;
         const std::string root = workdir();
         auto tracked = root.empty() ? std::nullopt : read_index_entries(index_file(), {});
         bool on_disk = tracked.has_value();
@@ -710,10 +716,10 @@ const Repository& Repository::attribute_handle() const {
         if (on_disk) {
             auto opened = open_without_index();
             if (opened)
-                trees_->attributes = std::make_unique<Repository>(std::move(opened).value());
+                attributes_->handle = std::make_unique<Repository>(std::move(opened).value());
         }
     }
-    return trees_->attributes ? *trees_->attributes : *this;
+    return attributes_->handle ? *attributes_->handle : *this;
 }
 
 DiffAttribute Repository::diff_attribute_uncached(const std::string& path) const {

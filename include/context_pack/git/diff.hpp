@@ -73,6 +73,8 @@ Result<Hunks> line_hunks(const HunkInput& input, DiffAttribute old_attribute,
 
 // One name-level diff with git's rename detection (see rename.hpp) between a base commit
 // and a target commit or the working tree, where untracked files count as rename targets.
+// Threads: a Diff does not change once made, so its lookups serve any thread; what reads
+// follows the rules of its Repository (repository.hpp), as each method says.
 class Diff {
 public:
     const std::vector<Delta>& deltas() const { return deltas_; }
@@ -82,14 +84,18 @@ public:
     // after git's trim of the common tail that -U0 diffs get.
     // `old_bytes` and `new_bytes`, when the caller already holds a side (the base blob, the
     // target blob; not a working-tree file, which is read converted), save reading it again.
+    // Main thread: it reads through the repository and asks its diff attributes.
     Result<Hunks> hunks(const Delta& delta, const std::string* old_bytes = nullptr,
                         const std::string* new_bytes = nullptr) const;
     // The half of hunks() that reads. At a commit target, blobs are read through `reader`
-    // when given (see Repository::open_reader), so that another thread may run it.
+    // when given (see Repository::open_reader), so that another thread may run it: any
+    // thread with `reader` its own reader. A working-tree diff's, the main thread (files are
+    // read converted, through filters).
     Result<HunkInput> read_sides(const Delta& delta, const std::string* old_bytes = nullptr,
                                  const std::string* new_bytes = nullptr,
                                  const Repository* reader = nullptr) const;
-    // The diff attribute of a path, as its hunks take it.
+    // The diff attribute of a path, as its hunks take it. Main thread (it fills the
+    // repository's diff-attribute cache).
     DiffAttribute diff_attribute(const std::string& path) const;
     // Made by Repository::worktree_diff_of: only the paths asked for, and not others it
     // would pair them with (renames, additions). Repository::diff makes the whole one.
