@@ -198,8 +198,8 @@ private:
     bool scan_worktree_ = true;
 };
 
-// Whether libgit2's init skipped parsing the CA bundle (see git.cpp): true once a repository
-// was opened, with Debian's mbedTLS build of libgit2.
+// Whether libgit2's init skipped parsing the CA bundle (see src/git/libgit2.cpp): true once
+// a repository was opened, with Debian's mbedTLS build of libgit2.
 bool ca_bundle_skipped();
 
 // libgit2's version, as "1.5.1".
