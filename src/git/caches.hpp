@@ -24,5 +24,4 @@ struct Repository::Attributes {
     std::unique_ptr<Repository> handle;  // see attribute_handle()
 };
 
-
 }  // namespace cp::git

@@ -51,7 +51,6 @@ std::vector<std::string> ambiguous_candidates(git_repository* repo, std::string_
     return out;
 }
 
-
 }  // namespace
 
 git_repository* raw_handle(const Repository& repo) { return repo.repo_.get(); }
@@ -197,6 +196,5 @@ Result<std::optional<std::string>> Repository::blob_within_limit(const std::stri
 std::string Repository::index_file() const {
     return std::string(git_repository_path(repo_.get())) + "index";
 }
-
 
 }  // namespace cp::git
