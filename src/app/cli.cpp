@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "context_pack/app/exit_status.hpp"
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 #include "context_pack/output/json_output.hpp"
 #include "context_pack/app/mcp.hpp"
 #include "context_pack/app/pipeline.hpp"

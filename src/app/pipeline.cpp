@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "context_pack/resolve/content.hpp"
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 
 namespace cp {
 

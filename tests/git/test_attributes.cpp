@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 #include "context_pack/git/rename.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 

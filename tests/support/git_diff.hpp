@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "context_pack/core/mapping.hpp"
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 #include "support/fixture.hpp"
 
 namespace cptest {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 #include "context_pack/resolve/pack.hpp"
 #include "context_pack/model/report.hpp"
 #include "context_pack/resolve/resolve.hpp"

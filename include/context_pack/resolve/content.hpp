@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 #include "context_pack/core/result.hpp"
 
 namespace cp {

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 
 namespace cp {
 

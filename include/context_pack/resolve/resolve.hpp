@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "context_pack/resolve/content.hpp"
-#include "context_pack/git/git.hpp"
+#include "context_pack/git/repository.hpp"
 #include "context_pack/resolve/pool.hpp"
 #include "context_pack/model/report.hpp"
 #include "context_pack/core/result.hpp"

@@ -1,0 +1,117 @@
+// The name-level diff between a base commit and a target (a commit or the working tree), with
+// git's renames, and the -U0 line hunks of one of its deltas. A Diff is made by
+// Repository::diff or Repository::worktree_diff_of and reads through the repository it came from.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "context_pack/core/mapping.hpp"
+#include "context_pack/core/result.hpp"
+
+struct git_diff;
+
+namespace cp::git {
+
+class Repository;
+
+struct DiffDeleter {
+    void operator()(git_diff* diff) const;
+};
+
+// The staged half of a working-tree diff (base tree to index), made through a reader handle
+// (see Repository::staged_changes) so that another thread makes it while diff() stats the
+// working tree.
+struct StagedChanges {
+    std::unique_ptr<git_diff, DiffDeleter> diff;
+};
+
+enum class EntryKind { File, Symlink, Submodule, Directory };
+
+enum class Change { Modified, Added, Deleted, Renamed, TypeChanged, Conflicted };
+
+// One changed path of a name-level diff; renames pair an old and a new path.
+struct Delta {
+    Change change = Change::Modified;
+    std::string old_path;
+    std::string new_path;
+    std::string old_oid;         // the blob at base
+    std::string new_oid;         // the blob at a target commit; empty in the working tree
+    int similarity = 0;          // percent, for renames
+    EntryKind old_kind = EntryKind::File;
+    EntryKind new_kind = EntryKind::File;
+};
+
+struct Hunks {
+    bool binary = false;     // binary content: no line hunks
+    bool too_large = false;  // a side over the file size limit: not read, no line hunks
+    std::vector<Hunk> hunks;
+};
+
+// What the `diff` attribute says of a path: binary (-diff, binary), text (diff), or nothing.
+enum class DiffAttribute { Unset, Binary, Text };
+
+// Both sides of one delta as read for its hunks (or not read: a side over the size limit).
+struct HunkInput {
+    std::string old_path, new_path;
+    bool has_old = true, has_new = true;  // false: added, deleted
+    bool too_large = false;
+    const std::string* given_old = nullptr;  // a side the caller holds, or null: owned here
+    const std::string* given_new = nullptr;
+    std::string owned_old, owned_new;
+    std::string_view old_bytes() const { return given_old ? *given_old : owned_old; }
+    std::string_view new_bytes() const { return given_new ? *given_new : owned_new; }
+};
+
+// The -U0 hunks of both sides, equal to `git diff -U0`'s: binary as the diff attributes and
+// then the content say, else xdiff (Myers with the indent heuristic) after git's trim of the
+// common tail that -U0 diffs get. It reads no repository: any thread may run it.
+Result<Hunks> line_hunks(const HunkInput& input, DiffAttribute old_attribute,
+                         DiffAttribute new_attribute);
+
+// One name-level diff with git's rename detection (see rename.hpp) between a base commit
+// and a target commit or the working tree, where untracked files count as rename targets.
+// Threads: a Diff does not change once made, so its lookups serve any thread; what reads
+// follows the rules of its Repository (repository.hpp), as each method says.
+class Diff {
+public:
+    const std::vector<Delta>& deltas() const { return deltas_; }
+    const Delta* find_old(std::string_view path) const;  // the delta whose base side is path
+    const Delta* find_new(std::string_view path) const;  // the delta whose target side is path
+    // -U0 hunks for one delta, equal to `git diff -U0`'s: Myers with the indent heuristic,
+    // after git's trim of the common tail that -U0 diffs get.
+    // `old_bytes` and `new_bytes`, when the caller already holds a side (the base blob, the
+    // target blob; not a working-tree file, which is read converted), save reading it again.
+    // Main thread: it reads through the repository and asks its diff attributes.
+    Result<Hunks> hunks(const Delta& delta, const std::string* old_bytes = nullptr,
+                        const std::string* new_bytes = nullptr) const;
+    // The half of hunks() that reads. At a commit target, blobs are read through `reader`
+    // when given (see Repository::open_reader), so that another thread may run it: any
+    // thread with `reader` its own reader. A working-tree diff's, the main thread (files are
+    // read converted, through filters).
+    Result<HunkInput> read_sides(const Delta& delta, const std::string* old_bytes = nullptr,
+                                 const std::string* new_bytes = nullptr,
+                                 const Repository* reader = nullptr) const;
+    // The diff attribute of a path, as its hunks take it. Main thread (it fills the
+    // repository's diff-attribute cache).
+    DiffAttribute diff_attribute(const std::string& path) const;
+    // Made by Repository::worktree_diff_of: only the paths asked for, and not others it
+    // would pair them with (renames, additions). Repository::diff makes the whole one.
+    bool partial() const { return partial_; }
+    // A working-tree diff whose unstaged half came from our own scan (worktree_scan.hpp), not
+    // from libgit2's; the two give the same deltas, and the scan steps aside when it cannot.
+    bool scanned() const { return scanned_; }
+
+private:
+    friend class Repository;
+    const Repository* repo_ = nullptr;
+    bool worktree_ = false;
+    bool partial_ = false;  // also: no clean filter applies, files are stored as they are
+    bool scanned_ = false;  // the unstaged half came from worktree_scan.hpp
+    std::vector<Delta> deltas_;  // sorted by old_path for lookup
+    std::vector<const Delta*> by_new_;
+};
+
+}  // namespace cp::git

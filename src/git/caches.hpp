@@ -1,0 +1,27 @@
+// The caches a Repository fills from its const methods (mutable members, see repository.hpp):
+// parsed trees for path lookups, and the diff attributes with the handle they are asked of.
+// No lock: a handle serves one thread at a time, and these are filled on the main thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "libgit2.hpp"
+
+namespace cp::git {
+
+struct Repository::Trees {
+    struct OidLess {
+        bool operator()(const git_oid& a, const git_oid& b) const { return git_oid_cmp(&a, &b) < 0; }
+    };
+    std::map<git_oid, TreeHandle, OidLess> by_id;
+    std::map<std::string, git_oid> root_of;  // commit hex -> its tree's id
+};
+struct Repository::Attributes {
+    std::map<std::string, DiffAttribute, std::less<>> diff_attribute;  // by path: fixed for a run
+    bool decided = false;
+    std::unique_ptr<Repository> handle;  // see attribute_handle()
+};
+
+}  // namespace cp::git

@@ -1,0 +1,182 @@
+// Line hunks: both sides of a delta read (Diff::read_sides), then git's -U0 diff of them
+// (line_hunks) through libgit2's bundled xdiff, called directly.
+#include "libgit2.hpp"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "context_pack/core/text.hpp"
+
+// libgit2 1.5's bundled xdiff (git's own), called directly for line hunks:
+// git_patch_from_buffers runs the same xdl_diff but first hashes both buffers with SHA-1 to
+// tell whether they are equal, a fifth of a large run's instructions. The static libgit2.a
+// (CMakeLists.txt) holds the symbol, which the shared library does not export. These are the
+// types of libgit2 1.5's src/libgit2/xdiff/xdiff.h, field for field; another libgit2 version
+// does not build here until they are checked against its own.
+#if LIBGIT2_VER_MAJOR != 1 || LIBGIT2_VER_MINOR != 5
+#error "line_hunks calls libgit2 1.5's xdiff: check src/libgit2/xdiff/xdiff.h of this version"
+#endif
+extern "C" {
+struct XdiffMmfile {
+    char* ptr;
+    long size;
+};
+struct XdiffParam {
+    unsigned long flags;
+    void** ignore_regex;
+    size_t ignore_regex_nr;
+    char** anchors;
+    size_t anchors_nr;
+};
+struct XdiffEmitCallback {
+    void* priv;
+    int (*out_hunk)(void*, long, long, long, long, const char*, long);
+    int (*out_line)(void*, XdiffMmfile*, int);
+};
+struct XdiffEmitConf {
+    long ctxlen;
+    long interhunkctxlen;
+    unsigned long flags;
+    long (*find_func)(const char*, long, char*, long, void*);
+    void* find_func_priv;
+    int (*hunk_func)(long old_at, long old_count, long new_at, long new_count, void* priv);
+};
+int xdl_diff(XdiffMmfile* old_file, XdiffMmfile* new_file, const XdiffParam* param,
+             const XdiffEmitConf* conf, XdiffEmitCallback* callback);
+}
+namespace {
+constexpr unsigned long kXdfIndentHeuristic = 1ul << 23;  // XDF_INDENT_HEURISTIC
+constexpr std::size_t kXdiffMaxSize = 1024ul * 1024 * 1023;  // GIT_XDIFF_MAX_SIZE
+}  // namespace
+
+namespace cp::git {
+namespace {
+
+// git's trim_common_tail for -U0 diffs (xdiff-interface.c): drop the identical tail in
+// 1 KiB blocks, keeping the rest of the line the last block cut into.
+void trim_common_tail(std::string_view& a, std::string_view& b) {
+    constexpr std::size_t kBlock = 1024;
+    std::size_t trimmed = 0, recovered = 0;
+    std::size_t smaller = std::min(a.size(), b.size());
+    while (kBlock + trimmed <= smaller &&
+           std::memcmp(a.data() + a.size() - trimmed - kBlock,
+                       b.data() + b.size() - trimmed - kBlock, kBlock) == 0)
+        trimmed += kBlock;
+    const char* ap = a.data() + a.size() - trimmed;
+    while (recovered < trimmed)
+        if (ap[recovered++] == '\n') break;
+    a = a.substr(0, a.size() - (trimmed - recovered));
+    b = b.substr(0, b.size() - (trimmed - recovered));
+}
+
+}  // namespace
+
+Result<HunkInput> Diff::read_sides(const Delta& delta, const std::string* given_old,
+                                   const std::string* given_new, const Repository* reader) const {
+    const Repository& from = reader && !worktree_ ? *reader : *repo_;  // reads objects
+    HunkInput in;
+    in.old_path = delta.old_path;
+    in.new_path = delta.new_path;
+    in.has_old = delta.change != Change::Added;  // an added file diffs against nothing at base,
+    in.has_new = delta.change != Change::Deleted;  // a deleted one against nothing at target
+    // Sides over the size limit are not read: no line hunks from them.
+    const std::uint64_t max = repo_->max_file_bytes();
+    auto over = [&](const std::string& oid) -> Result<bool> {
+        auto size = from.blob_size(oid);
+        if (!size) return size.error();
+        return size.value() > max;
+    };
+    if (worktree_) given_new = nullptr;  // a working-tree file is read converted, below
+    if (in.has_old && !given_old) {
+        auto big = over(delta.old_oid);
+        if (!big) return big.error();
+        in.too_large = big.value();
+    }
+    if (in.has_new && !given_new && !in.too_large) {
+        if (worktree_) {
+            struct stat st {};
+            in.too_large = ::lstat((repo_->workdir() + delta.new_path).c_str(), &st) == 0 &&
+                           std::uint64_t(st.st_size) > max;
+        } else {
+            auto big = over(delta.new_oid);
+            if (!big) return big.error();
+            in.too_large = big.value();
+        }
+    }
+    if (in.too_large) return in;
+    in.given_old = given_old;
+    in.given_new = given_new;
+    if (in.has_old && !given_old) {
+        auto bytes = from.blob(delta.old_oid);
+        if (!bytes) return bytes.error();
+        in.owned_old = std::move(bytes).value();
+    }
+    if (!in.has_new || given_new) {
+    } else if (worktree_) {
+        auto file = partial_ ? repo_->read_worktree(delta.new_path)
+                             : repo_->read_worktree_as_stored(delta.new_path);
+        if (!file) return file.error();
+        if (file.value()) in.owned_new = std::move(*file.value());
+    } else {
+        auto bytes = from.blob(delta.new_oid);
+        if (!bytes) return bytes.error();
+        in.owned_new = std::move(bytes).value();
+    }
+    return in;
+}
+
+Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
+                         DiffAttribute new_attribute) {
+    if (in.too_large) return Hunks{false, true, {}};
+    // Binary as git diff decides: the diff attribute first, then the content.
+    auto binary = [&](DiffAttribute attribute, std::string_view bytes) {
+        switch (attribute) {
+            case DiffAttribute::Binary: return true;
+            case DiffAttribute::Text: return false;
+            case DiffAttribute::Unset: return text::looks_binary(bytes);
+        }
+        return false;
+    };
+    if ((in.has_old && binary(old_attribute, in.old_bytes())) ||
+        (in.has_new && binary(new_attribute, in.new_bytes())))
+        return Hunks{true, false, {}};
+
+    std::string_view a = in.old_bytes(), b = in.new_bytes();
+    trim_common_tail(a, b);
+    if (a.size() > kXdiffMaxSize || b.size() > kXdiffMaxSize)  // libgit2 calls them binary
+        return Hunks{true, false, {}};
+    init_library();  // xdiff allocates through libgit2's allocator
+    Hunks out;
+    XdiffMmfile old_file{const_cast<char*>(a.data()), long(a.size())};
+    XdiffMmfile new_file{const_cast<char*>(b.data()), long(b.size())};
+    XdiffParam param{};
+    param.flags = kXdfIndentHeuristic;  // git diff's default, as GIT_DIFF_INDENT_HEURISTIC
+    XdiffEmitConf conf{};  // -U0: no context, hunks never joined across unchanged lines
+    conf.hunk_func = [](long old_at, long old_count, long new_at, long new_count,
+                        void* to) -> int {
+        // 0-based first lines as xdiff counts them; a hunk header (and libgit2's hunks) names
+        // the line before an empty side.
+        auto& hunks = static_cast<Hunks*>(to)->hunks;
+        hunks.push_back({old_count ? old_at + 1 : old_at, old_count,
+                         new_count ? new_at + 1 : new_at, new_count});
+        return 0;
+    };
+    XdiffEmitCallback callback{};
+    callback.priv = &out;
+    if (xdl_diff(&old_file, &new_file, &param, &conf, &callback) < 0)
+        return Error{fmt::format("cannot diff {}: out of memory", in.new_path)};
+    return out;
+}
+
+Result<Hunks> Diff::hunks(const Delta& delta, const std::string* old_bytes,
+                          const std::string* new_bytes) const {
+    auto in = read_sides(delta, old_bytes, new_bytes);
+    if (!in) return in.error();
+    return line_hunks(in.value(), diff_attribute(delta.old_path),
+                      diff_attribute(delta.new_path));
+}
+
+}  // namespace cp::git

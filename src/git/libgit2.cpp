@@ -1,0 +1,91 @@
+// The error funnel, the library's setup (with the CA bundle it skips) and the deleters of the
+// public handles.
+#include "libgit2.hpp"
+
+#include <fmt/format.h>
+
+#include <iterator>
+
+#include "context_pack/core/text.hpp"
+
+// libgit2's init (Debian builds it with mbedTLS for HTTPS) parses the system's whole CA bundle,
+// about 140 certificates: 3.5 ms and 55 million instructions, a quarter of a small run, for a
+// tool that never opens a network connection. The link wraps mbedTLS's parser
+// (-Wl,--wrap=mbedtls_x509_crt_parse_file, CMakeLists.txt), so libgit2's call lands here:
+// libgit2 gets an empty chain of trusted roots, and were a TLS connection ever made, it would
+// fail verification rather than trust anything.
+//
+// It lives beside init_library, so that the link always takes it: a member of libcp_git.a
+// that only libgit2.a refers to would be left out, as the linker reads libgit2.a after it.
+namespace {
+int ca_bundle_calls = 0;
+}
+extern "C" int __wrap_mbedtls_x509_crt_parse_file(void* /*chain*/, const char* /*path*/) {
+    ++ca_bundle_calls;
+    return 0;
+}
+
+namespace cp::git {
+
+Error failure(std::string_view what) {
+    const git_error* e = git_error_last();
+    std::string detail = e && e->message ? e->message : "unknown libgit2 error";
+    while (!detail.empty() && (detail.back() == '\n' || detail.back() == '.')) detail.pop_back();
+    std::string mend;
+    if (detail.find("extension: 'link'") != std::string::npos)
+        mend = "; the index is a split index, which libgit2 1.5 cannot read: run "
+               "git update-index --no-split-index, or pass --target REV";
+    else if (detail.find("extension: 'sdir'") != std::string::npos)
+        mend = "; the index is a sparse index, which libgit2 1.5 cannot read: run "
+               "git config index.sparse false && git sparse-checkout reapply, or pass --target REV";
+    else if (e && e->klass == GIT_ERROR_ZLIB)
+        mend = "; the object store is damaged: git fsck names what is broken";
+    else if (e && e->klass == GIT_ERROR_ODB)
+        mend = "; an object is missing or unreadable: git fsck names what is broken";
+    return Error{fmt::format("{}: {}{}", what, detail, mend)};
+}
+
+std::optional<bool> config_bool(git_config* config, const char* name, bool fallback) {
+    int value = 0;
+    int rc = git_config_get_bool(&value, config, name);
+    git_error_clear();
+    if (rc == GIT_ENOTFOUND) return fallback;
+    if (rc < 0) return std::nullopt;
+    return value != 0;
+}
+
+void init_library() {
+    static const bool done = [] {
+        git_libgit2_init();
+        git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+        const char* extensions[] = {"worktreeconfig"};
+        git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, std::size(extensions));
+        return true;
+    }();
+    (void)done;
+}
+
+Result<Unit> read_commit_tree(git_repository* repo, const std::string& commit_hex,
+                              TreeHandle& tree) {
+    git_oid oid;
+    if (git_oid_fromstr(&oid, commit_hex.c_str()) < 0) return failure("bad object id");
+    CommitHandle commit;
+    if (git_commit_lookup(commit.out(), repo, &oid) < 0)
+        return failure(fmt::format("cannot read commit {}", text::short_oid(commit_hex)));
+    if (git_commit_tree(tree.out(), commit.get()) < 0)
+        return failure(fmt::format("cannot read the tree of {}", text::short_oid(commit_hex)));
+    return Unit{};
+}
+
+bool ca_bundle_skipped() { return ca_bundle_calls > 0; }
+
+void RepoDeleter::operator()(git_repository* repo) const { git_repository_free(repo); }
+void DiffDeleter::operator()(git_diff* diff) const { git_diff_free(diff); }
+
+std::string library_version() {
+    int major = 0, minor = 0, rev = 0;
+    git_libgit2_version(&major, &minor, &rev);
+    return fmt::format("{}.{}.{}", major, minor, rev);
+}
+
+}  // namespace cp::git

@@ -1,0 +1,71 @@
+// What every libgit2 user in src/git/ shares: the error funnel (failure), RAII handles, the
+// library's one-time setup, and conversions from libgit2's types. Private to src/git/: no file
+// outside it includes <git2.h>.
+#pragma once
+
+#include <git2.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "context_pack/core/result.hpp"
+#include "context_pack/git/repository.hpp"
+
+namespace cp::git {
+
+// libgit2 errors become one line here and nowhere else, with the mend where one is known.
+Error failure(std::string_view what);
+
+// A boolean setting; `fallback` when it is not set, nullopt when it is not a boolean.
+std::optional<bool> config_bool(git_config* config, const char* name, bool fallback);
+
+// Process-wide libgit2 setup, once: the repository is trusted local data, and libgit2 must
+// open repositories that use extensions.worktreeConfig.
+void init_library();
+
+// Every libgit2 object is freed by its type, once.
+template <class T, void (*Free)(T*)>
+struct Handle {
+    T* ptr = nullptr;
+    Handle() = default;
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    Handle(Handle&& other) noexcept : ptr(std::exchange(other.ptr, nullptr)) {}
+    ~Handle() {
+        if (ptr) Free(ptr);
+    }
+    T** out() { return &ptr; }
+    T* get() const { return ptr; }
+};
+using ObjectHandle = Handle<git_object, git_object_free>;
+using CommitHandle = Handle<git_commit, git_commit_free>;
+using TreeHandle = Handle<git_tree, git_tree_free>;
+using EntryHandle = Handle<git_tree_entry, git_tree_entry_free>;
+using BlobHandle = Handle<git_blob, git_blob_free>;
+using OdbHandle = Handle<git_odb, git_odb_free>;
+
+// The libgit2 repository behind a Repository, for the files of src/git/ (a friend of it).
+git_repository* raw_handle(const Repository& repo);
+
+inline std::string hex(const git_oid* oid) {
+    char buf[GIT_OID_HEXSZ + 1];
+    git_oid_tostr(buf, sizeof buf, oid);
+    return buf;
+}
+
+inline EntryKind kind_of(git_filemode_t mode) {
+    switch (mode) {
+        case GIT_FILEMODE_LINK: return EntryKind::Symlink;
+        case GIT_FILEMODE_COMMIT: return EntryKind::Submodule;
+        case GIT_FILEMODE_TREE: return EntryKind::Directory;
+        default: return EntryKind::File;
+    }
+}
+
+// The root tree of the commit `commit_hex`, read through `repo`.
+Result<Unit> read_commit_tree(git_repository* repo, const std::string& commit_hex,
+                              TreeHandle& tree);
+
+}  // namespace cp::git

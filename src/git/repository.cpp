@@ -1,0 +1,200 @@
+// Opening a repository (and its readers), revisions, blobs by id, and the handle's lifetime.
+#include "caches.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "context_pack/core/text.hpp"
+
+namespace cp::git {
+namespace {
+
+bool is_hex_prefix(std::string_view rev) {
+    return rev.size() >= 4 && rev.size() < GIT_OID_HEXSZ &&
+           rev.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
+}
+
+// The objects an ambiguous hex prefix names, as "<hash> <type>", at most ten.
+std::vector<std::string> ambiguous_candidates(git_repository* repo, std::string_view prefix) {
+    std::vector<std::string> out;
+    OdbHandle odb;
+    if (git_repository_odb(odb.out(), repo) < 0) return out;
+    struct Walk {
+        std::string prefix;
+        std::vector<git_oid> found;
+    } walk{std::string(prefix), {}};
+    for (auto& c : walk.prefix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    git_odb_foreach(
+        odb.get(),
+        [](const git_oid* id, void* payload) {
+            auto* w = static_cast<Walk*>(payload);
+            if (hex(id).starts_with(w->prefix) && w->found.size() < 10) w->found.push_back(*id);
+            return 0;
+        },
+        &walk);
+    std::sort(walk.found.begin(), walk.found.end(),
+              [](const git_oid& a, const git_oid& b) { return git_oid_cmp(&a, &b) < 0; });
+    walk.found.erase(std::unique(walk.found.begin(), walk.found.end(),
+                                 [](const git_oid& a, const git_oid& b) {
+                                     return git_oid_equal(&a, &b);
+                                 }),
+                     walk.found.end());
+    for (const auto& id : walk.found) {
+        size_t len = 0;
+        git_object_t type = GIT_OBJECT_INVALID;
+        git_odb_read_header(&len, &type, odb.get(), &id);
+        out.push_back(fmt::format("{} {}", hex(&id), git_object_type2string(type)));
+    }
+    return out;
+}
+
+}  // namespace
+
+git_repository* raw_handle(const Repository& repo) { return repo.repo_.get(); }
+
+Repository::Repository()
+    : trees_(std::make_unique<Trees>()), attributes_(std::make_unique<Attributes>()) {}
+Repository::Repository(Repository&&) noexcept = default;
+Repository& Repository::operator=(Repository&& other) noexcept {
+    trees_ = std::move(other.trees_);  // trees go before the repository that owns them
+    attributes_ = std::move(other.attributes_);
+    repo_ = std::move(other.repo_);
+    return *this;
+}
+Repository::~Repository() = default;  // the caches are declared after repo_: they go first
+
+Result<Repository> Repository::open(const std::string& dir) {
+    init_library();
+    git_repository* raw = nullptr;
+    if (git_repository_open_ext(&raw, dir.c_str(), 0, nullptr) == 0) {
+        Repository repo;
+        repo.repo_.reset(raw);
+        return repo;
+    }
+    Error error = failure("cannot open the repository");
+    // libgit2 1.5 reports a safe.directory refusal as a config lookup failure: try again
+    // without the ownership check only to tell that case apart, then refuse all the same.
+    git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+    int retry = git_repository_open_ext(&raw, dir.c_str(), 0, nullptr);
+    git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 1);
+    if (retry == 0) {
+        std::string where = git_repository_workdir(raw) ? git_repository_workdir(raw)
+                                                        : git_repository_path(raw);
+        if (where.size() > 1 && where.back() == '/') where.pop_back();
+        git_repository_free(raw);
+        return Error{fmt::format(
+            "the repository at {} is owned by another user; if you trust it, run: "
+            "git config --global --add safe.directory {}",
+            where, where)};
+    }
+    const git_error* e = git_error_last();
+    if (e && e->klass == GIT_ERROR_REPOSITORY && std::strstr(e->message, "could not find"))
+        return Error{fmt::format(
+            "not a git repository (or any parent up to /): {}; run inside one or pass -C DIR",
+            dir)};
+    return error;
+}
+
+Result<Repository> Repository::open_reader() const {
+    git_repository* raw = nullptr;
+    if (git_repository_open_ext(&raw, git_repository_path(repo_.get()),
+                                GIT_REPOSITORY_OPEN_NO_SEARCH | GIT_REPOSITORY_OPEN_BARE,
+                                nullptr) < 0)
+        return failure("cannot open the repository again");
+    Repository reader;
+    reader.repo_.reset(raw);
+    reader.max_file_bytes_ = max_file_bytes_;
+    return reader;
+}
+
+bool Repository::is_bare() const { return git_repository_is_bare(repo_.get()); }
+
+bool Repository::is_shallow() const { return git_repository_is_shallow(repo_.get()) == 1; }
+
+std::string Repository::workdir() const {
+    const char* w = git_repository_workdir(repo_.get());
+    return w ? w : "";
+}
+
+Revision Repository::resolve_commit(std::string_view rev) const {
+    Revision out;
+    std::string spec(rev);
+    ObjectHandle obj;
+    int rc = rev.empty() ? GIT_EINVALIDSPEC : git_revparse_single(obj.out(), repo_.get(), spec.c_str());
+    if (rc == GIT_EAMBIGUOUS) {
+        out.outcome = Revision::Outcome::Ambiguous;
+        if (is_hex_prefix(rev)) out.candidates = ambiguous_candidates(repo_.get(), rev);
+        return out;
+    }
+    if (rc == GIT_EINVALIDSPEC) {
+        out.outcome = Revision::Outcome::Invalid;
+        return out;
+    }
+    if (rc < 0) {
+        // A reference that names an object the store cannot produce is damage, not absence.
+        git_oid named;
+        if (git_reference_name_to_id(&named, repo_.get(), spec.c_str()) == 0) {
+            out.outcome = Revision::Outcome::Missing;
+            out.oid = hex(&named);
+            return out;
+        }
+        out.outcome = Revision::Outcome::NotFound;
+        return out;
+    }
+    ObjectHandle commit;
+    if (git_object_peel(commit.out(), obj.get(), GIT_OBJECT_COMMIT) < 0) {
+        out.outcome = Revision::Outcome::NotACommit;
+        out.oid = hex(git_object_id(obj.get()));
+        return out;
+    }
+    out.outcome = Revision::Outcome::Commit;
+    out.oid = hex(git_object_id(commit.get()));
+    return out;
+}
+
+Result<std::string> Repository::head_commit() const {
+    git_oid oid;
+    if (git_reference_name_to_id(&oid, repo_.get(), "HEAD") < 0)
+        return failure("cannot resolve HEAD");
+    return hex(&oid);
+}
+
+Result<std::string> Repository::blob(const std::string& oid_hex) const {
+    git_oid oid;
+    if (git_oid_fromstr(&oid, oid_hex.c_str()) < 0) return failure("bad object id");
+    BlobHandle blob;
+    if (git_blob_lookup(blob.out(), repo_.get(), &oid) < 0)
+        return failure(fmt::format("cannot read blob {}", text::short_oid(oid_hex)));
+    auto size = static_cast<std::size_t>(git_blob_rawsize(blob.get()));
+    return std::string(static_cast<const char*>(git_blob_rawcontent(blob.get())), size);
+}
+
+Result<std::uint64_t> Repository::blob_size(const std::string& oid_hex) const {
+    git_oid oid;
+    if (git_oid_fromstr(&oid, oid_hex.c_str()) < 0) return failure("bad object id");
+    OdbHandle odb;
+    if (git_repository_odb(odb.out(), repo_.get()) < 0) return failure("cannot open the odb");
+    size_t size = 0;
+    git_object_t type = GIT_OBJECT_INVALID;
+    if (git_odb_read_header(&size, &type, odb.get(), &oid) < 0)
+        return failure(fmt::format("cannot read blob {}", text::short_oid(oid_hex)));
+    return std::uint64_t(size);
+}
+
+Result<std::optional<std::string>> Repository::blob_within_limit(const std::string& oid) const {
+    auto size = blob_size(oid);
+    if (!size) return size.error();
+    if (size.value() > max_file_bytes_) return std::optional<std::string>();
+    auto bytes = blob(oid);
+    if (!bytes) return bytes.error();
+    return std::optional<std::string>(std::move(bytes).value());
+}
+
+std::string Repository::index_file() const {
+    return std::string(git_repository_path(repo_.get())) + "index";
+}
+
+}  // namespace cp::git

@@ -1,0 +1,139 @@
+// Reads beneath the working tree: never through a symlink (O_NOFOLLOW at every step, so no
+// read leaves the tree), raw or converted as git stores the file, and the symlink check of a
+// path's components.
+#include "libgit2.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace cp::git {
+namespace {
+
+struct Fd {
+    int fd = -1;
+    Fd(int f) : fd(f) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+// Reads `rel` beneath the directory `root` without following a symlink anywhere on the way,
+// so no read leaves the working tree. `present` is false when there is no regular file
+// there (absent, a directory, or reached through a symlink).
+Result<std::string> read_beneath(const std::string& root, std::string_view rel, bool& present,
+                                 std::uint64_t max_bytes) {
+    present = false;
+    Fd dir(::open(root.empty() ? "." : root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.fd < 0) return Error{fmt::format("cannot open {}: {}", root, std::strerror(errno))};
+    std::size_t pos = 0;
+    int at = dir.fd;
+    std::vector<std::unique_ptr<Fd>> parents;
+    for (;;) {
+        auto slash = rel.find('/', pos);
+        std::string name(rel.substr(pos, slash == std::string_view::npos ? rel.npos : slash - pos));
+        bool last = slash == std::string_view::npos;
+        int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY);
+        int fd = ::openat(at, name.c_str(), flags);
+        if (fd < 0) {
+            if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == EISDIR)
+                return std::string();
+            return Error{fmt::format("cannot open {}: {}", rel, std::strerror(errno))};
+        }
+        parents.push_back(std::make_unique<Fd>(fd));
+        at = fd;
+        if (last) break;
+        pos = slash + 1;
+    }
+    struct stat st {};
+    if (fstat(at, &st) < 0 || !S_ISREG(st.st_mode)) return std::string();
+    if (std::uint64_t(st.st_size) > max_bytes) return std::string();  // too large: not read
+    std::string content;
+    content.reserve(static_cast<std::size_t>(st.st_size));
+    char buf[1 << 16];
+    for (;;) {
+        auto n = ::read(at, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return Error{fmt::format("cannot read {}: {}", rel, std::strerror(errno))};
+        if (n == 0) break;
+        content.append(buf, static_cast<std::size_t>(n));
+    }
+    present = true;
+    return content;
+}
+
+}  // namespace
+
+Result<std::optional<std::string>> Repository::read_worktree(std::string_view path) const {
+    bool present = false;
+    auto content = read_beneath(workdir(), path, present, max_file_bytes_);
+    if (!content) return content.error();
+    if (!present) return std::optional<std::string>();
+    return std::optional<std::string>(std::move(content).value());
+}
+
+Result<bool> Repository::unchanged_on_disk(const std::string& path,
+                                           const std::array<unsigned char, 20>& id) const {
+    auto bytes = read_worktree(path);
+    if (!bytes) return bytes.error();
+    git_oid disk;
+    if (!bytes.value() ||
+        git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(), GIT_OBJECT_BLOB) < 0) {
+        git_error_clear();
+        return false;
+    }
+    return std::memcmp(disk.id, id.data(), id.size()) == 0;
+}
+
+std::optional<std::string> Repository::worktree_symlink(std::string_view path) const {
+    std::string at = workdir();
+    for (std::size_t pos = 0;;) {
+        auto slash = path.find('/', pos);
+        std::string_view prefix = path.substr(0, slash);
+        struct stat st {};
+        if (lstat((at + std::string(prefix)).c_str(), &st) < 0) return std::nullopt;
+        if (S_ISLNK(st.st_mode)) return std::string(prefix);
+        if (slash == std::string_view::npos) return std::nullopt;
+        pos = slash + 1;
+    }
+}
+
+Result<std::optional<std::string>> Repository::read_worktree_as_stored(
+    std::string_view path) const {
+    auto raw = read_worktree(path);
+    if (!raw || !raw.value()) return raw;
+    std::string rel(path);
+    Handle<git_filter_list, git_filter_list_free> filters;
+    // Only libgit2's built-in filters exist here (CRLF, ident): nothing runs a program. Whether
+    // any applies is asked without the index where that gives the same answer; a filter that
+    // applies is loaded through this handle, as CRLF's rules look into the real index.
+    auto load = [&](const Repository& from) {
+        return git_filter_list_load(filters.out(), from.repo_.get(), nullptr, rel.c_str(),
+                                    GIT_FILTER_TO_ODB, GIT_FILTER_ALLOW_UNSAFE);
+    };
+    const Repository& asked = attribute_handle();
+    if (load(asked) < 0) return failure(fmt::format("cannot load the filters for {}", rel));
+    if (!filters.get()) return raw;
+    if (&asked != this) {
+        git_filter_list_free(std::exchange(filters.ptr, nullptr));
+        if (load(*this) < 0) return failure(fmt::format("cannot load the filters for {}", rel));
+        if (!filters.get()) return raw;
+    }
+    git_buf out = GIT_BUF_INIT;
+    const std::string& in = *raw.value();
+    if (git_filter_list_apply_to_buffer(&out, filters.get(), in.data(), in.size()) < 0)
+        return failure(fmt::format("cannot convert {} as git stores it", rel));
+    std::string converted(out.ptr, out.size);
+    git_buf_dispose(&out);
+    return std::optional<std::string>(std::move(converted));
+}
+
+}  // namespace cp::git
