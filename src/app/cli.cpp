@@ -17,6 +17,7 @@
 #include "context_pack/output/json_output.hpp"
 #include "context_pack/app/mcp.hpp"
 #include "context_pack/app/pipeline.hpp"
+#include "context_pack/app/spec_input.hpp"
 #include "context_pack/model/spec.hpp"
 #include "context_pack/core/text.hpp"
 #include "context_pack/output/text_output.hpp"
@@ -180,7 +181,10 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     Request request;
     request.specs = std::move(specs).value();
     request.repo_dir = o.repo_dir;
-    request.resolve = {o.base, o.target, o.at_base, o.since, !o.table_only};
+    request.base = o.base;
+    request.target = o.target;
+    request.at_base = o.at_base;
+    request.since = o.since;
     request.jobs = o.jobs;
     request.only = o.only;
     request.table_only = o.table_only;

@@ -22,24 +22,42 @@ bool select_only(Report& report, const std::vector<std::string>& only) {
     return any;
 }
 
-Result<Report> build_report(const Request& request) {
-    const ResolveOptions& ro = request.resolve;
-    if (ro.at_base && ro.target)
-        return Error{"--at-base and --target both set the target; give one of them"};
+namespace {
 
-    auto repo = git::Repository::open(request.repo_dir);
+// What resolution does for this request. Lost lines are looked for in other files only when
+// windows are wanted: that adds pointers (found_at, candidates), never a status.
+ResolveOptions resolve_options(const Request& request) {
+    ResolveOptions options;
+    options.base = request.base;
+    options.target = request.target;
+    options.at_base = request.at_base;
+    options.since = request.since;
+    options.search_elsewhere = !request.table_only;
+    return options;
+}
+
+}  // namespace
+
+Result<Report> build_report(const Request& request) {
+    const OptionNames& names = request.names;
+    const ResolveOptions ro = resolve_options(request);
+    if (ro.at_base && ro.target)
+        return Error{fmt::format("{} and {} both set the target; give one of them",
+                                 names.at_base.name, names.target.name)};
+
+    auto repo = git::Repository::open(request.repo_dir, names);
     if (!repo) return repo.error();
     repo->set_max_file_bytes(request.max_file_bytes);
 
     // A mistyped --target or --since is a usage error, not a per-anchor outcome.
-    for (auto [flag, rev] : {std::pair{"--target", &ro.target}, std::pair{"--since", &ro.since}}) {
+    for (auto [flag, rev] : {std::pair{&names.target, &ro.target}, std::pair{&names.since, &ro.since}}) {
         if (!*rev) continue;
         auto found = repo->resolve_commit(**rev);
         if (found.outcome == git::Revision::Outcome::Missing)
-            return Error{revision_problem(repo.value(), flag, **rev, found)};
+            return Error{revision_problem(repo.value(), flag->name.c_str(), **rev, found)};
         if (found.outcome != git::Revision::Outcome::Commit)
-            return Error{fmt::format("{} {} does not name a commit in this repository", flag,
-                                     **rev)};
+            return Error{fmt::format("{} {} does not name a commit in this repository",
+                                     flag->name, **rev)};
     }
 
     Content content(repo.value());
@@ -48,8 +66,9 @@ Result<Report> build_report(const Request& request) {
     if (!report) return report.error();
 
     if (!request.only.empty() && !select_only(report.value(), request.only))
-        return Error{"--only matches no anchor; give a table row number or a label such as "
-                     "file_changes[0] or reads[1]"};
+        return Error{fmt::format("{} matches no anchor; give a table row number or a label such "
+                                 "as file_changes[0] or reads[1]",
+                                 names.only.name)};
 
     if (!request.table_only) {  // windows and callers read the targets' files again
         auto packed = add_windows_and_callers(content, report.value(), request.pack, pool.get());

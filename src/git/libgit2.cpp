@@ -27,23 +27,32 @@ extern "C" int __wrap_mbedtls_x509_crt_parse_file(void* /*chain*/, const char* /
 
 namespace cp::git {
 
-Error failure(std::string_view what) {
+namespace {
+
+Error failure(std::string_view what, const OptionNames* names) {
     const git_error* e = git_error_last();
     std::string detail = e && e->message ? e->message : "unknown libgit2 error";
     while (!detail.empty() && (detail.back() == '\n' || detail.back() == '.')) detail.pop_back();
     std::string mend;
+    std::string or_target = names ? ", or pass " + names->target.give : "";
     if (detail.find("extension: 'link'") != std::string::npos)
         mend = "; the index is a split index, which libgit2 1.5 cannot read: run "
-               "git update-index --no-split-index, or pass --target REV";
+               "git update-index --no-split-index" + or_target;
     else if (detail.find("extension: 'sdir'") != std::string::npos)
         mend = "; the index is a sparse index, which libgit2 1.5 cannot read: run "
-               "git config index.sparse false && git sparse-checkout reapply, or pass --target REV";
+               "git config index.sparse false && git sparse-checkout reapply" + or_target;
     else if (e && e->klass == GIT_ERROR_ZLIB)
         mend = "; the object store is damaged: git fsck names what is broken";
     else if (e && e->klass == GIT_ERROR_ODB)
         mend = "; an object is missing or unreadable: git fsck names what is broken";
     return Error{fmt::format("{}: {}{}", what, detail, mend)};
 }
+
+}  // namespace
+
+Error failure(std::string_view what, const OptionNames& names) { return failure(what, &names); }
+
+Error failure(std::string_view what) { return failure(what, nullptr); }
 
 std::optional<bool> config_bool(git_config* config, const char* name, bool fallback) {
     int value = 0;

@@ -16,6 +16,9 @@
 namespace cp::git {
 
 // libgit2 errors become one line here and nowhere else, with the mend where one is known.
+// Where libgit2 may have read the index, `names` words the mend that names an option (an
+// index libgit2 cannot read still leaves commit targets); object and tree reads need none.
+Error failure(std::string_view what, const OptionNames& names);
 Error failure(std::string_view what);
 
 // A boolean setting; `fallback` when it is not set, nullopt when it is not a boolean.

@@ -62,16 +62,20 @@ Repository& Repository::operator=(Repository&& other) noexcept {
     trees_ = std::move(other.trees_);  // trees go before the repository that owns them
     attributes_ = std::move(other.attributes_);
     repo_ = std::move(other.repo_);
+    max_file_bytes_ = other.max_file_bytes_;
+    scan_worktree_ = other.scan_worktree_;
+    names_ = std::move(other.names_);
     return *this;
 }
 Repository::~Repository() = default;  // the caches are declared after repo_: they go first
 
-Result<Repository> Repository::open(const std::string& dir) {
+Result<Repository> Repository::open(const std::string& dir, const OptionNames& names) {
     init_library();
     git_repository* raw = nullptr;
     if (git_repository_open_ext(&raw, dir.c_str(), 0, nullptr) == 0) {
         Repository repo;
         repo.repo_.reset(raw);
+        repo.names_ = names;
         return repo;
     }
     Error error = failure("cannot open the repository");
@@ -93,8 +97,8 @@ Result<Repository> Repository::open(const std::string& dir) {
     const git_error* e = git_error_last();
     if (e && e->klass == GIT_ERROR_REPOSITORY && std::strstr(e->message, "could not find"))
         return Error{fmt::format(
-            "not a git repository (or any parent up to /): {}; run inside one or pass -C DIR",
-            dir)};
+            "not a git repository (or any parent up to /): {}; run inside one or pass {}", dir,
+            names.repo.give)};
     return error;
 }
 
@@ -107,6 +111,7 @@ Result<Repository> Repository::open_reader() const {
     Repository reader;
     reader.repo_.reset(raw);
     reader.max_file_bytes_ = max_file_bytes_;
+    reader.names_ = names_;
     return reader;
 }
 

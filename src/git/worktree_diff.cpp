@@ -235,7 +235,7 @@ Result<std::optional<Joined>> scanned_halves(const Repository& repo, git_tree* b
     if (!half) {
         git_diff_options opts = worktree_diff_options();
         if (git_diff_tree_to_index(own.out(), raw_handle(repo), base_tree, nullptr, &opts) < 0)
-            return failure("cannot diff the base and the index");
+            return failure("cannot diff the base and the index", repo.option_names());
         half = own.get();
     }
     Joined out;
@@ -257,7 +257,7 @@ Result<Joined> libgit2_halves(const Repository& repo, git_tree* base_tree,
     if (take_staged) {
         Handle<git_diff, git_diff_free> unstaged;
         if (git_diff_index_to_workdir(unstaged.out(), raw, nullptr, &opts) < 0)
-            return failure("cannot diff the index and the working tree");
+            return failure("cannot diff the index and the working tree", repo.option_names());
         auto staged = take_staged();
         if (staged && staged->diff && git_diff_merge(staged->diff.get(), unstaged.get()) == 0)
             whole.ptr = staged->diff.release();
@@ -266,7 +266,7 @@ Result<Joined> libgit2_halves(const Repository& repo, git_tree* base_tree,
     }
     if (!whole.get() &&
         git_diff_tree_to_workdir_with_index(whole.out(), raw, base_tree, &opts) < 0)
-        return failure("cannot diff the base and the working tree");
+        return failure("cannot diff the base and the working tree", repo.option_names());
     Joined out;
     out.raw = raw_deltas(whole.get());
     if (git_repository_index(out.index.out(), raw) < 0) git_error_clear();
@@ -353,17 +353,17 @@ Result<StagedChanges> Repository::staged_changes(const std::string& base,
     if (auto r = read_commit_tree(repo_.get(), base, base_tree); !r) return r.error();
     Handle<git_index, git_index_free> index;
     if (git_index_open(index.out(), index_file.c_str()) < 0)
-        return failure("cannot read the index");
+        return failure("cannot read the index", names_);
     // Owned by this handle, the index takes its case and file-mode rules from the config,
     // as the main handle's own index does.
     git_repository_set_index(repo_.get(), index.get());
     if (git_index_set_caps(index.get(), GIT_INDEX_CAPABILITY_FROM_OWNER) < 0)
-        return failure("cannot read the index");
+        return failure("cannot read the index", names_);
     git_diff_options opts = worktree_diff_options();
     StagedChanges staged;
     git_diff* raw = nullptr;
     if (git_diff_tree_to_index(&raw, repo_.get(), base_tree.get(), index.get(), &opts) < 0)
-        return failure("cannot diff the base and the index");
+        return failure("cannot diff the base and the index", names_);
     staged.diff.reset(raw);
     return staged;
 }

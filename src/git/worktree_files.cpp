@@ -120,17 +120,17 @@ Result<std::optional<std::string>> Repository::read_worktree_as_stored(
                                     GIT_FILTER_TO_ODB, GIT_FILTER_ALLOW_UNSAFE);
     };
     const Repository& asked = attribute_handle();
-    if (load(asked) < 0) return failure(fmt::format("cannot load the filters for {}", rel));
+    if (load(asked) < 0) return failure(fmt::format("cannot load the filters for {}", rel), names_);
     if (!filters.get()) return raw;
     if (&asked != this) {
         git_filter_list_free(std::exchange(filters.ptr, nullptr));
-        if (load(*this) < 0) return failure(fmt::format("cannot load the filters for {}", rel));
+        if (load(*this) < 0) return failure(fmt::format("cannot load the filters for {}", rel), names_);
         if (!filters.get()) return raw;
     }
     git_buf out = GIT_BUF_INIT;
     const std::string& in = *raw.value();
     if (git_filter_list_apply_to_buffer(&out, filters.get(), in.data(), in.size()) < 0)
-        return failure(fmt::format("cannot convert {} as git stores it", rel));
+        return failure(fmt::format("cannot convert {} as git stores it", rel), names_);
     std::string converted(out.ptr, out.size);
     git_buf_dispose(&out);
     return std::optional<std::string>(std::move(converted));

@@ -93,7 +93,7 @@ Result<std::optional<std::vector<Delta>>> hashed_deltas(const Repository& repo,
         if (!bytes.value()) return whole;
         git_oid disk;
         if (git_odb_hash(&disk, bytes.value()->data(), bytes.value()->size(), GIT_OBJECT_BLOB) < 0)
-            return failure(fmt::format("cannot hash {}", path));
+            return failure(fmt::format("cannot hash {}", path), repo.option_names());
         // The mode counts as it does in the whole diff: from disk, or with core.filemode off,
         // from the index.
         bool executable =

@@ -1,11 +1,16 @@
 // The whole job as one call, shared by the command line and the MCP server: open the
 // repository, check the revisions the caller named, resolve, keep the rows --only names,
-// and attach windows and callers unless only the table is wanted.
+// and attach windows and callers unless only the table is wanted. The front ends say what
+// was asked; the policy that follows from it (what resolution searches, what is read) is
+// decided here once, and every error names options as the request's front end does.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "context_pack/core/option_names.hpp"
 #include "context_pack/git/repository.hpp"
 #include "context_pack/resolve/pack.hpp"
 #include "context_pack/model/report.hpp"
@@ -18,7 +23,10 @@ namespace cp {
 struct Request {
     std::vector<Spec> specs;
     std::string repo_dir = ".";
-    ResolveOptions resolve;
+    std::optional<std::string> base;    // overrides every spec's base
+    std::optional<std::string> target;  // overrides every spec's target
+    bool at_base = false;               // every spec's target is its own base
+    std::optional<std::string> since;   // mark the anchors whose lines changed since
     std::vector<std::string> only;  // table rows ("3") or labels ("file_changes[2]")
     bool table_only = false;
     std::uint64_t max_file_bytes = git::kDefaultMaxFileBytes;  // files over it are not read
@@ -26,6 +34,7 @@ struct Request {
     // The report never depends on it.
     unsigned jobs = 0;
     PackOptions pack;
+    OptionNames names = kCommandLineNames;  // how errors name the options above
 };
 
 Result<Report> build_report(const Request& request);

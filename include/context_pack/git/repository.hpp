@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "context_pack/core/option_names.hpp"
 #include "context_pack/core/result.hpp"
 #include "context_pack/git/diff.hpp"
 
@@ -65,9 +66,13 @@ struct TrackedFile {
 // (the mutable members below) from const methods.
 class Repository {
 public:
-    // Opens the repository that contains `dir` (searching upwards, as git does).
+    // Opens the repository that contains `dir` (searching upwards, as git does). Its errors,
+    // and those of every handle opened from it, name options as `names` does.
     // Main thread: telling a safe.directory refusal apart sets a process-wide libgit2 option.
-    static Result<Repository> open(const std::string& dir);
+    static Result<Repository> open(const std::string& dir,
+                                   const OptionNames& names = kCommandLineNames);
+    // How this handle's errors name the front end's options. Any thread.
+    const OptionNames& option_names() const { return names_; }
 
     bool is_bare() const;     // main thread
     bool is_shallow() const;  // main thread
@@ -196,6 +201,7 @@ private:
     mutable std::unique_ptr<Attributes> attributes_;
     std::uint64_t max_file_bytes_ = kDefaultMaxFileBytes;
     bool scan_worktree_ = true;
+    OptionNames names_ = kCommandLineNames;
 };
 
 // Whether libgit2's init skipped parsing the CA bundle (see src/git/libgit2.cpp): true once

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <istream>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -43,12 +42,6 @@ Result<Spec> parse_spec(std::string_view json_text, const std::string& source);
 
 // Parses a whole input: one JSON spec, or with `jsonl` one spec per non-blank line.
 Result<std::vector<Spec>> parse_specs(std::string_view text, const std::string& source, bool jsonl);
-
-// Reads one spec input: a file (".jsonl": one spec a line), "-" for `in`, or a folder, whose
-// .json and .jsonl files are read in name order. An unreadable file, or a folder without
-// spec files, is an Error naming it; `where` is added to a failed open's message.
-Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream& in,
-                                          const std::string& where = "");
 
 // The checks before anything runs: every spec has a base unless `base_given`, and some spec
 // has an anchor. `base_hint` says how else to give a base ("pass --base REV").

@@ -1,0 +1,382 @@
+#include "mcp_tool.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "context_pack/app/pipeline.hpp"
+#include "context_pack/app/spec_input.hpp"
+#include "context_pack/core/option_names.hpp"
+#include "context_pack/core/text.hpp"
+#include "context_pack/model/spec.hpp"
+#include "context_pack/output/json_output.hpp"
+#include "context_pack/output/text_output.hpp"
+
+namespace cp::mcp {
+
+const char* const kInstructions =
+    "context_pack carries the code anchors of a change plan (a spec pinned at a base commit) "
+    "onto the working tree or a commit and returns the pack: a status table per anchor, the "
+    "code of every anchor where it is now, and the callers of every symbol. Call it before "
+    "implementing a plan (orient), with at_base after writing one (check), and with since "
+    "after editing (re-expand only what changed).";
+
+namespace {
+
+// ---- the tool's description and schemas -------------------------------------------------
+
+const std::string kLocationSchema = R"({
+  "type": "object",
+  "description": "Lines at the spec's base commit.",
+  "properties": {
+    "path": {"type": "string", "description": "Repository-relative path with / separators."},
+    "line": {"type": "integer", "description": "First line, 1-based."},
+    "end_line": {"type": "integer", "description": "Last line; absent: one line."},
+    "symbol": {"type": "string", "description": "A word those lines must contain (1-128 bytes, no whitespace); its callers are listed."}
+  },
+  "required": ["path", "line"]
+})";
+
+const std::string kToolJson = R"({
+  "name": "context_pack",
+  "title": "Context pack of a change plan",
+  "description": "Carry the code anchors of a change plan (a spec: anchors pinned at a base commit) onto the tree you stand on - by default the working tree with its uncommitted changes, or a commit - and return the pack: a status table (SAME, MOVED, TOUCHED, +RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING per anchor, with its range at the target), then the code of every anchor at the target, then the callers of every symbol. Orient before implementing a plan; pass at_base to check a plan just written; pass since to re-expand only the anchors edited since that commit. structuredContent holds the same report as JSON; its exit_status 1 means some anchor is GONE, UNRESOLVED or SYMBOL_MISSING, and the pack is still complete. When max_lines is reached, skipped blocks are named as 'context-pack ... --only N': call again with only: [\"N\"] to get one. Read-only: never writes to the repository.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "spec": {
+        "description": "The change plan: a spec object (a JSON text of one is accepted too), or the path of a spec file (.json, or .jsonl with one spec a line) relative to the server's working directory.",
+        "anyOf": [
+          {
+            "type": "object",
+            "properties": {
+              "id": {"type": "string"},
+              "base": {"type": "string", "description": "The commit the line numbers are at (any revision git accepts); required unless the base argument is given."},
+              "target": {"type": "string", "description": "Revision to carry the anchors onto; absent: the working tree."},
+              "file_changes": {"type": "array", "items": {"type": "object", "properties": {"location": )" +
+                                kLocationSchema + R"(, "change": {"type": "string"}}, "required": ["location"]}},
+              "reads": {"type": "array", "items": {"type": "object", "properties": {"location": )" +
+                                kLocationSchema + R"(, "why": {"type": "string"}}, "required": ["location"]}}
+            }
+          },
+          {"type": "string"}
+        ]
+      },
+      "repo": {"type": "string", "description": "The repository directory; default: the server's working directory."},
+      "base": {"type": "string", "description": "Base revision overriding every spec's base."},
+      "target": {"type": "string", "description": "Target revision overriding every spec's target; default: the working tree (HEAD in a bare repository)."},
+      "at_base": {"type": "boolean", "description": "Check each spec at its own base (target = base)."},
+      "since": {"type": "string", "description": "Mark the anchors whose lines changed since this revision and show only their code."},
+      "table_only": {"type": "boolean", "description": "Return the status table alone, without code and callers."},
+      "only": {"type": "array", "items": {"type": "string"}, "description": "Keep only these anchors: table rows (\"3\") or labels (\"file_changes[2]\", \"reads[0]\")."},
+      "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor's code (default 3)."},
+      "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the text pack's lines (default 1500); the table is never cut."}
+    },
+    "required": ["spec"],
+    "additionalProperties": false
+  },
+  "annotations": {
+    "title": "Context pack of a change plan",
+    "readOnlyHint": true,
+    "idempotentHint": true,
+    "openWorldHint": false
+  }
+})";
+
+// What every structuredContent is: report_to_json's document. Only what the JSON printer
+// always writes is required, so additive fields never break it.
+constexpr const char* kOutputSchemaJson = R"({
+  "type": "object",
+  "properties": {
+    "format_version": {"type": "integer"},
+    "exit_status": {"type": "integer", "description": "0: every anchor resolved and every symbol found; 1: some anchor is GONE, UNRESOLVED or SYMBOL_MISSING."},
+    "specs": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "id": {"type": "string"},
+          "source": {"type": "string"},
+          "base": {"type": ["string", "null"]},
+          "target": {"type": ["string", "null"]},
+          "anchors": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "row": {"type": "integer"},
+                "kind": {"type": "string"},
+                "path": {"type": "string"},
+                "line": {"type": "integer"},
+                "end_line": {"type": "integer"},
+                "status": {"type": "string"}
+              },
+              "required": ["row", "kind", "path", "line", "end_line", "status"]
+            }
+          },
+          "callers": {"type": "array"}
+        },
+        "required": ["id", "source", "base", "target", "anchors", "callers"]
+      }
+    }
+  },
+  "required": ["format_version", "exit_status", "specs"]
+})";
+
+// outputSchema and structuredContent arrived in 2025-06-18; older clients get no outputSchema.
+// (structuredContent is sent to all: a result may carry extra fields in every version.)
+bool has_structured_output(std::string_view protocol) { return protocol >= "2025-06-18"; }
+
+}  // namespace
+
+Json tool_description(std::string_view protocol) {
+    static const Json tool = Json::parse(kToolJson);
+    static const Json output = Json::parse(kOutputSchemaJson);
+    Json t = tool;
+    if (has_structured_output(protocol)) t["outputSchema"] = output;
+    return t;
+}
+
+namespace {
+
+// ---- the tool's arguments -----------------------------------------------------------------
+
+const char* type_name(const Json& j) { return json_type_name(j); }
+
+struct CallArgs {
+    std::vector<Spec> specs;
+    std::optional<std::string> spec_path;  // the file the specs came from, for pointers
+    std::string repo = ".";
+    std::optional<std::string> base, target, since;
+    bool at_base = false;
+    bool table_only = false;
+    std::vector<std::string> only;
+    int context = 3;
+    std::size_t max_lines = 1500;
+};
+
+// The tool's arguments, as errors from any layer name them.
+const OptionNames kToolNames{.repo = {"repo", "repo"},
+                             .base = {"base", "base"},
+                             .target = {"target", "target"},
+                             .at_base = {"at_base", "at_base"},
+                             .since = {"since", "since"},
+                             .only = {"only", "only"},
+                             .max_file_mib = {"max_file_mib", "max_file_mib"}};
+
+constexpr const char* kArgumentNames =
+    "spec, repo, base, target, at_base, since, table_only, only, context, max_lines";
+
+// A present, non-null argument, or nullptr.
+const Json* find_arg(const Json& args, const char* key) {
+    auto it = args.find(key);
+    return it == args.end() || it->is_null() ? nullptr : &*it;
+}
+
+// A string argument; empty counts as absent, as clients fill optional fields with "".
+Result<std::optional<std::string>> string_arg(const Json& args, const char* key) {
+    const Json* v = find_arg(args, key);
+    if (!v) return std::optional<std::string>{};
+    if (!v->is_string())
+        return Error{fmt::format("{} must be a string, not {}", key, type_name(*v))};
+    auto s = v->get<std::string>();
+    return s.empty() ? std::nullopt : std::optional<std::string>(s);
+}
+
+Result<bool> bool_arg(const Json& args, const char* key) {
+    const Json* v = find_arg(args, key);
+    if (!v) return false;
+    if (!v->is_boolean())
+        return Error{fmt::format("{} must be a boolean, not {}", key, type_name(*v))};
+    return v->get<bool>();
+}
+
+Result<std::optional<std::int64_t>> int_arg(const Json& args, const char* key, std::int64_t lo,
+                                             std::int64_t hi) {
+    const Json* v = find_arg(args, key);
+    if (!v) return std::optional<std::int64_t>{};
+    std::optional<std::int64_t> n;
+    if (v->is_number_unsigned())
+        n = v->get<std::uint64_t>() > std::uint64_t(hi) ? hi + 1 : std::int64_t(v->get<std::uint64_t>());
+    else if (v->is_number_integer())
+        n = v->get<std::int64_t>();
+    else if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>() &&
+             std::abs(v->get<double>()) < 1e15)
+        n = std::int64_t(v->get<double>());  // 3.0 from a client that only has doubles
+    if (!n) return Error{fmt::format("{} must be an integer, not {}", key, type_name(*v))};
+    if (*n < lo || *n > hi)
+        return Error{fmt::format("{} must be between {} and {}, not {}", key, lo, hi, v->dump())};
+    return n;
+}
+
+// Where a relative spec path is read from, for the message when it cannot be.
+std::string relative_to(const std::string& path) {
+    if (!path.empty() && path.front() == '/') return std::string();
+    std::error_code ec;
+    auto cwd = std::filesystem::current_path(ec);
+    return ec ? std::string() : fmt::format(" (relative to the server's directory {})", cwd.string());
+}
+
+Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string>& spec_path) {
+    if (spec.is_object()) {  // parse its text, so errors name JSON paths as for a file
+        auto parsed = parse_spec(spec.dump(), "spec");
+        if (!parsed) return parsed.error();
+        return std::vector<Spec>{std::move(parsed).value()};
+    }
+    if (!spec.is_string())
+        return Error{fmt::format(
+            "spec must be a spec object or the path of a spec file, not {}", type_name(spec))};
+    const auto& text = spec.get_ref<const std::string&>();
+    auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '{') {  // a spec object sent as a string
+        auto parsed = parse_spec(text, "spec");
+        if (!parsed) return parsed.error();
+        return std::vector<Spec>{std::move(parsed).value()};
+    }
+    if (text.empty())
+        return Error{"spec is empty: give a spec object or the path of a .json or .jsonl file"};
+    if (text == "-")
+        return Error{"spec '-' would read standard input, which carries the MCP messages; "
+                     "pass the spec object instead"};
+    std::istringstream no_input;
+    auto specs = read_spec_input(text, no_input, relative_to(text));
+    if (specs) spec_path = text;
+    return specs;
+}
+
+Result<CallArgs> read_arguments(const Json& args) {
+    if (!args.is_object())
+        return Error{fmt::format("the arguments must be an object, not {}", type_name(args))};
+    static const std::vector<std::string> names = {"spec",  "repo",       "base", "target",
+                                                   "at_base", "since",    "table_only",
+                                                   "only",  "context",    "max_lines"};
+    for (const auto& item : args.items())
+        if (std::find(names.begin(), names.end(), item.key()) == names.end())
+            return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
+                                     kArgumentNames)};
+
+    CallArgs a;
+    auto repo = string_arg(args, "repo");
+    if (!repo) return repo.error();
+    if (repo.value()) a.repo = *repo.value();
+    for (auto [key, out] : {std::pair{"base", &a.base}, std::pair{"target", &a.target},
+                            std::pair{"since", &a.since}}) {
+        auto v = string_arg(args, key);
+        if (!v) return v.error();
+        *out = v.value();
+    }
+    for (auto [key, out] : {std::pair{"at_base", &a.at_base}, std::pair{"table_only", &a.table_only}}) {
+        auto v = bool_arg(args, key);
+        if (!v) return v.error();
+        *out = v.value();
+    }
+    if (const Json* only = find_arg(args, "only")) {
+        if (!only->is_array())
+            return Error{fmt::format("only must be an array of strings, not {}", type_name(*only))};
+        for (std::size_t i = 0; i < only->size(); ++i) {
+            const Json& o = (*only)[i];
+            if (o.is_string())
+                a.only.push_back(o.get<std::string>());
+            else if (o.is_number_unsigned())  // a row number sent as a number
+                a.only.push_back(std::to_string(o.get<std::uint64_t>()));
+            else
+                return Error{fmt::format("only[{}] must be a string, not {}", i, type_name(o))};
+        }
+    }
+    auto context = int_arg(args, "context", 0, 1000);
+    if (!context) return context.error();
+    if (context.value()) a.context = int(*context.value());
+    auto max_lines = int_arg(args, "max_lines", 1, 100000000);
+    if (!max_lines) return max_lines.error();
+    if (max_lines.value()) a.max_lines = std::size_t(*max_lines.value());
+
+    if (a.at_base && a.target)
+        return Error{"at_base and target both set the target; give one of them"};
+
+    const Json* spec = find_arg(args, "spec");
+    if (!spec)
+        return Error{"spec is required: a spec object (id, base, file_changes, reads) or the "
+                     "path of a .json or .jsonl spec file"};
+    auto specs = load_specs(*spec, a.spec_path);
+    if (!specs) return specs.error();
+    a.specs = std::move(specs).value();
+    if (a.specs.empty())
+        return Error{fmt::format("nothing to resolve: {} holds no spec", a.spec_path.value_or("spec"))};
+    if (auto checked = check_specs(a.specs, a.base.has_value(), "pass the base argument");
+        !checked)
+        return checked.error();
+    return a;
+}
+
+// ---- running it ---------------------------------------------------------------------------
+
+// The command line that reprints the pack (pointers append "--only N"): the CLI equivalent
+// of this call, with SPEC standing for a spec that was passed inline.
+std::string rerun_command(const CallArgs& a) {
+    std::string cmd = "context-pack";
+    if (a.repo != ".") cmd += " -C " + text::shell_word(a.repo);
+    if (a.base) cmd += " --base " + text::shell_word(*a.base);
+    if (a.target) cmd += " --target " + text::shell_word(*a.target);
+    if (a.at_base) cmd += " --at-base";
+    if (a.since) cmd += " --since " + text::shell_word(*a.since);
+    if (a.context != 3) cmd += fmt::format(" --context {}", a.context);
+    cmd += " " + (a.spec_path ? text::shell_word(*a.spec_path) : std::string("SPEC"));
+    return cmd;
+}
+
+std::string one_line(std::string s) {
+    std::replace_if(s.begin(), s.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    return s;
+}
+
+Json text_content(std::string text) {
+    return Json::array({Json{{"type", "text"}, {"text", std::move(text)}}});
+}
+
+}  // namespace
+
+Json tool_error(const std::string& message) {
+    return Json{{"content", text_content(one_line(message))}, {"isError", true}};
+}
+
+Json call_tool(const Json& arguments) {
+    auto args = read_arguments(arguments);
+    if (!args) return tool_error(args.error().message);
+    const CallArgs& a = args.value();
+
+    Request request;
+    request.specs = a.specs;
+    request.repo_dir = a.repo;
+    request.base = a.base;
+    request.target = a.target;
+    request.at_base = a.at_base;
+    request.since = a.since;
+    request.only = a.only;
+    request.table_only = a.table_only;
+    request.pack.window.context = a.context;
+    request.names = kToolNames;
+    auto report = build_report(request);
+    if (!report) return tool_error(report.error().message);
+
+    TextOptions to;
+    to.color = false;
+    to.table_only = a.table_only;
+    to.max_lines = a.max_lines;
+    to.rerun = rerun_command(a);
+    std::ostringstream text;
+    print_pack(text, report.value(), to);
+    // Exit status 1 (GONE, UNRESOLVED, SYMBOL_MISSING) is data in the pack, not a tool error.
+    return Json{{"content", text_content(text.str())},
+                {"structuredContent", report_to_json(report.value())},
+                {"isError", false}};
+}
+
+}  // namespace cp::mcp
