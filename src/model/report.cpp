@@ -23,7 +23,8 @@ bool AnchorResult::ok() const {
 }
 
 const Location* AnchorResult::window_location() const {
-    if (found_at) return &*found_at;  // none of its lines is left where the diff put it
+    if (relocation)  // none of its lines is left where the diff put it
+        if (const auto* found = relocation->found_at()) return &found->at;
     bool mapped = status == Status::Same || status == Status::Moved || status == Status::Touched;
     return mapped && to ? &*to : nullptr;
 }

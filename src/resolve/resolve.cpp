@@ -611,13 +611,15 @@ private:
         auto at = [&](const std::pair<std::string, BlockMatch>& f) {
             return Location{f.first, f.second.line, f.second.line + size - 1};
         };
-        r.whitespace = found[0].second.whitespace;
+        const bool whitespace = found[0].second.whitespace;
         // Several matches, or one or two lines found only by ignoring whitespace (weak
         // evidence), are listed, never picked.
-        if (found.size() > 1 || (size < 3 && found[0].second.whitespace)) {
+        if (found.size() > 1 || (size < 3 && whitespace)) {
+            Relocation::Candidates several;
             for (const auto& f : found)
-                if (r.candidates.size() < limit) r.candidates.push_back(at(f));
-            r.candidates_total = found.size();
+                if (several.listed.size() < limit) several.listed.push_back(at(f));
+            several.total = found.size();
+            r.relocation = Relocation{std::move(several), whitespace};
             return Unit{};
         }
         const auto& only = found[0];
@@ -629,17 +631,15 @@ private:
                                                              haystack(p, r.to->path, *own_file)
                                                                  .lines(),
                                                              only.second.line));
-        if (r.lines_deleted && sure) {
-            r.diff_to = r.to;
-            r.diff_lines_deleted = true;
-            r.to = at(only);
-            r.status = r.to->line == r.anchor.line && r.to->path == r.anchor.path ? Status::Same
-                                                                                  : Status::Moved;
-            r.lines_deleted = false;
-            r.by = "content";
+        if (!r.lines_deleted || !sure) {
+            r.relocation = Relocation{Relocation::FoundAt{at(only)}, whitespace};
             return Unit{};
         }
-        r.found_at = at(only);
+        r.relocation = Relocation{Relocation::Moved{*r.to, true}, whitespace};
+        r.to = at(only);
+        r.status = r.to->line == r.anchor.line && r.to->path == r.anchor.path ? Status::Same
+                                                                              : Status::Moved;
+        r.lines_deleted = false;
         return Unit{};
     }
 
@@ -693,8 +693,8 @@ private:
         auto window = slice(target, r.to->line, r.to->end_line);
         auto best = best_subrange(window, r.to->line, anchor, before, after);
         if (best.score <= 0) return;
-        r.best = Location{r.to->path, best.line, best.end_line};
-        r.best_score = best.score;
+        r.relocation = Relocation{
+            Relocation::MostLike{Location{r.to->path, best.line, best.end_line}, best.score}};
     }
 
     Result<Unit> resolve_new(Pair& p, AnchorResult& r) {
