@@ -50,9 +50,18 @@ std::size_t SpecReport::symbol_missing_count() const {
                          [](const AnchorResult& a) { return a.symbol_found == false; });
 }
 
+std::string Target::name() const {
+    switch (kind) {
+        case Kind::Unresolved: return {};
+        case Kind::WorkingTree: return "worktree";
+        case Kind::Commit: return commit;
+    }
+    return {};
+}
+
 std::optional<std::string> SpecReport::target_commit() const {
-    if (target == "worktree" || target.empty()) return std::nullopt;
-    return target;
+    if (target.kind != Target::Kind::Commit) return std::nullopt;
+    return target.commit;
 }
 
 int Report::exit_status() const {

@@ -143,7 +143,8 @@ ordered_json report_to_json(const Report& report) {
         s["source"] = spec.source;
         s["base"] = spec.base.empty() ? ordered_json(nullptr) : ordered_json(spec.base);
         s["base_rev"] = spec.base_rev;
-        s["target"] = spec.target.empty() ? ordered_json(nullptr) : ordered_json(spec.target);
+        s["target"] = spec.target.resolved() ? ordered_json(spec.target.name())
+                                             : ordered_json(nullptr);
         s["target_rev"] = spec.target_rev.empty() ? ordered_json(nullptr)
                                                   : ordered_json(spec.target_rev);
         s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);

@@ -12,11 +12,18 @@ namespace {
 
 using Row = std::vector<std::string>;
 
+std::string target_cell(const Target& target, const std::string& written) {
+    switch (target.kind) {
+        case Target::Kind::Unresolved: return written + " (unresolved)";
+        case Target::Kind::WorkingTree: return "worktree";
+        case Target::Kind::Commit: return text::short_oid(target.commit);
+    }
+    return written;
+}
+
 std::string header_line(const SpecReport& spec) {
     std::string base = spec.base.empty() ? spec.base_rev + " (unresolved)" : text::short_oid(spec.base);
-    std::string target = spec.target == "worktree" ? "worktree"
-                         : spec.target.empty()      ? spec.target_rev + " (unresolved)"
-                                                    : text::short_oid(spec.target);
+    std::string target = target_cell(spec.target, spec.target_rev);
     std::string name = spec.id.empty() ? spec.source : fmt::format("{} ({})", spec.id, spec.source);
     std::string counts;
     for (Status s : kAllStatuses) {

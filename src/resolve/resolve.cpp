@@ -228,7 +228,9 @@ private:
             target = head.value();
         }
         // An unresolved target is no working tree: the report says it is unknown.
-        out.target = target ? *target : out.target_rev.empty() ? "worktree" : "";
+        out.target = target                  ? Target::at(*target)
+                     : out.target_rev.empty() ? Target::working_tree()
+                                              : Target{};
         start.target = target;
         start.problem = problem;
         return start;

@@ -357,7 +357,7 @@ TEST_CASE("a bare repository's default target is HEAD") {
     spec.base = base;
     auto report = resolve_in(bare, spec);
     REQUIRE(report.ok());
-    CHECK(report->specs[0].target == head);
+    CHECK(report->specs[0].target == cp::Target::at(head));
 }
 
 TEST_CASE("symlinks and submodules get their own answers") {

@@ -87,13 +87,29 @@ struct AnchorResult {
     std::string status_label() const;
 };
 
+// What a spec was carried onto: a commit, the working tree, or neither when its target
+// revision did not resolve.
+struct Target {
+    enum class Kind { Unresolved, WorkingTree, Commit };
+    Kind kind = Kind::Unresolved;
+    std::string commit;  // the full hash, for Kind::Commit only
+
+    static Target working_tree() { return {Kind::WorkingTree, {}}; }
+    static Target at(std::string commit) { return {Kind::Commit, std::move(commit)}; }
+
+    bool resolved() const { return kind != Kind::Unresolved; }
+    // The full hash, "worktree", or empty when unresolved (the JSON's "target").
+    std::string name() const;
+    bool operator==(const Target&) const = default;
+};
+
 struct SpecReport {
     std::string source;
     std::string id;
     std::string base_rev;      // as written
     std::string base;          // full hash, empty when it did not resolve
     std::string target_rev;    // as written, empty for the working tree
-    std::string target;        // full hash, "worktree", or empty when it did not resolve
+    Target target;
     std::string since_rev;     // --since as written, empty without it
     std::string since;         // its full hash
     std::vector<AnchorResult> anchors;
