@@ -23,7 +23,8 @@ bool AnchorResult::ok() const {
 }
 
 const Location* AnchorResult::window_location() const {
-    if (found_at) return &*found_at;  // none of its lines is left where the diff put it
+    if (relocation)  // none of its lines is left where the diff put it
+        if (const auto* found = relocation->found_at()) return &found->at;
     bool mapped = status == Status::Same || status == Status::Moved || status == Status::Touched;
     return mapped && to ? &*to : nullptr;
 }
@@ -49,9 +50,18 @@ std::size_t SpecReport::symbol_missing_count() const {
                          [](const AnchorResult& a) { return a.symbol_found == false; });
 }
 
+std::string Target::name() const {
+    switch (kind) {
+        case Kind::Unresolved: return {};
+        case Kind::WorkingTree: return "worktree";
+        case Kind::Commit: return commit;
+    }
+    return {};
+}
+
 std::optional<std::string> SpecReport::target_commit() const {
-    if (target == "worktree" || target.empty()) return std::nullopt;
-    return target;
+    if (target.kind != Target::Kind::Commit) return std::nullopt;
+    return target.commit;
 }
 
 int Report::exit_status() const {

@@ -56,6 +56,30 @@ ordered_json callers_json(const Callers& c) {
                         {"hits", hits},             {"per_file", per_file}};
 }
 
+// The relocation keys, every one present on every anchor (null, false or empty without it).
+void add_relocation(ordered_json& j, const std::optional<Relocation>& r) {
+    const auto* moved = r ? r->moved() : nullptr;
+    const auto* found = r ? r->found_at() : nullptr;
+    const auto* several = r ? r->candidates() : nullptr;
+    const auto* best = r ? r->most_like() : nullptr;
+    j["by"] = moved ? ordered_json("content") : ordered_json(nullptr);
+    j["whitespace"] = r && r->whitespace;
+    j["diff"] = moved ? ordered_json{{"to", location_json(moved->diff_to)},
+                                     {"lines_deleted", moved->diff_lines_deleted}}
+                      : ordered_json(nullptr);
+    j["found_at"] = found ? location_json(found->at) : ordered_json(nullptr);
+    ordered_json candidates = ordered_json::array();
+    if (several)
+        for (const Location& c : several->listed) candidates.push_back(location_json(c));
+    j["candidates"] = std::move(candidates);
+    j["candidates_total"] = several ? several->total : std::size_t{0};
+    j["best"] = best ? ordered_json{{"path", best->at.path},
+                                    {"line", best->at.line},
+                                    {"end_line", best->at.end_line},
+                                    {"score", std::round(best->score * 100) / 100}}
+                     : ordered_json(nullptr);
+}
+
 ordered_json anchor_json(const SpecReport& spec, std::size_t index,
                          std::optional<std::size_t> window_of) {
     const AnchorResult& a = spec.anchors[index];
@@ -78,21 +102,7 @@ ordered_json anchor_json(const SpecReport& spec, std::size_t index,
     j["binary"] = a.binary;
     j[in.kind == AnchorKind::Edit ? "change" : "why"] = in.note;
     j["edited_since"] = or_null(a.edited_since);
-    j["by"] = or_null(a.by);
-    j["whitespace"] = a.whitespace;
-    j["diff"] = a.by ? ordered_json{{"to", location_json(a.diff_to)},
-                                    {"lines_deleted", a.diff_lines_deleted}}
-                     : ordered_json(nullptr);
-    j["found_at"] = location_json(a.found_at);
-    ordered_json candidates = ordered_json::array();
-    for (const Location& c : a.candidates) candidates.push_back(location_json(c));
-    j["candidates"] = std::move(candidates);
-    j["candidates_total"] = a.candidates_total;
-    j["best"] = a.best ? ordered_json{{"path", a.best->path},
-                                      {"line", a.best->line},
-                                      {"end_line", a.best->end_line},
-                                      {"score", std::round(a.best_score * 100) / 100}}
-                       : ordered_json(nullptr);
+    add_relocation(j, a.relocation);
     j["window"] = or_null(window_of);  // an index into the spec's windows
     return j;
 }
@@ -133,7 +143,8 @@ ordered_json report_to_json(const Report& report) {
         s["source"] = spec.source;
         s["base"] = spec.base.empty() ? ordered_json(nullptr) : ordered_json(spec.base);
         s["base_rev"] = spec.base_rev;
-        s["target"] = spec.target.empty() ? ordered_json(nullptr) : ordered_json(spec.target);
+        s["target"] = spec.target.resolved() ? ordered_json(spec.target.name())
+                                             : ordered_json(nullptr);
         s["target_rev"] = spec.target_rev.empty() ? ordered_json(nullptr)
                                                   : ordered_json(spec.target_rev);
         s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);

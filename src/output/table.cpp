@@ -12,11 +12,18 @@ namespace {
 
 using Row = std::vector<std::string>;
 
+std::string target_cell(const Target& target, const std::string& written) {
+    switch (target.kind) {
+        case Target::Kind::Unresolved: return written + " (unresolved)";
+        case Target::Kind::WorkingTree: return "worktree";
+        case Target::Kind::Commit: return text::short_oid(target.commit);
+    }
+    return written;
+}
+
 std::string header_line(const SpecReport& spec) {
     std::string base = spec.base.empty() ? spec.base_rev + " (unresolved)" : text::short_oid(spec.base);
-    std::string target = spec.target == "worktree" ? "worktree"
-                         : spec.target.empty()      ? spec.target_rev + " (unresolved)"
-                                                    : text::short_oid(spec.target);
+    std::string target = target_cell(spec.target, spec.target_rev);
     std::string name = spec.id.empty() ? spec.source : fmt::format("{} ({})", spec.id, spec.source);
     std::string counts;
     for (Status s : kAllStatuses) {
@@ -42,24 +49,30 @@ std::string symbol_cell(const AnchorResult& a) {
     return fmt::format("{} {}", *a.anchor.symbol, *a.symbol_found ? "found" : "SYMBOL_MISSING");
 }
 
+std::string relocation_note(const Relocation& r) {
+    const char* ws = r.whitespace ? ", whitespace aside" : "";
+    if (const auto* moved = r.moved())
+        return fmt::format("found by content{}; the diff said {}", ws,
+                           format_location(moved->diff_to));
+    if (const auto* found = r.found_at())
+        return fmt::format("its lines are at {}{}", format_location(found->at), ws);
+    if (const auto* several = r.candidates()) {
+        std::string list;
+        for (const Location& c : several->listed)
+            list += (list.empty() ? "" : ", ") + format_location(c);
+        if (several->total > several->listed.size())
+            list += fmt::format(", … +{} more", several->total - several->listed.size());
+        return fmt::format("its lines occur {} times{}, not picked: {}", several->total, ws, list);
+    }
+    const auto& best = *r.most_like();
+    return fmt::format("most like it: {} (score {:.2f})", format_location(best.at), best.score);
+}
+
 std::string note_cell(const AnchorResult& a) {
     std::string note = a.reason.value_or("");
     auto add = [&](const std::string& more) { note += (note.empty() ? "" : "; ") + more; };
     if (a.renamed && a.to) add(fmt::format("renamed from {}", a.anchor.path));
-    const char* ws = a.whitespace ? ", whitespace aside" : "";
-    if (a.by)
-        add(fmt::format("found by content{}; the diff said {}", ws,
-                        a.diff_to ? format_location(*a.diff_to) : "-"));
-    if (a.found_at) add(fmt::format("its lines are at {}{}", format_location(*a.found_at), ws));
-    if (!a.candidates.empty()) {
-        std::string list;
-        for (const Location& c : a.candidates) list += (list.empty() ? "" : ", ") + format_location(c);
-        if (a.candidates_total > a.candidates.size())
-            list += fmt::format(", … +{} more", a.candidates_total - a.candidates.size());
-        add(fmt::format("its lines occur {} times{}, not picked: {}", a.candidates_total, ws, list));
-    }
-    if (a.best)
-        add(fmt::format("most like it: {} (score {:.2f})", format_location(*a.best), a.best_score));
+    if (a.relocation) add(relocation_note(*a.relocation));
     if (a.binary && a.status != Status::Unresolved) add("binary file");
     if (a.symbol_found == false)
         add(fmt::format("'{}' is not a whole word in the lines at target", *a.anchor.symbol));

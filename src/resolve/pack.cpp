@@ -92,7 +92,7 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
     // One scan per distinct target, for the symbols of every spec on it.
     std::map<std::string, std::vector<SpecReport*>> by_target;
     for (SpecReport& spec : report.specs)
-        if (!spec.target.empty()) by_target[spec.target].push_back(&spec);  // else unresolved
+        if (spec.target.resolved()) by_target[spec.target.name()].push_back(&spec);
     for (auto& [target, specs] : by_target) {
         std::set<std::string> symbols;
         for (SpecReport* spec : specs)

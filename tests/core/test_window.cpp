@@ -435,7 +435,7 @@ TEST_CASE("windows: with since, anchors not edited since get none", "[window]") 
 
     cp::Report report;
     cp::SpecReport spec;
-    spec.target = "worktree";
+    spec.target = cp::Target::working_tree();
     auto edited = [](AnchorResult a, std::optional<bool> since, const char* symbol) {
         a.edited_since = since;
         a.anchor.symbol = symbol;
@@ -495,7 +495,7 @@ TEST_CASE("pack: caller lists are the same with the scan shared by a pool", "[wi
         cp::Content content(opened.value());
         cp::Report report;
         cp::SpecReport spec;
-        spec.target = target;
+        spec.target = target == "worktree" ? cp::Target::working_tree() : cp::Target::at(target);
         AnchorResult a = at("a/f3.c", 2, 2);
         a.anchor.symbol = "foo";
         AnchorResult b = at("a/b/f4.c", 1, 1);

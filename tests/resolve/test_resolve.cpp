@@ -357,7 +357,7 @@ TEST_CASE("a bare repository's default target is HEAD") {
     spec.base = base;
     auto report = resolve_in(bare, spec);
     REQUIRE(report.ok());
-    CHECK(report->specs[0].target == head);
+    CHECK(report->specs[0].target == cp::Target::at(head));
 }
 
 TEST_CASE("symlinks and submodules get their own answers") {
@@ -593,8 +593,10 @@ TEST_CASE("the working tree settled path by path gives the whole diff's report")
     };
     auto [whole, report] = report_with(false, 1);
     const auto& anchors = report.specs.at(0).anchors;
-    REQUIRE(anchors[0].found_at.has_value());  // found again in a file no anchor names
-    CHECK(anchors[0].found_at->path == "src/moved.c");
+    REQUIRE(anchors[0].relocation.has_value());
+    const auto* found = anchors[0].relocation->found_at();
+    REQUIRE(found);  // found again in a file no anchor names
+    CHECK(found->at.path == "src/moved.c");
     CHECK(anchors[7].status == Status::New);
     CHECK(anchors[7].exists_at_target == true);
     CHECK(anchors[8].exists_at_target == false);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "context_pack/core/callers.hpp"
@@ -27,6 +28,41 @@ struct Location {
     std::int64_t end_line = 0;  // end_line == line - 1: an empty range after line end_line
 };
 
+// Beyond the diff (SPEC §4a), one of four answers. When no line of an anchor survives where
+// the diff put it, its base text is searched for by content: found once and vouched for, it
+// moves the anchor (Moved); found once otherwise, it is a pointer (FoundAt); found several
+// times, the places are listed (Candidates). When the diff keeps it in a TOUCHED range much
+// wider than the anchor, the lines in that range most like it are named (MostLike). There is
+// no default: a Relocation is always one of the four.
+struct Relocation {
+    // `to` and the status come from the text found in its own file; the diff's answer kept.
+    struct Moved {
+        Location diff_to;                 // the diff's `to`
+        bool diff_lines_deleted = false;  // the diff's `lines_deleted`
+    };
+    // Found once, but not taken for the anchor: the status stays the diff's.
+    struct FoundAt {
+        Location at;
+    };
+    // Found in several places: some listed, never picked.
+    struct Candidates {
+        std::vector<Location> listed;
+        std::size_t total = 0;  // every place found, listed or not
+    };
+    struct MostLike {
+        Location at;
+        double score = 0;
+    };
+
+    std::variant<Moved, FoundAt, Candidates, MostLike> found;
+    bool whitespace = false;  // equal only once whitespace is ignored (never for MostLike)
+
+    const Moved* moved() const { return std::get_if<Moved>(&found); }
+    const FoundAt* found_at() const { return std::get_if<FoundAt>(&found); }
+    const Candidates* candidates() const { return std::get_if<Candidates>(&found); }
+    const MostLike* most_like() const { return std::get_if<MostLike>(&found); }
+};
+
 struct AnchorResult {
     Anchor anchor;
     std::size_t row = 0;                  // 1-based row in its spec's table
@@ -40,16 +76,7 @@ struct AnchorResult {
     std::optional<std::string> reason;    // why GONE/UNRESOLVED, or a note on the outcome
     std::optional<bool> edited_since;     // with --since: a hunk since then touched its lines
 
-    // Beyond the diff (SPEC §4a), when no line of the anchor survives where the diff put it:
-    std::optional<std::string> by;        // "content": `to` comes from finding the base text
-    bool whitespace = false;              // ... equal only once whitespace is ignored
-    std::optional<Location> diff_to;      // the diff's own answer, kept when `by` replaced it
-    bool diff_lines_deleted = false;
-    std::optional<Location> found_at;     // the base text, found once in another file
-    std::vector<Location> candidates;     // found in several places: listed, never picked
-    std::size_t candidates_total = 0;
-    std::optional<Location> best;         // in a wide TOUCHED range, the lines most like it
-    double best_score = 0;
+    std::optional<Relocation> relocation;  // beyond the diff: see Relocation
 
     // Where its window is: the relocated or mapped range, else where its text was found.
     const Location* window_location() const;
@@ -60,13 +87,29 @@ struct AnchorResult {
     std::string status_label() const;
 };
 
+// What a spec was carried onto: a commit, the working tree, or neither when its target
+// revision did not resolve.
+struct Target {
+    enum class Kind { Unresolved, WorkingTree, Commit };
+    Kind kind = Kind::Unresolved;
+    std::string commit;  // the full hash, for Kind::Commit only
+
+    static Target working_tree() { return {Kind::WorkingTree, {}}; }
+    static Target at(std::string commit) { return {Kind::Commit, std::move(commit)}; }
+
+    bool resolved() const { return kind != Kind::Unresolved; }
+    // The full hash, "worktree", or empty when unresolved (the JSON's "target").
+    std::string name() const;
+    bool operator==(const Target&) const = default;
+};
+
 struct SpecReport {
     std::string source;
     std::string id;
     std::string base_rev;      // as written
     std::string base;          // full hash, empty when it did not resolve
     std::string target_rev;    // as written, empty for the working tree
-    std::string target;        // full hash, "worktree", or empty when it did not resolve
+    Target target;
     std::string since_rev;     // --since as written, empty without it
     std::string since;         // its full hash
     std::vector<AnchorResult> anchors;

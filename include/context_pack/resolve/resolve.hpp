@@ -1,6 +1,8 @@
 // Resolution: carry every anchor of every spec from its base onto its target and fill the
 // report. One name-level diff per distinct (base, target), -U0 hunks once per anchored path,
-// one content read per file whose symbols need checking.
+// one content read per file whose symbols need checking. resolve() is the recipe; its parts
+// sit beside it in src/resolve/: revisions, pairs (diffs and hunks), read_ahead (the pool's
+// head start), anchor (the per-anchor rules) and relocation (beyond the diff).
 #pragma once
 
 #include <optional>

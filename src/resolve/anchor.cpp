@@ -1,0 +1,227 @@
+#include "anchor.hpp"
+
+#include <fmt/format.h>
+
+#include "context_pack/core/mapping.hpp"
+#include "context_pack/core/text.hpp"
+#include "context_pack/resolve/resolve.hpp"
+
+namespace cp {
+
+using git::Change;
+using git::EntryKind;
+
+namespace {
+
+const char* kind_word(EntryKind kind) {
+    switch (kind) {
+        case EntryKind::File: return "file";
+        case EntryKind::Symlink: return "symlink";
+        case EntryKind::Submodule: return "submodule";
+        case EntryKind::Directory: return "directory";
+    }
+    return "entry";
+}
+
+// Why the anchor names no lines of a file, or nullopt when it does.
+std::optional<std::string> malformed(const Anchor& a) {
+    if (auto bad = path_problem(a.path)) return bad;
+    if (a.line < 1)
+        return fmt::format("line {} is before the first line: lines count from 1", a.line);
+    if (a.last_line() < a.line)
+        return fmt::format("end_line {} is before line {}", a.last_line(), a.line);
+    return std::nullopt;
+}
+
+// Whether the anchor's symbol is a whole word in the lines it landed on; unchecked without
+// the bytes.
+void check_symbol(AnchorResult& r, const std::string* content) {
+    if (!r.anchor.symbol || !content) return;
+    bool found = false;
+    if (r.to && r.to->end_line >= r.to->line) {
+        auto lines = text::split_lines(*content);
+        for (auto n = r.to->line; n <= r.to->end_line && n <= std::int64_t(lines.size()); ++n)
+            found = found || text::contains_word(lines[n - 1], *r.anchor.symbol);
+    }
+    r.symbol_found = found;
+}
+
+}  // namespace
+
+Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) {
+    const Anchor& a = r.anchor;
+    if (auto bad = malformed(a)) {
+        r.reason = *bad;
+        return Unit{};
+    }
+    auto found = repo_.lookup(p.base, a.path);
+    if (!found) return found.error();
+    const git::PathLookup& at_base = found.value();
+    if (!at_base.blocked_by.empty()) {
+        r.reason = fmt::format("{} lies inside {} {} at base; anchor files of this repository",
+                               a.path, kind_word(at_base.blocked_kind), at_base.blocked_by);
+        return Unit{};
+    }
+    if (!at_base.entry) return resolve_new(p, r);
+    if (at_base.entry->kind != EntryKind::File) {
+        r.reason = fmt::format("{} is a {} at base, not a file", a.path,
+                               kind_word(at_base.entry->kind));
+        return Unit{};
+    }
+    auto base = read_base(p, r, *at_base.entry);
+    if (!base) return base.error();
+    if (!base.value()) return Unit{};
+    const std::string& base_bytes = *base.value();
+    r.binary = text::looks_binary(base_bytes);
+
+    const git::Delta* delta = p.diff.find_old(a.path);
+    if (!p.target) {
+        // Reads never follow a symlink out of the working tree: refuse, don't guess.
+        const std::string& there = delta ? delta->new_path : a.path;
+        if (auto link = repo_.worktree_symlink(there)) {
+            r.reason = fmt::format("{} is reached through the symlink {} in the working "
+                                   "tree; refused, as it may lead outside the repository",
+                                   there, *link);
+            return Unit{};
+        }
+    }
+    if (!delta) {  // unchanged between base and target
+        r.status = Status::Same;
+        r.to = Location{a.path, a.line, a.last_line()};
+        if (check_symbols) check_symbol(r, &base_bytes);
+        return Unit{};
+    }
+    if (delta->change == Change::Deleted) {
+        r.status = Status::Gone;
+        r.reason = fmt::format("{} deleted at target; no file of similar content found", a.path);
+        return relocator_.relocate(p, r, base_bytes, nullptr, nullptr);
+    }
+    if (delta->change == Change::TypeChanged || delta->new_kind != EntryKind::File) {
+        r.status = Status::Gone;
+        r.reason = fmt::format("{} is a {} at target, no longer a file", delta->new_path,
+                               kind_word(delta->new_kind));
+        return Unit{};
+    }
+    return carry(p, r, *delta, base_bytes, check_symbols);
+}
+
+Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
+                                                  const git::Entry& entry) {
+    const Anchor& a = r.anchor;
+    if (const git::Delta* d = p.diff.find_old(a.path)) ahead_.collect_hunks(p, *d);
+    ahead_.collect_blob(entry.oid);
+    // A blob in the cache is within the size limit; any other is measured before it is read.
+    auto base_size = content_.held(entry.oid) ? Result<std::uint64_t>(0)
+                                              : repo_.blob_size(entry.oid);
+    if (!base_size) return base_size.error();
+    if (base_size.value() > repo_.max_file_bytes()) {
+        r.reason = fmt::format("{} is {} MiB at base, over the {} MiB the tool reads; raise "
+                               "--max-file-mib to carry it",
+                               a.path, base_size.value() >> 20, repo_.max_file_bytes() >> 20);
+        return static_cast<const std::string*>(nullptr);
+    }
+    auto base_content = content_.blob(entry.oid);
+    if (!base_content) return base_content.error();
+    std::int64_t lines = text::count_lines(*base_content.value());
+    if (a.last_line() > lines) {
+        r.reason = fmt::format("{}:{}-{} is past the end of the file at base ({} lines)",
+                               a.path, a.line, a.last_line(), lines);
+        return static_cast<const std::string*>(nullptr);
+    }
+    return base_content.value();
+}
+
+Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delta,
+                                const std::string& base_bytes, bool check_symbols) {
+    const Anchor& a = r.anchor;
+    r.renamed = delta.change == Change::Renamed;
+    auto found_hunks = pairs_.hunks_for(p, delta, &base_bytes);
+    if (!found_hunks) return found_hunks.error();
+    const git::Hunks& h = *found_hunks.value();
+    if (h.too_large) {
+        r.reason = fmt::format("{} is over the {} MiB the tool reads at target; raise "
+                               "--max-file-mib to carry it",
+                               delta.new_path, repo_.max_file_bytes() >> 20);
+        return Unit{};
+    }
+    if (h.binary || r.binary) {
+        r.binary = true;
+        if (!h.hunks.empty() || delta.change != Change::Renamed || delta.similarity < 100) {
+            r.reason = fmt::format("binary file {} changed: no line hunks to carry the range",
+                                   a.path);
+            return Unit{};
+        }
+    }
+    LineRange range{a.line, a.last_line()};
+    Mapping m = map_range(h.hunks, range);
+    r.status = m.status == LineStatus::Same    ? Status::Same
+               : m.status == LineStatus::Moved ? Status::Moved
+                                               : Status::Touched;
+    r.lines_deleted = m.lines_deleted;
+    r.to = Location{delta.new_path, m.to.start, m.to.end};
+    if (r.binary) return Unit{};
+
+    auto target_content = content_.file(p.target, delta.new_path);
+    if (!target_content) return target_content.error();
+    // The diff lost the lines (none of them survives): look for them by content.
+    if (r.lines_deleted || all_removed(h.hunks, range)) {
+        auto relocated = relocator_.relocate(p, r, base_bytes, target_content.value(), &h.hunks);
+        if (!relocated) return relocated;
+    } else if (r.status == Status::Touched && target_content.value()) {
+        point_to_best(r, base_bytes, *target_content.value());
+    }
+    if (check_symbols) check_symbol(r, target_content.value());
+    return Unit{};
+}
+
+Result<Unit> AnchorRules::resolve_new(Pair& p, AnchorResult& r) {
+    r.status = Status::New;
+    bool exists = false;
+    if (p.target) {
+        auto at_target = repo_.lookup(*p.target, r.anchor.path);
+        if (!at_target) return at_target.error();
+        exists = at_target->entry.has_value();
+    } else {
+        exists = p.diff.find_new(r.anchor.path) != nullptr;
+        if (!exists) {
+            auto file = content_.file(std::nullopt, r.anchor.path);
+            if (!file) return file.error();
+            exists = file.value() != nullptr;
+        }
+    }
+    r.exists_at_target = exists;
+    r.reason = fmt::format("{} absent at base; {} at target", r.anchor.path,
+                           exists ? "present" : "not yet");
+    return Unit{};
+}
+
+Result<bool> AnchorRules::edited_since(const std::string& base, const std::string& since,
+                                       const std::optional<std::string>& target,
+                                       const AnchorResult& r) {
+    auto later = pairs_.get(since, target);
+    if (!later) return later.error();
+    Pair& now = *later.value();
+    if (r.status == Status::New) {  // a file the plan creates: any change to it counts
+        return now.diff.find_old(r.anchor.path) != nullptr ||
+               now.diff.find_new(r.anchor.path) != nullptr;
+    }
+    auto earlier = pairs_.get(base, since);
+    if (!earlier) return earlier.error();
+    AnchorResult then;
+    then.anchor = r.anchor;
+    if (auto filled = resolve(*earlier.value(), then, false); !filled) return filled.error();
+    if (!then.to || then.status == Status::Gone) return then.status != r.status;
+    const git::Delta* delta = now.diff.find_old(then.to->path);
+    if (!delta) return false;
+    if (delta->change != Change::Modified) return true;  // renamed, deleted, retyped
+    auto hunks = pairs_.hunks_for(now, *delta);
+    if (!hunks) return hunks.error();
+    LineRange range{then.to->line, then.to->end_line};
+    for (const Hunk& h : hunks.value()->hunks) {
+        if (range.empty() ? h.old_count == 0 && h.old_start == range.end : overlaps(h, range))
+            return true;
+    }
+    return false;
+}
+
+}  // namespace cp

@@ -1,0 +1,53 @@
+// Per-anchor resolution. An anchor is checked (path, range), looked up and read at base, then
+// carried onto the target: unchanged, deleted or retyped by the pair's name diff, else by the
+// boundary rule (map_range over its path's -U0 hunks, SPEC §3). A path absent at base is NEW.
+// When the diff lost its lines, the Relocator looks for them; its symbol is looked for in the
+// lines it landed on; with --since, edited_since says whether an edit since then touched it.
+// Per-anchor outcomes are data in the AnchorResult; errors only stop the whole run.
+// Main thread only.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "context_pack/core/result.hpp"
+#include "context_pack/git/repository.hpp"
+#include "context_pack/model/report.hpp"
+#include "context_pack/resolve/content.hpp"
+#include "pairs.hpp"
+#include "read_ahead.hpp"
+#include "relocation.hpp"
+
+namespace cp {
+
+class AnchorRules {
+public:
+    AnchorRules(const git::Repository& repo, Content& content, Pairs& pairs, ReadAhead& ahead,
+                Relocator& relocator)
+        : repo_(repo), content_(content), pairs_(pairs), ahead_(ahead), relocator_(relocator) {}
+
+    // Fills `r`, whose anchor is set, for the pair. `check_symbols`: look for its symbol in
+    // the lines at target (off for --since's look at the state in between).
+    Result<Unit> resolve(Pair& p, AnchorResult& r, bool check_symbols = true);
+
+    // Whether an edit between `since` and the target touched the anchor's lines as they
+    // stood at `since`: a hunk overlapping them, or their file renamed or deleted since.
+    Result<bool> edited_since(const std::string& base, const std::string& since,
+                              const std::optional<std::string>& target, const AnchorResult& r);
+
+private:
+    // The anchor's file at base, or nullptr when `r` got its reason (too large, too short).
+    Result<const std::string*> read_base(Pair& p, AnchorResult& r, const git::Entry& entry);
+    // Through a changed file: the hunks, the boundary rule, then relocation and the symbol.
+    Result<Unit> carry(Pair& p, AnchorResult& r, const git::Delta& delta,
+                       const std::string& base_bytes, bool check_symbols);
+    Result<Unit> resolve_new(Pair& p, AnchorResult& r);
+
+    const git::Repository& repo_;
+    Content& content_;
+    Pairs& pairs_;
+    ReadAhead& ahead_;
+    Relocator& relocator_;
+};
+
+}  // namespace cp

@@ -1,0 +1,75 @@
+#include "pairs.hpp"
+
+#include "read_ahead.hpp"
+#include "revisions.hpp"
+
+namespace cp {
+
+std::string pair_key(const std::string& base, const std::optional<std::string>& target) {
+    return base + ":" + target.value_or("worktree");
+}
+
+Pairs::~Pairs() { ahead_.wait(); }
+
+Result<Pair*> Pairs::get(const std::string& base, const std::optional<std::string>& target) {
+    auto key = pair_key(base, target);
+    auto it = pairs_.find(key);
+    if (it != pairs_.end()) return it->second.get();
+    auto diff = ahead_.diff(base, target);  // the one name-level diff for this pair
+    if (!diff) return diff.error();
+    auto made = std::make_unique<Pair>(base, target, std::move(diff).value());
+    return pairs_.emplace(key, std::move(made)).first->second.get();
+}
+
+Result<Unit> Pairs::settle_paths_alone(const std::vector<Spec>& specs,
+                                       const std::vector<StartedSpec>& starts) {
+    std::map<std::string, std::pair<std::string, std::vector<std::string>>> worktree;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        const StartedSpec& start = starts[i];
+        if (!start.problem.empty() || start.target()) continue;
+        auto& [base, paths] = worktree[pair_key(start.out.base, std::nullopt)];
+        base = start.out.base;
+        for (const Anchor& a : specs[i].anchors)
+            if (!path_problem(a.path)) paths.push_back(a.path);
+    }
+    for (auto& [key, wanted] : worktree) {
+        auto& [base, paths] = wanted;
+        if (pairs_.count(key)) continue;
+        auto partial = repo_.worktree_diff_of(base, paths);
+        if (!partial) return partial.error();
+        if (!partial.value()) continue;
+        pairs_.emplace(key,
+                       std::make_unique<Pair>(base, std::nullopt, std::move(*partial.value())));
+    }
+    return Unit{};
+}
+
+Result<const git::Diff*> Pairs::whole_diff(Pair& p) {
+    if (!p.diff.partial()) return &p.diff;
+    if (!p.whole) {
+        auto whole = repo_.diff(p.base, p.target);
+        if (!whole) return whole.error();
+        p.whole = std::move(whole).value();
+    }
+    return &*p.whole;
+}
+
+Result<const git::Hunks*> Pairs::hunks_for(Pair& p, const git::Delta& delta,
+                                           const std::string* old_bytes) {
+    ahead_.collect_hunks(p, delta);
+    auto it = p.hunks.find(delta.old_path);
+    if (it == p.hunks.end()) {  // hunks once per anchored path
+        const std::string* new_bytes = nullptr;  // the target blob, if the cache holds it
+        if (p.target) {
+            auto target = content_.blob(delta.new_oid);
+            if (!target) return target.error();
+            new_bytes = target.value();
+        }
+        auto hunks = p.diff.hunks(delta, old_bytes, new_bytes);
+        if (!hunks) return hunks.error();
+        it = p.hunks.emplace(delta.old_path, std::move(hunks).value()).first;
+    }
+    return &it->second;
+}
+
+}  // namespace cp

@@ -1,0 +1,72 @@
+// A (base, target) pair: the one name-level diff of it with renames, shared by every anchor of
+// every spec on that pair, and the -U0 hunks of each anchored path, made once. For the working
+// tree the diff may be partial: only the anchored paths, each settled alone, with the whole
+// diff made later only if relocation needs it.
+// Main thread only. The pool's tasks (read_ahead.hpp) read a pair's Diff but never change it;
+// a pair is never removed while they may run (~Pairs waits for them).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "context_pack/core/result.hpp"
+#include "context_pack/git/repository.hpp"
+#include "context_pack/model/spec.hpp"
+#include "context_pack/resolve/content.hpp"
+
+namespace cp {
+
+class ReadAhead;
+struct StartedSpec;
+
+struct Pair {
+    Pair(std::string b, std::optional<std::string> t, git::Diff d)
+        : base(std::move(b)), target(std::move(t)), diff(std::move(d)) {}
+    std::string base;
+    std::optional<std::string> target;  // nullopt: the working tree
+    git::Diff diff;                     // partial when settled path by path
+    std::map<std::string, git::Hunks> hunks;  // by base path
+    std::optional<git::Diff> whole;  // when `diff` is partial and the whole one is needed
+};
+
+// The key of a pair in the caches: "base:target" or "base:worktree".
+std::string pair_key(const std::string& base, const std::optional<std::string>& target);
+
+class Pairs {
+public:
+    // `ahead` gives the diffs and hunks the pool made; it must outlive the pairs.
+    Pairs(const git::Repository& repo, Content& content, ReadAhead& ahead)
+        : repo_(repo), content_(content), ahead_(ahead) {}
+    ~Pairs();  // waits for the pool's tasks, which read the pairs' diffs
+
+    bool has(const std::string& key) const { return pairs_.count(key) > 0; }
+
+    // The pair, its diff made (or taken from the pool) the first time it is asked for.
+    Result<Pair*> get(const std::string& base, const std::optional<std::string>& target);
+
+    // Every (base, working tree) pair whose anchored paths can each be settled alone gets a
+    // partial diff of them (git::Repository::worktree_diff_of): its cost follows the anchors,
+    // not the size of the tree, and its answers are the whole diff's. Any other pair gets the
+    // whole diff when it is first needed.
+    Result<Unit> settle_paths_alone(const std::vector<Spec>& specs,
+                                    const std::vector<StartedSpec>& starts);
+
+    // The whole diff of a pair whose own may be partial (see settle_paths_alone).
+    Result<const git::Diff*> whole_diff(Pair& p);
+
+    // The hunks of a changed path, made once (or taken from the pool). `old_bytes`: the base
+    // blob, when the caller holds it.
+    Result<const git::Hunks*> hunks_for(Pair& p, const git::Delta& delta,
+                                        const std::string* old_bytes = nullptr);
+
+private:
+    const git::Repository& repo_;
+    Content& content_;
+    ReadAhead& ahead_;
+    std::map<std::string, std::unique_ptr<Pair>> pairs_;  // by pair_key
+};
+
+}  // namespace cp

@@ -1,0 +1,169 @@
+#include "relocation.hpp"
+
+#include <algorithm>
+
+#include "context_pack/core/text.hpp"
+
+namespace cp {
+
+using git::Change;
+using git::EntryKind;
+
+namespace {
+
+const std::size_t kLimit = 10;  // places listed; one more is looked for, to know there are more
+
+// True when the line just above or just below a block at base is also just above or below
+// where it was found.
+bool neighbours_agree(const std::vector<std::string_view>& base, LineNo first, LineNo last,
+                      const std::vector<std::string_view>& target, LineNo at) {
+    LineNo size = last - first + 1;
+    auto telling = [](std::string_view line) {  // a blank line or a lone brace tells nothing
+        return std::count_if(line.begin(), line.end(),
+                             [](char c) { return c != ' ' && c != '\t' && c != '\r'; }) >= 4;
+    };
+    auto same = [&](std::size_t b, std::size_t t) {
+        return base[b] == target[t] && telling(base[b]);
+    };
+    bool above = first > 1 && at > 1 && same(std::size_t(first - 2), std::size_t(at - 2));
+    bool below = last < LineNo(base.size()) && at + size - 1 < LineNo(target.size()) &&
+                 same(std::size_t(last), std::size_t(at + size - 1));
+    return above || below;
+}
+
+}  // namespace
+
+Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,
+                                 const std::string* own_file, const std::vector<Hunk>* own_hunks) {
+    auto base_lines = text::split_lines(base_bytes);
+    std::vector<std::string_view> needle(base_lines.begin() + (r.anchor.line - 1),
+                                         base_lines.begin() + r.anchor.last_line());
+    if (!distinctive(needle)) return Unit{};
+    auto found = search(p, r, needle, own_file, own_hunks);
+    if (!found) return found.error();
+    if (!found.value().empty()) settle(p, r, base_lines, found.value(), own_file);
+    return Unit{};
+}
+
+// Every place the block is, up to one more than are listed: exact matches, or if there are
+// none, whitespace-blind ones.
+Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r,
+                                           const std::vector<std::string_view>& needle,
+                                           const std::string* own_file,
+                                           const std::vector<Hunk>* own_hunks) {
+    const LineNo size = LineNo(needle.size());
+    auto added = [&](LineNo at) {  // the match overlaps lines the diff added there
+        if (!own_hunks) return true;
+        return std::any_of(own_hunks->begin(), own_hunks->end(), [&](const Hunk& h) {
+            return h.new_count > 0 && h.new_start <= at + size - 1 &&
+                   at <= h.new_start + h.new_count - 1;
+        });
+    };
+    Found found;
+    for (Match how : {Match::Exact, Match::Whitespace}) {
+        if (own_file && r.to) {
+            for (const auto& m :
+                 find_block(haystack(p, r.to->path, *own_file), needle, kLimit + 1, how))
+                if (added(m.line)) found.emplace_back(r.to->path, m);
+        }
+        if (search_elsewhere_) {
+            auto searched = search_other_files(p, r, needle, how, found);
+            if (!searched) return searched.error();
+        }
+        if (!found.empty()) break;
+    }
+    return found;
+}
+
+Result<Unit> Relocator::search_other_files(Pair& p, const AnchorResult& r,
+                                           const std::vector<std::string_view>& needle,
+                                           Match how, Found& found) {
+    auto whole = pairs_.whole_diff(p);
+    if (!whole) return whole.error();
+    for (const git::Delta& d : whole.value()->deltas()) {
+        if (found.size() > kLimit) break;
+        if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
+        if (r.to && d.new_path == r.to->path) continue;  // its own file: searched apart
+        auto bytes = content_.file(p.target, d.new_path);
+        if (!bytes) return bytes.error();
+        if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
+        for (const auto& m :
+             find_block(haystack(p, d.new_path, *bytes.value()), needle, kLimit + 1, how))
+            found.emplace_back(d.new_path, m);
+    }
+    return Unit{};
+}
+
+// What the places found make of the anchor: candidates, a move, or a pointer.
+void Relocator::settle(Pair& p, AnchorResult& r, const std::vector<std::string_view>& base_lines,
+                       const Found& found, const std::string* own_file) {
+    const LineNo size = r.anchor.last_line() - r.anchor.line + 1;
+    auto at = [&](const std::pair<std::string, BlockMatch>& f) {
+        return Location{f.first, f.second.line, f.second.line + size - 1};
+    };
+    const bool whitespace = found[0].second.whitespace;
+    // Several matches, or one or two lines found only by ignoring whitespace (weak
+    // evidence), are listed, never picked.
+    if (found.size() > 1 || (size < 3 && whitespace)) {
+        Relocation::Candidates several;
+        for (const auto& f : found)
+            if (several.listed.size() < kLimit) several.listed.push_back(at(f));
+        several.total = found.size();
+        r.relocation = Relocation{std::move(several), whitespace};
+        return;
+    }
+    const auto& only = found[0];
+    bool own = r.to && only.first == r.to->path;
+    bool sure = own && (size >= 3 ? true
+                                  : !only.second.whitespace &&
+                                        neighbours_agree(base_lines, r.anchor.line,
+                                                         r.anchor.last_line(),
+                                                         haystack(p, r.to->path, *own_file)
+                                                             .lines(),
+                                                         only.second.line));
+    if (!r.lines_deleted || !sure) {
+        r.relocation = Relocation{Relocation::FoundAt{at(only)}, whitespace};
+        return;
+    }
+    r.relocation = Relocation{Relocation::Moved{*r.to, true}, whitespace};
+    r.to = at(only);
+    r.status = r.to->line == r.anchor.line && r.to->path == r.anchor.path ? Status::Same
+                                                                          : Status::Moved;
+    r.lines_deleted = false;
+}
+
+const Haystack& Relocator::haystack(const Pair& p, const std::string& path,
+                                    const std::string& bytes) {
+    auto key = std::pair{p.target, path};  // a target's file is the same in every pair
+    auto it = haystacks_.find(key);
+    if (it == haystacks_.end())
+        it = haystacks_.emplace(key, std::make_unique<Haystack>(text::split_lines(bytes))).first;
+    return *it->second;
+}
+
+void point_to_best(AnchorResult& r, const std::string& base_bytes,
+                   const std::string& target_bytes) {
+    LineNo width = r.anchor.last_line() - r.anchor.line + 1;
+    LineNo range = r.to->end_line - r.to->line + 1;
+    if (range < 2 * width || range - width < 3) return;
+    auto base = text::split_lines(base_bytes);
+    auto target = text::split_lines(target_bytes);
+    if (LineNo(target.size()) < r.to->end_line) return;
+    auto slice = [](const std::vector<std::string_view>& v, LineNo from, LineNo to) {
+        from = std::max<LineNo>(from, 1);
+        to = std::min<LineNo>(to, LineNo(v.size()));
+        return from > to ? std::vector<std::string_view>{}
+                         : std::vector<std::string_view>(v.begin() + (from - 1),
+                                                         v.begin() + to);
+    };
+    auto anchor = slice(base, r.anchor.line, r.anchor.last_line());
+    auto before = slice(base, r.anchor.line - 3, r.anchor.line - 1);
+    auto after = slice(base, r.anchor.last_line() + 1, r.anchor.last_line() + 3);
+    auto window = slice(target, r.to->line, r.to->end_line);
+    auto best = best_subrange(window, r.to->line, anchor, before, after);
+    if (best.score <= 0) return;
+    r.relocation = Relocation{
+        Relocation::MostLike{Location{r.to->path, best.line, best.end_line}, best.score}};
+}
+
+}  // namespace cp

@@ -1,0 +1,67 @@
+// Beyond the diff (SPEC §4a): when the diff lost every line of an anchor (or its file), its
+// base text is looked for by content at the target, and the outcome is the anchor's
+// Relocation (report.hpp). Exact matches first, in its own file (only among lines the diff
+// added there, so an old copy that never moved is not taken for it) and, when windows are
+// wanted, in every file the diff added or changed; then the same ignoring whitespace. And for a
+// TOUCHED range much wider than its anchor, the lines in it most like the anchor.
+// Main thread only.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "context_pack/core/mapping.hpp"
+#include "context_pack/core/relocate.hpp"
+#include "context_pack/core/result.hpp"
+#include "context_pack/model/report.hpp"
+#include "context_pack/resolve/content.hpp"
+#include "pairs.hpp"
+
+namespace cp {
+
+class Relocator {
+public:
+    // `search_elsewhere`: look in every file the diff added or changed, not only the anchor's.
+    Relocator(Content& content, Pairs& pairs, bool search_elsewhere)
+        : content_(content), pairs_(pairs), search_elsewhere_(search_elsewhere) {}
+
+    // Looks for `r`'s base text (in `base_bytes`) at the pair's target. `own_file`: the bytes
+    // of the file the diff carried it to, if any, with that diff's `own_hunks`. A unique match
+    // in its own file moves an anchor whose lines were deleted when the block vouches for
+    // itself (three lines or more, or a neighbour that came along, and exact for one or two
+    // lines); any other unique match is a pointer (FoundAt) and the status stays the diff's;
+    // several are listed, never picked. Blocks without a distinctive line are never searched.
+    Result<Unit> relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,
+                          const std::string* own_file, const std::vector<Hunk>* own_hunks);
+
+private:
+    using Found = std::vector<std::pair<std::string, BlockMatch>>;  // path, match
+
+    Result<Found> search(Pair& p, const AnchorResult& r, const std::vector<std::string_view>& needle,
+                         const std::string* own_file, const std::vector<Hunk>* own_hunks);
+    Result<Unit> search_other_files(Pair& p, const AnchorResult& r,
+                                    const std::vector<std::string_view>& needle, Match how,
+                                    Found& found);
+    void settle(Pair& p, AnchorResult& r, const std::vector<std::string_view>& base_lines,
+                const Found& found, const std::string* own_file);
+    // A target file's lines, prepared once per (target, path) for every search in it.
+    const Haystack& haystack(const Pair& p, const std::string& path, const std::string& bytes);
+
+    Content& content_;
+    Pairs& pairs_;
+    bool search_elsewhere_;
+    std::map<std::pair<std::optional<std::string>, std::string>, std::unique_ptr<Haystack>>
+        haystacks_;
+};
+
+// A TOUCHED range much wider than the anchor: names the lines in it most like the anchor's
+// base text (Relocation::MostLike), when any are.
+void point_to_best(AnchorResult& r, const std::string& base_bytes,
+                   const std::string& target_bytes);
+
+}  // namespace cp

@@ -1,0 +1,135 @@
+#include "revisions.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "context_pack/core/text.hpp"
+
+namespace cp {
+
+using git::Revision;
+
+namespace {
+
+// Revisions by name, each looked up once.
+class RevisionCache {
+public:
+    explicit RevisionCache(const git::Repository& repo) : repo_(repo) {}
+
+    const Revision& operator()(const std::string& rev) {
+        auto it = revisions_.find(rev);
+        if (it == revisions_.end()) it = revisions_.emplace(rev, repo_.resolve_commit(rev)).first;
+        return it->second;
+    }
+
+private:
+    const git::Repository& repo_;
+    std::map<std::string, Revision> revisions_;
+};
+
+Result<StartedSpec> start_spec(const git::Repository& repo, RevisionCache& revision,
+                               const Spec& spec, const ResolveOptions& options) {
+    StartedSpec start;
+    SpecReport& out = start.out;
+    out.source = spec.source;
+    out.id = spec.id;
+    out.base_rev = options.base ? *options.base : spec.base.value_or("");
+    out.target_rev = options.target ? *options.target : spec.target.value_or("");
+    if (options.at_base) out.target_rev = out.base_rev;  // check the spec at its own base
+
+    const Revision& base = revision(out.base_rev);
+    start.problem = revision_problem(repo, "base", out.base_rev, base);
+    if (base.outcome == Revision::Outcome::Commit) out.base = base.oid;
+
+    std::optional<std::string> target;
+    if (!out.target_rev.empty()) {
+        const Revision& t = revision(out.target_rev);
+        if (t.outcome == Revision::Outcome::Commit) {
+            target = t.oid;
+        } else if (start.problem.empty()) {
+            start.problem = revision_problem(repo, "target", out.target_rev, t);
+        }
+    } else if (repo.is_bare()) {
+        auto head = repo.head_commit();  // a bare repository has no working tree
+        if (!head) return head.error();
+        target = head.value();
+    }
+    // An unresolved target is no working tree: the report says it is unknown.
+    out.target = target                  ? Target::at(*target)
+                 : out.target_rev.empty() ? Target::working_tree()
+                                          : Target{};
+    if (options.since) {
+        const Revision& s = revision(*options.since);
+        out.since_rev = *options.since;
+        if (s.outcome == Revision::Outcome::Commit) out.since = s.oid;
+    }
+    return start;
+}
+
+}  // namespace
+
+Result<std::vector<StartedSpec>> start_specs(const git::Repository& repo,
+                                             const std::vector<Spec>& specs,
+                                             const ResolveOptions& options) {
+    RevisionCache revision(repo);
+    std::vector<StartedSpec> started;
+    for (const Spec& spec : specs) {
+        auto start = start_spec(repo, revision, spec, options);
+        if (!start) return start.error();
+        started.push_back(std::move(start).value());
+    }
+    return started;
+}
+
+// Why a revision did not name one commit, with the mend.
+std::string revision_problem(const git::Repository& repo, const char* role, const std::string& rev,
+                             const Revision& r) {
+    switch (r.outcome) {
+        case Revision::Outcome::Commit: return {};
+        case Revision::Outcome::NotFound:
+            if (repo.is_shallow())
+                return fmt::format("{} {} not in this shallow clone: git fetch --unshallow origin",
+                                   role, rev);
+            return fmt::format("{} {} not in this repository: git fetch origin {}", role, rev, rev);
+        case Revision::Outcome::Ambiguous: {
+            std::string list;
+            for (const auto& c : r.candidates) list += (list.empty() ? "" : ", ") + c;
+            return fmt::format("{} {} is ambiguous{}{}{}; give more hex digits", role, rev,
+                               list.empty() ? "" : " (", list, list.empty() ? "" : ")");
+        }
+        case Revision::Outcome::NotACommit:
+            return fmt::format("{} {} names {}, not a commit", role, rev, text::short_oid(r.oid));
+        case Revision::Outcome::Invalid:
+            return fmt::format("{} '{}' is not a valid revision", role, rev);
+        case Revision::Outcome::Missing:
+            return fmt::format("{} {} names {}, which the object store cannot read: git fsck "
+                               "names what is broken",
+                               role, rev, text::short_oid(r.oid));
+    }
+    return {};
+}
+
+std::optional<std::string> path_problem(std::string_view path) {
+    auto bad = [&](std::string_view why) {
+        return fmt::format("path '{}' {}; write it relative to the repository root with / "
+                           "separators",
+                           text::printable(path), why);
+    };
+    if (path.empty()) return bad("is empty");
+    if (path.front() == '/') return bad("is absolute");
+    if (path.find('\\') != std::string_view::npos) return bad("holds a backslash");
+    if (path.find('\0') != std::string_view::npos) return bad("holds a NUL byte");
+    std::size_t pos = 0;
+    for (;;) {
+        auto slash = path.find('/', pos);
+        auto part = path.substr(pos, slash == std::string_view::npos ? path.npos : slash - pos);
+        if (part == "..") return bad("leaves the repository through '..'");
+        if (part.empty() || part == ".") return bad("has an empty or '.' component");
+        if (part == ".git") return bad("points into .git");
+        if (slash == std::string_view::npos) return std::nullopt;
+        pos = slash + 1;
+    }
+}
+
+}  // namespace cp
