@@ -139,7 +139,8 @@ constexpr const char* kHelp =
     "Serve the Model Context Protocol on standard input and output (JSON-RPC 2.0, one message\n"
     "a line) until end of input. One tool, context_pack, takes a spec (an object, or the path\n"
     "of a .json or .jsonl spec file) plus repo, base, target, at_base, since, table_only, only,\n"
-    "context and max_lines, and returns the pack as text and the report as structured JSON.\n\n"
+    "context, max_lines and max_file_mib, and returns the pack as text and the report as\n"
+    "structured JSON.\n\n"
     "Register it with an agent, e.g.:\n"
     "  claude mcp add context-pack -- context-pack mcp\n";
 

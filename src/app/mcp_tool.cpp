@@ -78,7 +78,8 @@ const std::string kToolJson = R"({
       "table_only": {"type": "boolean", "description": "Return the status table alone, without code and callers."},
       "only": {"type": "array", "items": {"type": "string"}, "description": "Keep only these anchors: table rows (\"3\") or labels (\"file_changes[2]\", \"reads[0]\")."},
       "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor's code (default 3)."},
-      "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the text pack's lines (default 1500); the table is never cut."}
+      "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the text pack's lines (default 1500); the table is never cut."},
+      "max_file_mib": {"type": "integer", "minimum": 1, "maximum": 1048576, "description": "Files larger than this many MiB are not read (default 128); anchors in them are UNRESOLVED with the size."}
     },
     "required": ["spec"],
     "additionalProperties": false
@@ -161,6 +162,7 @@ struct CallArgs {
     std::vector<std::string> only;
     int context = 3;
     std::size_t max_lines = 1500;
+    std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
 };
 
 // The tool's arguments, as errors from any layer name them.
@@ -173,7 +175,8 @@ const OptionNames kToolNames{.repo = {"repo", "repo"},
                              .max_file_mib = {"max_file_mib", "max_file_mib"}};
 
 constexpr const char* kArgumentNames =
-    "spec, repo, base, target, at_base, since, table_only, only, context, max_lines";
+    "spec, repo, base, target, at_base, since, table_only, only, context, max_lines, "
+    "max_file_mib";
 
 // A present, non-null argument, or nullptr.
 const Json* find_arg(const Json& args, const char* key) {
@@ -257,7 +260,8 @@ Result<CallArgs> read_arguments(const Json& args) {
         return Error{fmt::format("the arguments must be an object, not {}", type_name(args))};
     static const std::vector<std::string> names = {"spec",  "repo",       "base", "target",
                                                    "at_base", "since",    "table_only",
-                                                   "only",  "context",    "max_lines"};
+                                                   "only",  "context",    "max_lines",
+                                                   "max_file_mib"};
     for (const auto& item : args.items())
         if (std::find(names.begin(), names.end(), item.key()) == names.end())
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
@@ -297,6 +301,9 @@ Result<CallArgs> read_arguments(const Json& args) {
     auto max_lines = int_arg(args, "max_lines", 1, 100000000);
     if (!max_lines) return max_lines.error();
     if (max_lines.value()) a.max_lines = std::size_t(*max_lines.value());
+    auto max_file_mib = int_arg(args, "max_file_mib", 1, std::int64_t{1} << 20);
+    if (!max_file_mib) return max_file_mib.error();
+    if (max_file_mib.value()) a.max_file_mib = std::uint64_t(*max_file_mib.value());
 
     if (a.at_base && a.target)
         return Error{"at_base and target both set the target; give one of them"};
@@ -328,6 +335,8 @@ std::string rerun_command(const CallArgs& a) {
     if (a.at_base) cmd += " --at-base";
     if (a.since) cmd += " --since " + text::shell_word(*a.since);
     if (a.context != 3) cmd += fmt::format(" --context {}", a.context);
+    if (a.max_file_mib != git::kDefaultMaxFileBytes >> 20)
+        cmd += fmt::format(" --max-file-mib {}", a.max_file_mib);
     cmd += " " + (a.spec_path ? text::shell_word(*a.spec_path) : std::string("SPEC"));
     return cmd;
 }
@@ -362,6 +371,7 @@ Json call_tool(const Json& arguments) {
     request.only = a.only;
     request.table_only = a.table_only;
     request.pack.window.context = a.context;
+    request.max_file_bytes = a.max_file_mib << 20;
     request.names = kToolNames;
     auto report = build_report(request);
     if (!report) return tool_error(report.error().message);

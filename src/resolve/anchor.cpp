@@ -116,8 +116,9 @@ Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
     if (!base_size) return base_size.error();
     if (base_size.value() > repo_.max_file_bytes()) {
         r.reason = fmt::format("{} is {} MiB at base, over the {} MiB the tool reads; raise "
-                               "--max-file-mib to carry it",
-                               a.path, base_size.value() >> 20, repo_.max_file_bytes() >> 20);
+                               "{} to carry it",
+                               a.path, base_size.value() >> 20, repo_.max_file_bytes() >> 20,
+                               repo_.option_names().max_file_mib.name);
         return static_cast<const std::string*>(nullptr);
     }
     auto base_content = content_.blob(entry.oid);
@@ -140,8 +141,9 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     const git::Hunks& h = *found_hunks.value();
     if (h.too_large) {
         r.reason = fmt::format("{} is over the {} MiB the tool reads at target; raise "
-                               "--max-file-mib to carry it",
-                               delta.new_path, repo_.max_file_bytes() >> 20);
+                               "{} to carry it",
+                               delta.new_path, repo_.max_file_bytes() >> 20,
+                               repo_.option_names().max_file_mib.name);
         return Unit{};
     }
     if (h.binary || r.binary) {

@@ -145,8 +145,9 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     std::vector<std::string> keys;
     for (const auto& item : schema["properties"].items()) keys.push_back(item.key());
     std::sort(keys.begin(), keys.end());
-    CHECK(keys == std::vector<std::string>{"at_base", "base", "context", "max_lines", "only",
-                                           "repo", "since", "spec", "table_only", "target"});
+    CHECK(keys == std::vector<std::string>{"at_base", "base", "context", "max_file_mib",
+                                           "max_lines", "only", "repo", "since", "spec",
+                                           "table_only", "target"});
     const Json& props = schema["properties"];
     CHECK(props["spec"]["anyOf"][0]["type"] == "object");
     CHECK(props["spec"]["anyOf"][1]["type"] == "string");
@@ -156,6 +157,7 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     CHECK(props["table_only"]["type"] == "boolean");
     CHECK(props["context"]["type"] == "integer");
     CHECK(props["max_lines"]["type"] == "integer");
+    CHECK(props["max_file_mib"]["type"] == "integer");
     CHECK(props["only"]["items"]["type"] == "string");
     for (const char* key : {"repo", "target", "since", "base"}) CHECK(props[key]["type"] == "string");
     CHECK(tool["outputSchema"]["required"] == Json::array({"format_version", "exit_status", "specs"}));
@@ -266,6 +268,31 @@ TEST_CASE("mcp tools/call options reach the pipeline", "[mcp]") {
     }
 }
 
+TEST_CASE("mcp max_file_mib leaves larger files unread and names itself as the mend", "[mcp]") {
+    Repo repo;
+    std::string big;
+    for (int i = 0; i < 40000; ++i) big += "int huge_" + std::to_string(i) + ";\n";  // ~0.6 MiB
+    repo.write("big.c", big + big + big);
+    auto base = repo.commit();
+    Json spec = {{"id", "big"},
+                 {"base", base},
+                 {"file_changes", {{{"location", {{"path", "big.c"}, {"line", 2}}}}}}};
+    auto status_of = [&](const Json& extra) {
+        Json args = {{"spec", spec}, {"repo", repo.dir()}, {"table_only", true}};
+        args.update(extra);
+        auto s = run_session({call(1, args)});
+        const Json& result = reply(s, 1)["result"];
+        INFO(result.dump());
+        CHECK(result["isError"] == false);
+        return result["structuredContent"]["specs"][0]["anchors"][0];
+    };
+    auto limited = status_of({{"max_file_mib", 1}});
+    CHECK(limited["status"] == "UNRESOLVED");
+    CHECK(limited["reason"] ==
+          "big.c is 1 MiB at base, over the 1 MiB the tool reads; raise max_file_mib to carry it");
+    CHECK(status_of(Json::object())["status"] == "SAME");
+}
+
 TEST_CASE("mcp bad input is a tool result with isError and the server keeps answering",
           "[mcp]") {
     Drifted d;
@@ -296,6 +323,7 @@ TEST_CASE("mcp bad input is a tool result with isError and the server keeps answ
         {{{"spec", no_base}, {"repo", d.repo.dir()}}, "spec: the spec has no base"},
         {{{"spec", d.spec()}, {"context", -1}}, "context must be between 0 and 1000"},
         {{{"spec", d.spec()}, {"max_lines", "many"}}, "max_lines must be an integer"},
+        {{{"spec", d.spec()}, {"max_file_mib", 0}}, "max_file_mib must be between 1 and 1048576"},
         {{{"spec", d.spec()}, {"table_only", "yes"}}, "table_only must be a boolean"},
         {{{"spec", d.spec()}, {"table", true}}, "unknown argument 'table'"},
         {{{"spec", 42}}, "spec must be a spec object or the path"},
