@@ -123,12 +123,8 @@ int fail(std::ostream& err, const std::string& message) {
     return kExitCannotRun;
 }
 
-}  // namespace
-
-int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
-    if (argc >= 2 && std::string_view(argv[1]) == "mcp") return mcp::run(argc, argv, in, out, err);
-    Options o;
-    CLI::App app{kDescription, "context-pack"};
+// The options, each bound to its field of `o`.
+void add_options(CLI::App& app, Options& o) {
     app.add_option("specs", o.spec_files, "Spec files (.json, or .jsonl with one spec a line); - reads stdin");
     app.add_option("-C", o.repo_dir, "Repository to read (default: the current directory)");
     app.add_option("--base", o.base, "Base revision for --anchor, overriding every spec's base");
@@ -160,6 +156,46 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
         ->check(CLI::Range(1u, 256u));
     app.add_option("--color", o.color, "Colour: auto (on a terminal), always, never")
         ->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
+// What the options ask of the pipeline.
+Request request_of(const Options& o, std::vector<Spec> specs) {
+    Request request;
+    request.specs = std::move(specs);
+    request.repo_dir = o.repo_dir;
+    request.base = o.base;
+    request.target = o.target;
+    request.at_base = o.at_base;
+    request.since = o.since;
+    request.jobs = o.jobs;
+    request.only = o.only;
+    request.table_only = o.table_only;
+    request.max_file_bytes = o.max_file_mib << 20;
+    request.pack.window.context = o.context;
+    return request;
+}
+
+void print(std::ostream& out, const Report& report, const Options& o, int argc, char** argv) {
+    if (o.format == "json") {
+        print_json(out, report);
+    } else {
+        TextOptions to;
+        to.color = use_color(o.color);
+        to.table_only = o.table_only;
+        to.max_lines = o.max_lines;
+        to.rerun = rerun_command(argc, argv);
+        print_pack(out, report, to);
+    }
+    out.flush();
+}
+
+}  // namespace
+
+int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
+    if (argc >= 2 && std::string_view(argv[1]) == "mcp") return mcp::run(argc, argv, in, out, err);
+    Options o;
+    CLI::App app{kDescription, "context-pack"};
+    add_options(app, o);
     app.set_version_flag("--version",
                          fmt::format("context-pack {} (libgit2 {})", CONTEXT_PACK_VERSION,
                                      git::library_version()));
@@ -177,33 +213,9 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
 
     auto specs = load_specs(o, in);  // bad input stops here, before the repository is touched
     if (!specs) return fail(err, specs.error().message);
-
-    Request request;
-    request.specs = std::move(specs).value();
-    request.repo_dir = o.repo_dir;
-    request.base = o.base;
-    request.target = o.target;
-    request.at_base = o.at_base;
-    request.since = o.since;
-    request.jobs = o.jobs;
-    request.only = o.only;
-    request.table_only = o.table_only;
-    request.max_file_bytes = o.max_file_mib << 20;
-    request.pack.window.context = o.context;
-    auto report = build_report(request);
+    auto report = build_report(request_of(o, std::move(specs).value()));
     if (!report) return fail(err, report.error().message);
-
-    if (o.format == "json") {
-        print_json(out, report.value());
-    } else {
-        TextOptions to;
-        to.color = use_color(o.color);
-        to.table_only = o.table_only;
-        to.max_lines = o.max_lines;
-        to.rerun = rerun_command(argc, argv);
-        print_pack(out, report.value(), to);
-    }
-    out.flush();
+    print(out, report.value(), o, argc, argv);
     return report->exit_status();
 }
 
