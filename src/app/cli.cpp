@@ -3,23 +3,22 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-
-#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "context_pack/app/exit_status.hpp"
-#include "context_pack/git/repository.hpp"
-#include "context_pack/output/json_output.hpp"
 #include "context_pack/app/mcp.hpp"
 #include "context_pack/app/pipeline.hpp"
 #include "context_pack/app/spec_input.hpp"
-#include "context_pack/model/spec.hpp"
 #include "context_pack/core/text.hpp"
+#include "context_pack/git/repository.hpp"
+#include "context_pack/model/spec.hpp"
+#include "context_pack/output/json_output.hpp"
 #include "context_pack/output/text_output.hpp"
 
 namespace cp::cli {
@@ -80,8 +79,9 @@ Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
         specs.push_back(std::move(adhoc));
     }
     if (specs.empty())
-        return Error{"nothing to resolve: give a spec file ('-' reads standard input), or "
-                     "--base REV --anchor PATH:LINE"};
+        return Error{
+            "nothing to resolve: give a spec file ('-' reads standard input), or "
+            "--base REV --anchor PATH:LINE"};
     if (auto checked = check_specs(specs, o.base.has_value(), "pass --base REV"); !checked)
         return checked.error();
     return specs;
@@ -125,7 +125,8 @@ int fail(std::ostream& err, const std::string& message) {
 
 // The options, each bound to its field of `o`.
 void add_options(CLI::App& app, Options& o) {
-    app.add_option("specs", o.spec_files, "Spec files (.json, or .jsonl with one spec a line); - reads stdin");
+    app.add_option("specs", o.spec_files,
+                   "Spec files (.json, or .jsonl with one spec a line); - reads stdin");
     app.add_option("-C", o.repo_dir, "Repository to read (default: the current directory)");
     app.add_option("--base", o.base, "Base revision for --anchor, overriding every spec's base");
     // One value per occurrence, so `--only 2 plan.json` leaves plan.json a spec file.
@@ -196,9 +197,8 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     Options o;
     CLI::App app{kDescription, "context-pack"};
     add_options(app, o);
-    app.set_version_flag("--version",
-                         fmt::format("context-pack {} (libgit2 {})", CONTEXT_PACK_VERSION,
-                                     git::library_version()));
+    app.set_version_flag("--version", fmt::format("context-pack {} (libgit2 {})",
+                                                  CONTEXT_PACK_VERSION, git::library_version()));
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

@@ -1,7 +1,5 @@
 #include "context_pack/app/mcp.hpp"
 
-#include "mcp_tool.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,6 +11,7 @@
 #include <utility>
 
 #include "context_pack/app/exit_status.hpp"
+#include "mcp_tool.hpp"
 
 namespace cp::mcp {
 namespace {
@@ -33,7 +32,7 @@ Json result_reply(const Json& id, Json result) {
 }
 
 class Server {
-public:
+  public:
     explicit Server(std::ostream& err) : err_(err) {}
 
     // The reply to one line, or nullopt when it needs none (notifications, responses).
@@ -42,7 +41,8 @@ public:
         try {
             message = Json::parse(line);
         } catch (const Json::exception& e) {  // parse_error, and out_of_range for 1e400
-            return dump(error_reply(nullptr, kParseError, fmt::format("Parse error: {}", e.what())));
+            return dump(
+                error_reply(nullptr, kParseError, fmt::format("Parse error: {}", e.what())));
         }
         if (!message.is_array()) {
             auto reply = handle(message);
@@ -56,7 +56,7 @@ public:
         return replies.empty() ? std::nullopt : std::optional(dump(replies));
     }
 
-private:
+  private:
     static std::string dump(const Json& j) {
         // One line (strings escape their newlines); bytes that are not UTF-8 are replaced.
         return j.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -103,10 +103,11 @@ private:
                           requested->get<std::string>()) != kProtocolVersions.end())
                 protocol_ = requested->get<std::string>();
             return result_reply(
-                id, Json{{"protocolVersion", protocol_},
-                         {"capabilities", {{"tools", Json::object()}}},
-                         {"serverInfo", {{"name", "context-pack"}, {"version", CONTEXT_PACK_VERSION}}},
-                         {"instructions", kInstructions}});
+                id,
+                Json{{"protocolVersion", protocol_},
+                     {"capabilities", {{"tools", Json::object()}}},
+                     {"serverInfo", {{"name", "context-pack"}, {"version", CONTEXT_PACK_VERSION}}},
+                     {"instructions", kInstructions}});
         }
         if (method == "ping") return result_reply(id, Json::object());
         if (method == "tools/list")
@@ -114,7 +115,8 @@ private:
         if (method == "tools/call") {
             auto name = params.find("name");
             if (name == params.end() || !name->is_string())
-                return error_reply(id, kInvalidParams, "Invalid params: tools/call needs a tool name");
+                return error_reply(id, kInvalidParams,
+                                   "Invalid params: tools/call needs a tool name");
             if (name->get<std::string>() != kToolName)
                 return error_reply(id, kInvalidParams,
                                    fmt::format("Unknown tool: {}; this server has {}",

@@ -45,7 +45,8 @@ const std::string kLocationSchema = R"({
   "required": ["path", "line"]
 })";
 
-const std::string kToolJson = R"({
+const std::string kToolJson =
+    R"({
   "name": "context_pack",
   "title": "Context pack of a change plan",
   "description": "Carry the code anchors of a change plan (a spec: anchors pinned at a base commit) onto the tree you stand on - by default the working tree with its uncommitted changes, or a commit - and return the pack: a status table (SAME, MOVED, TOUCHED, +RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING per anchor, with its range at the target), then the code of every anchor at the target, then the callers of every symbol. Orient before implementing a plan; pass at_base to check a plan just written; pass since to re-expand only the anchors edited since that commit. structuredContent holds the same report as JSON; its exit_status 1 means some anchor is GONE, UNRESOLVED or SYMBOL_MISSING, and the pack is still complete. When max_lines is reached, skipped blocks are named as 'context-pack ... --only N': call again with only: [\"N\"] to get one. Read-only: never writes to the repository.",
@@ -62,9 +63,9 @@ const std::string kToolJson = R"({
               "base": {"type": "string", "description": "The commit the line numbers are at (any revision git accepts); required unless the base argument is given."},
               "target": {"type": "string", "description": "Revision to carry the anchors onto; absent: the working tree."},
               "file_changes": {"type": "array", "items": {"type": "object", "properties": {"location": )" +
-                                kLocationSchema + R"(, "change": {"type": "string"}}, "required": ["location"]}},
+    kLocationSchema + R"(, "change": {"type": "string"}}, "required": ["location"]}},
               "reads": {"type": "array", "items": {"type": "object", "properties": {"location": )" +
-                                kLocationSchema + R"(, "why": {"type": "string"}}, "required": ["location"]}}
+    kLocationSchema + R"(, "why": {"type": "string"}}, "required": ["location"]}}
             }
           },
           {"type": "string"}
@@ -134,7 +135,9 @@ constexpr const char* kOutputSchemaJson = R"({
 
 // outputSchema and structuredContent arrived in 2025-06-18; older clients get no outputSchema.
 // (structuredContent is sent to all: a result may carry extra fields in every version.)
-bool has_structured_output(std::string_view protocol) { return protocol >= "2025-06-18"; }
+bool has_structured_output(std::string_view protocol) {
+    return protocol >= "2025-06-18";
+}
 
 }  // namespace
 
@@ -150,7 +153,9 @@ namespace {
 
 // ---- the tool's arguments -----------------------------------------------------------------
 
-const char* type_name(const Json& j) { return json_type_name(j); }
+const char* type_name(const Json& j) {
+    return json_type_name(j);
+}
 
 struct CallArgs {
     std::vector<Spec> specs;
@@ -203,12 +208,13 @@ Result<bool> bool_arg(const Json& args, const char* key) {
 }
 
 Result<std::optional<std::int64_t>> int_arg(const Json& args, const char* key, std::int64_t lo,
-                                             std::int64_t hi) {
+                                            std::int64_t hi) {
     const Json* v = find_arg(args, key);
     if (!v) return std::optional<std::int64_t>{};
     std::optional<std::int64_t> n;
     if (v->is_number_unsigned())
-        n = v->get<std::uint64_t>() > std::uint64_t(hi) ? hi + 1 : std::int64_t(v->get<std::uint64_t>());
+        n = v->get<std::uint64_t>() > std::uint64_t(hi) ? hi + 1
+                                                        : std::int64_t(v->get<std::uint64_t>());
     else if (v->is_number_integer())
         n = v->get<std::int64_t>();
     else if (v->is_number_float() && std::floor(v->get<double>()) == v->get<double>() &&
@@ -225,7 +231,8 @@ std::string relative_to(const std::string& path) {
     if (!path.empty() && path.front() == '/') return std::string();
     std::error_code ec;
     auto cwd = std::filesystem::current_path(ec);
-    return ec ? std::string() : fmt::format(" (relative to the server's directory {})", cwd.string());
+    return ec ? std::string()
+              : fmt::format(" (relative to the server's directory {})", cwd.string());
 }
 
 Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string>& spec_path) {
@@ -235,8 +242,8 @@ Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string
         return std::vector<Spec>{std::move(parsed).value()};
     }
     if (!spec.is_string())
-        return Error{fmt::format(
-            "spec must be a spec object or the path of a spec file, not {}", type_name(spec))};
+        return Error{fmt::format("spec must be a spec object or the path of a spec file, not {}",
+                                 type_name(spec))};
     const auto& text = spec.get_ref<const std::string&>();
     auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '{') {  // a spec object sent as a string
@@ -247,8 +254,9 @@ Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string
     if (text.empty())
         return Error{"spec is empty: give a spec object or the path of a .json or .jsonl file"};
     if (text == "-")
-        return Error{"spec '-' would read standard input, which carries the MCP messages; "
-                     "pass the spec object instead"};
+        return Error{
+            "spec '-' would read standard input, which carries the MCP messages; "
+            "pass the spec object instead"};
     std::istringstream no_input;
     auto specs = read_spec_input(text, no_input, relative_to(text));
     if (specs) spec_path = text;
@@ -258,10 +266,9 @@ Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string
 Result<CallArgs> read_arguments(const Json& args) {
     if (!args.is_object())
         return Error{fmt::format("the arguments must be an object, not {}", type_name(args))};
-    static const std::vector<std::string> names = {"spec",  "repo",       "base", "target",
-                                                   "at_base", "since",    "table_only",
-                                                   "only",  "context",    "max_lines",
-                                                   "max_file_mib"};
+    static const std::vector<std::string> names = {"spec",    "repo",      "base",        "target",
+                                                   "at_base", "since",     "table_only",  "only",
+                                                   "context", "max_lines", "max_file_mib"};
     for (const auto& item : args.items())
         if (std::find(names.begin(), names.end(), item.key()) == names.end())
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
@@ -277,7 +284,8 @@ Result<CallArgs> read_arguments(const Json& args) {
         if (!v) return v.error();
         *out = v.value();
     }
-    for (auto [key, out] : {std::pair{"at_base", &a.at_base}, std::pair{"table_only", &a.table_only}}) {
+    for (auto [key, out] :
+         {std::pair{"at_base", &a.at_base}, std::pair{"table_only", &a.table_only}}) {
         auto v = bool_arg(args, key);
         if (!v) return v.error();
         *out = v.value();
@@ -310,15 +318,16 @@ Result<CallArgs> read_arguments(const Json& args) {
 
     const Json* spec = find_arg(args, "spec");
     if (!spec)
-        return Error{"spec is required: a spec object (id, base, file_changes, reads) or the "
-                     "path of a .json or .jsonl spec file"};
+        return Error{
+            "spec is required: a spec object (id, base, file_changes, reads) or the "
+            "path of a .json or .jsonl spec file"};
     auto specs = load_specs(*spec, a.spec_path);
     if (!specs) return specs.error();
     a.specs = std::move(specs).value();
     if (a.specs.empty())
-        return Error{fmt::format("nothing to resolve: {} holds no spec", a.spec_path.value_or("spec"))};
-    if (auto checked = check_specs(a.specs, a.base.has_value(), "pass the base argument");
-        !checked)
+        return Error{
+            fmt::format("nothing to resolve: {} holds no spec", a.spec_path.value_or("spec"))};
+    if (auto checked = check_specs(a.specs, a.base.has_value(), "pass the base argument"); !checked)
         return checked.error();
     return a;
 }
@@ -342,7 +351,8 @@ std::string rerun_command(const CallArgs& a) {
 }
 
 std::string one_line(std::string s) {
-    std::replace_if(s.begin(), s.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    std::replace_if(
+        s.begin(), s.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
     return s;
 }
 

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "context_pack/resolve/content.hpp"
 #include "context_pack/git/repository.hpp"
+#include "context_pack/resolve/content.hpp"
 
 namespace cp {
 
@@ -50,14 +50,15 @@ Result<Report> build_report(const Request& request) {
     repo->set_max_file_bytes(request.max_file_bytes);
 
     // A mistyped --target or --since is a usage error, not a per-anchor outcome.
-    for (auto [flag, rev] : {std::pair{&names.target, &ro.target}, std::pair{&names.since, &ro.since}}) {
+    for (auto [flag, rev] :
+         {std::pair{&names.target, &ro.target}, std::pair{&names.since, &ro.since}}) {
         if (!*rev) continue;
         auto found = repo->resolve_commit(**rev);
         if (found.outcome == git::Revision::Outcome::Missing)
             return Error{revision_problem(repo.value(), flag->name.c_str(), **rev, found)};
         if (found.outcome != git::Revision::Outcome::Commit)
-            return Error{fmt::format("{} {} does not name a commit in this repository",
-                                     flag->name, **rev)};
+            return Error{
+                fmt::format("{} {} does not name a commit in this repository", flag->name, **rev)};
     }
 
     Content content(repo.value());
@@ -66,9 +67,10 @@ Result<Report> build_report(const Request& request) {
     if (!report) return report.error();
 
     if (!request.only.empty() && !select_only(report.value(), request.only))
-        return Error{fmt::format("{} matches no anchor; give a table row number or a label such "
-                                 "as file_changes[0] or reads[1]",
-                                 names.only.name)};
+        return Error{
+            fmt::format("{} matches no anchor; give a table row number or a label such "
+                        "as file_changes[0] or reads[1]",
+                        names.only.name)};
 
     if (!request.table_only) {  // windows and callers read the targets' files again
         auto packed = add_windows_and_callers(content, report.value(), request.pack, pool.get());

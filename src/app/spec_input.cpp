@@ -25,11 +25,11 @@ Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream&
             std::error_code ec;
             for (const auto& entry : std::filesystem::directory_iterator(name, ec)) {
                 auto file = entry.path().string();
-                if (entry.is_regular_file() && (file.ends_with(".json") || file.ends_with(".jsonl")))
+                if (entry.is_regular_file() &&
+                    (file.ends_with(".json") || file.ends_with(".jsonl")))
                     files.push_back(file);
             }
-            if (ec)
-                return Error{fmt::format("cannot list spec folder {}: {}", name, ec.message())};
+            if (ec) return Error{fmt::format("cannot list spec folder {}: {}", name, ec.message())};
             if (files.empty())
                 return Error{fmt::format(
                     "{} is a folder with no .json or .jsonl spec files; give a spec file", name)};
@@ -44,8 +44,8 @@ Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream&
         }
         std::ifstream file(name, std::ios::binary);
         if (!file)
-            return Error{fmt::format("cannot read spec file {}: {}{}", name,
-                                     std::strerror(errno), where)};
+            return Error{
+                fmt::format("cannot read spec file {}: {}{}", name, std::strerror(errno), where)};
         buf << file.rdbuf();
     }
     bool jsonl = name.size() > 6 && name.ends_with(".jsonl");

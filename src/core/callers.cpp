@@ -91,7 +91,8 @@ void CallerScan::scan(const std::string& path, std::string_view bytes) {
 void CallerScan::append(const CallerScan& later) {
     for (const auto& [symbol, found] : later.hits_) {
         auto mine = hits_.find(symbol);
-        if (mine != hits_.end()) mine->second.insert(mine->second.end(), found.begin(), found.end());
+        if (mine != hits_.end())
+            mine->second.insert(mine->second.end(), found.begin(), found.end());
     }
     files_scanned_ += later.files_scanned_;
 }

@@ -25,8 +25,9 @@ Rule rule(const char* include, const char* exclude = nullptr) {
 const Rule& rule_for(std::string_view language) {
     static const std::map<std::string_view, Rule> rules = [] {
         std::map<std::string_view, Rule> m;
-        const char* kw_blocks = "^[ \t]*(if|else|for|foreach|while|do|switch|case|return|new|"
-                                "using|catch|throw|try|instanceof)([^A-Za-z0-9_]|$)";
+        const char* kw_blocks =
+            "^[ \t]*(if|else|for|foreach|while|do|switch|case|return|new|"
+            "using|catch|throw|try|instanceof)([^A-Za-z0-9_]|$)";
         // C family: a top-level line that starts a name, not a label such as "public:".
         m.emplace("cpp", rule("^(::[ \t]*)?[A-Za-z_~].*$",
                               "^[ \t]*[A-Za-z_][A-Za-z_0-9]*:[ \t]*($|/[/*])"));
@@ -81,17 +82,27 @@ std::string_view extension(std::string_view path) {
 
 std::string_view funcname_language(std::string_view path) {
     static const std::map<std::string_view, std::string_view> by_extension = {
-        {"c", "cpp"},          {"h", "cpp"},         {"cc", "cpp"},      {"cpp", "cpp"},
-        {"cxx", "cpp"},        {"c++", "cpp"},       {"hh", "cpp"},      {"hpp", "cpp"},
-        {"hxx", "cpp"},        {"inl", "cpp"},       {"ipp", "cpp"},     {"hlsl", "cpp"},
-        {"hlsli", "cpp"},      {"glsl", "cpp"},      {"cginc", "cpp"},   {"compute", "cpp"},
-        {"shader", "cpp"},     {"frag", "cpp"},      {"vert", "cpp"},    {"comp", "cpp"},
-        {"geom", "cpp"},       {"m", "cpp"},         {"mm", "cpp"},      {"cs", "csharp"},
-        {"java", "java"},      {"kt", "kotlin"},     {"kts", "kotlin"},  {"rs", "rust"},
-        {"go", "golang"},      {"py", "python"},     {"pyi", "python"},  {"js", "javascript"},
-        {"jsx", "javascript"}, {"mjs", "javascript"}, {"cjs", "javascript"},
-        {"ts", "javascript"},  {"tsx", "javascript"}, {"mts", "javascript"},
-        {"cts", "javascript"}, {"sh", "shell"},      {"bash", "shell"},  {"zsh", "shell"},
+        {"c", "cpp"},          {"h", "cpp"},
+        {"cc", "cpp"},         {"cpp", "cpp"},
+        {"cxx", "cpp"},        {"c++", "cpp"},
+        {"hh", "cpp"},         {"hpp", "cpp"},
+        {"hxx", "cpp"},        {"inl", "cpp"},
+        {"ipp", "cpp"},        {"hlsl", "cpp"},
+        {"hlsli", "cpp"},      {"glsl", "cpp"},
+        {"cginc", "cpp"},      {"compute", "cpp"},
+        {"shader", "cpp"},     {"frag", "cpp"},
+        {"vert", "cpp"},       {"comp", "cpp"},
+        {"geom", "cpp"},       {"m", "cpp"},
+        {"mm", "cpp"},         {"cs", "csharp"},
+        {"java", "java"},      {"kt", "kotlin"},
+        {"kts", "kotlin"},     {"rs", "rust"},
+        {"go", "golang"},      {"py", "python"},
+        {"pyi", "python"},     {"js", "javascript"},
+        {"jsx", "javascript"}, {"mjs", "javascript"},
+        {"cjs", "javascript"}, {"ts", "javascript"},
+        {"tsx", "javascript"}, {"mts", "javascript"},
+        {"cts", "javascript"}, {"sh", "shell"},
+        {"bash", "shell"},     {"zsh", "shell"},
         {"md", "markdown"},    {"markdown", "markdown"},
     };
     auto it = by_extension.find(extension(path));

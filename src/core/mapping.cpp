@@ -5,7 +5,9 @@
 namespace cp {
 namespace {
 
-LineNo net(const Hunk& h) { return h.new_count - h.old_count; }
+LineNo net(const Hunk& h) {
+    return h.new_count - h.old_count;
+}
 
 // True when every old line the hunk removes, or its insertion point, lies before `line`.
 bool before(const Hunk& h, LineNo line) {

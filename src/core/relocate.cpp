@@ -7,7 +7,9 @@
 namespace cp {
 namespace {
 
-bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 
 // The line with leading and trailing whitespace dropped and inner runs made one space.
 std::string squeeze(std::string_view line) {
@@ -67,8 +69,8 @@ const std::vector<std::string>& Haystack::squeezed() const {
 }
 
 std::vector<BlockMatch> find_block(const Haystack& haystack,
-                                   const std::vector<std::string_view>& needle,
-                                   std::size_t limit, Match how) {
+                                   const std::vector<std::string_view>& needle, std::size_t limit,
+                                   Match how) {
     if (how != Match::Whitespace) {
         auto exact = scan(haystack.lines(), needle, false, limit);
         if (!exact.empty() || how == Match::Exact) return exact;

@@ -35,7 +35,9 @@ std::size_t cut_line(std::string& line, std::size_t max_bytes) {
     return cut;
 }
 
-std::string short_oid(std::string_view oid) { return std::string(oid.substr(0, 10)); }
+std::string short_oid(std::string_view oid) {
+    return std::string(oid.substr(0, 10));
+}
 
 bool looks_binary(std::string_view content) {
     return content.substr(0, 8000).find('\0') != std::string_view::npos;
@@ -59,19 +61,24 @@ std::string printable(std::string_view bytes) {
     out.reserve(bytes.size());
     for (char ch : bytes) {
         auto c = static_cast<unsigned char>(ch);
-        if (c == '\n') out += "\\n";
-        else if (c == '\t') out += "\\t";
-        else if (c == '\r') out += "\\r";
-        else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
-        else out += ch;
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '\t')
+            out += "\\t";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c < 0x20 || c == 0x7f)
+            out += fmt::format("\\x{:02x}", c);
+        else
+            out += ch;
     }
     return out;
 }
 
 std::string shell_word(std::string_view word) {
-    bool plain = !word.empty() &&
-                 word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789-_./:=@,+%^~") == std::string_view::npos;
+    bool plain = !word.empty() && word.find_first_not_of(
+                                      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                      "0123456789-_./:=@,+%^~") == std::string_view::npos;
     if (plain) return std::string(word);
     std::string quoted = "'";
     for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);

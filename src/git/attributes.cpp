@@ -1,12 +1,11 @@
 // Attributes: the diff attribute of a path, cached for the run, and the handle attributes are
 // asked of (one with an empty index where that gives git's answers, so that libgit2 does not
 // load the real index).
-#include "caches.hpp"
-
 #include <fmt/format.h>
 #include <git2/sys/repository.h>
 #include <sys/stat.h>
 
+#include "caches.hpp"
 #include "context_pack/git/index_file.hpp"
 
 namespace cp::git {
@@ -28,7 +27,7 @@ Result<Repository> Repository::open_without_index() const {
     out.repo_.reset(raw);
     out.max_file_bytes_ = max_file_bytes_;
     out.names_ = names_;
-    out.attributes_->decided = true;  // its attributes are asked of itself
+    out.attributes_->decided = true;          // its attributes are asked of itself
     Handle<git_index, git_index_free> empty;  // the repository keeps its own reference
     if (git_index_new(empty.out()) < 0) return failure("cannot make an empty index");
     git_repository_set_index(raw, empty.get());
@@ -63,8 +62,10 @@ DiffAttribute Repository::diff_attribute_uncached(const std::string& path) const
                      path.c_str(), "diff") < 0)
         return DiffAttribute::Unset;
     switch (git_attr_value(value)) {
-        case GIT_ATTR_VALUE_FALSE: return DiffAttribute::Binary;  // -diff, or the binary macro
-        case GIT_ATTR_VALUE_TRUE: return DiffAttribute::Text;
+        case GIT_ATTR_VALUE_FALSE:
+            return DiffAttribute::Binary;  // -diff, or the binary macro
+        case GIT_ATTR_VALUE_TRUE:
+            return DiffAttribute::Text;
         case GIT_ATTR_VALUE_STRING: {  // a driver: binary only if diff.<driver>.binary says so
             Handle<git_config, git_config_free> config;
             int flag = 0;
@@ -75,7 +76,8 @@ DiffAttribute Repository::diff_attribute_uncached(const std::string& path) const
             git_error_clear();
             return DiffAttribute::Unset;
         }
-        default: return DiffAttribute::Unset;
+        default:
+            return DiffAttribute::Unset;
     }
 }
 

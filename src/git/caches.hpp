@@ -13,7 +13,9 @@ namespace cp::git {
 
 struct Repository::Trees {
     struct OidLess {
-        bool operator()(const git_oid& a, const git_oid& b) const { return git_oid_cmp(&a, &b) < 0; }
+        bool operator()(const git_oid& a, const git_oid& b) const {
+            return git_oid_cmp(&a, &b) < 0;
+        }
     };
     std::map<git_oid, TreeHandle, OidLess> by_id;
     std::map<std::string, git_oid> root_of;  // commit hex -> its tree's id

@@ -1,7 +1,7 @@
 // Repository::diff, the recipe of a name-level diff, and a Diff's lookups by path.
-#include "diff_steps.hpp"
-
 #include <algorithm>
+
+#include "diff_steps.hpp"
 
 namespace cp::git {
 

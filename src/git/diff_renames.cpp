@@ -1,14 +1,13 @@
 // The rename step of Repository::diff: a name-level diff's deleted and added paths handed to
 // rename.hpp (git's diffcore-rename), which reads their content lazily through RenameFiles,
 // and the pairs it finds made into renamed deltas.
-#include "diff_steps.hpp"
-
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <optional>
 
 #include "context_pack/git/rename.hpp"
+#include "diff_steps.hpp"
 
 namespace cp::git {
 namespace {
@@ -16,10 +15,13 @@ namespace {
 // What rename detection reads: blobs at base for sources, blobs or converted working-tree
 // files for targets, each at most once.
 class RenameFiles : public rename::Files {
-public:
+  public:
     RenameFiles(const Repository& repo, const std::vector<const Delta*>& sources,
                 const std::vector<const Delta*>& targets, bool worktree)
-        : repo_(repo), sources_(sources), targets_(targets), worktree_(worktree),
+        : repo_(repo),
+          sources_(sources),
+          targets_(targets),
+          worktree_(worktree),
           bytes_{std::vector<std::optional<std::string>>(sources.size()),
                  std::vector<std::optional<std::string>>(targets.size())} {}
 
@@ -57,7 +59,7 @@ public:
 
     const std::optional<Error>& error() const { return error_; }
 
-private:
+  private:
     void remember(Error e) {
         if (!error_) error_ = std::move(e);
     }
@@ -104,7 +106,8 @@ Result<RenameCandidates> rename_candidates(const Repository& repo, const Reposit
     for (auto* list : {&sources, &targets}) {
         std::vector<const Delta*> kept;
         for (const Delta* d : *list) {
-            if (d->old_kind == EntryKind::Submodule || d->new_kind == EntryKind::Submodule) continue;
+            if (d->old_kind == EntryKind::Submodule || d->new_kind == EntryKind::Submodule)
+                continue;
             auto ok = small(d, list == &sources);
             if (!ok) return ok.error();
             if (ok.value()) kept.push_back(d);
@@ -123,8 +126,10 @@ Result<std::vector<Delta>> pair_renames(const Repository& repo, const Repository
     const std::vector<const Delta*>& sources = candidates->sources;
     const std::vector<const Delta*>& targets = candidates->targets;
     std::vector<rename::Candidate> source_names, target_names;
-    for (const Delta* d : sources) source_names.push_back({d->old_path, d->old_kind == EntryKind::File});
-    for (const Delta* d : targets) target_names.push_back({d->new_path, d->new_kind == EntryKind::File});
+    for (const Delta* d : sources)
+        source_names.push_back({d->old_path, d->old_kind == EntryKind::File});
+    for (const Delta* d : targets)
+        target_names.push_back({d->new_path, d->new_kind == EntryKind::File});
     RenameFiles files(objects, sources, targets, worktree);
     auto pairs = rename::find_renames(source_names, target_names, files);
     if (files.error()) return *files.error();

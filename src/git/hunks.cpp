@@ -1,7 +1,5 @@
 // Line hunks: both sides of a delta read (Diff::read_sides), then git's -U0 diff of them
 // (line_hunks) through libgit2's bundled xdiff, called directly.
-#include "libgit2.hpp"
-
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -9,6 +7,7 @@
 #include <cstring>
 
 #include "context_pack/core/text.hpp"
+#include "libgit2.hpp"
 
 // libgit2 1.5's bundled xdiff (git's own), called directly for line hunks:
 // git_patch_from_buffers runs the same xdl_diff but first hashes both buffers with SHA-1 to
@@ -48,7 +47,7 @@ int xdl_diff(XdiffMmfile* old_file, XdiffMmfile* new_file, const XdiffParam* par
              const XdiffEmitConf* conf, XdiffEmitCallback* callback);
 }
 namespace {
-constexpr unsigned long kXdfIndentHeuristic = 1ul << 23;  // XDF_INDENT_HEURISTIC
+constexpr unsigned long kXdfIndentHeuristic = 1ul << 23;     // XDF_INDENT_HEURISTIC
 constexpr std::size_t kXdiffMaxSize = 1024ul * 1024 * 1023;  // GIT_XDIFF_MAX_SIZE
 }  // namespace
 
@@ -80,7 +79,7 @@ Result<HunkInput> Diff::read_sides(const Delta& delta, const std::string* given_
     HunkInput in;
     in.old_path = delta.old_path;
     in.new_path = delta.new_path;
-    in.has_old = delta.change != Change::Added;  // an added file diffs against nothing at base,
+    in.has_old = delta.change != Change::Added;    // an added file diffs against nothing at base,
     in.has_new = delta.change != Change::Deleted;  // a deleted one against nothing at target
     // Sides over the size limit are not read: no line hunks from them.
     const std::uint64_t max = repo_->max_file_bytes();
@@ -134,9 +133,12 @@ Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
     // Binary as git diff decides: the diff attribute first, then the content.
     auto binary = [&](DiffAttribute attribute, std::string_view bytes) {
         switch (attribute) {
-            case DiffAttribute::Binary: return true;
-            case DiffAttribute::Text: return false;
-            case DiffAttribute::Unset: return text::looks_binary(bytes);
+            case DiffAttribute::Binary:
+                return true;
+            case DiffAttribute::Text:
+                return false;
+            case DiffAttribute::Unset:
+                return text::looks_binary(bytes);
         }
         return false;
     };
@@ -155,8 +157,7 @@ Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
     XdiffParam param{};
     param.flags = kXdfIndentHeuristic;  // git diff's default, as GIT_DIFF_INDENT_HEURISTIC
     XdiffEmitConf conf{};  // -U0: no context, hunks never joined across unchanged lines
-    conf.hunk_func = [](long old_at, long old_count, long new_at, long new_count,
-                        void* to) -> int {
+    conf.hunk_func = [](long old_at, long old_count, long new_at, long new_count, void* to) -> int {
         // 0-based first lines as xdiff counts them; a hunk header (and libgit2's hunks) names
         // the line before an empty side.
         auto& hunks = static_cast<Hunks*>(to)->hunks;
@@ -175,8 +176,7 @@ Result<Hunks> Diff::hunks(const Delta& delta, const std::string* old_bytes,
                           const std::string* new_bytes) const {
     auto in = read_sides(delta, old_bytes, new_bytes);
     if (!in) return in.error();
-    return line_hunks(in.value(), diff_attribute(delta.old_path),
-                      diff_attribute(delta.new_path));
+    return line_hunks(in.value(), diff_attribute(delta.old_path), diff_attribute(delta.new_path));
 }
 
 }  // namespace cp::git

@@ -15,12 +15,14 @@ namespace {
 std::uint32_t be32(const unsigned char* p) {
     return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
 }
-std::uint16_t be16(const unsigned char* p) { return std::uint16_t(p[0] << 8 | p[1]); }
+std::uint16_t be16(const unsigned char* p) {
+    return std::uint16_t(p[0] << 8 | p[1]);
+}
 
 // The file mapped whole, read-only (git writes a new index and renames it into place, so a
 // mapping never sees a half-written one).
 class Mapped {
-public:
+  public:
     explicit Mapped(const std::string& file) {
         int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0) return;
@@ -47,7 +49,7 @@ public:
     std::int64_t mtime_s() const { return mtime_s_; }
     std::int64_t mtime_ns() const { return mtime_ns_; }
 
-private:
+  private:
     const unsigned char* data_ = nullptr;
     std::size_t size_ = 0;
     std::int64_t mtime_s_ = 0, mtime_ns_ = 0;
@@ -110,15 +112,16 @@ std::optional<IndexLookup> read_index_entries(const std::string& index_file,
                                               const std::set<std::string, std::less<>>& paths) {
     Mapped file(index_file);
     IndexLookup out;
-    bool read = parse(file, [&](std::string_view path, const unsigned char* e,
-                                const IndexEntry& entry) {
-        if (path == ".gitattributes" || path.ends_with("/.gitattributes")) {
-            auto& id = out.attributes[std::string(path)];  // the last stage wins: conflicts bail
-            std::memcpy(id.data(), e + 40, id.size());
-        }
-        if (auto wanted = paths.find(path); wanted != paths.end())
-            out.entries[*wanted].push_back(entry);
-    });
+    bool read =
+        parse(file, [&](std::string_view path, const unsigned char* e, const IndexEntry& entry) {
+            if (path == ".gitattributes" || path.ends_with("/.gitattributes")) {
+                auto& id =
+                    out.attributes[std::string(path)];  // the last stage wins: conflicts bail
+                std::memcpy(id.data(), e + 40, id.size());
+            }
+            if (auto wanted = paths.find(path); wanted != paths.end())
+                out.entries[*wanted].push_back(entry);
+        });
     if (!read) return std::nullopt;
     return out;
 }
@@ -128,16 +131,16 @@ std::optional<IndexFile> read_index_file(const std::string& index_file) {
     IndexFile out;
     out.mtime_s = file.mtime_s();
     out.mtime_ns = file.mtime_ns();
-    bool read = parse(file, [&](std::string_view path, const unsigned char* e,
-                                const IndexEntry& flags) {
-        IndexRecord& r = out.entries.emplace_back();
-        r.path = path;
-        std::uint32_t* fields[] = {&r.ctime_s, &r.ctime_ns, &r.mtime_s, &r.mtime_ns, &r.dev,
-                                   &r.ino,     &r.mode,     &r.uid,     &r.gid,      &r.size};
-        for (std::size_t i = 0; i < 10; ++i) *fields[i] = be32(e + 4 * i);
-        std::memcpy(r.id.data(), e + 40, 20);
-        r.flags = flags;
-    });
+    bool read =
+        parse(file, [&](std::string_view path, const unsigned char* e, const IndexEntry& flags) {
+            IndexRecord& r = out.entries.emplace_back();
+            r.path = path;
+            std::uint32_t* fields[] = {&r.ctime_s, &r.ctime_ns, &r.mtime_s, &r.mtime_ns, &r.dev,
+                                       &r.ino,     &r.mode,     &r.uid,     &r.gid,      &r.size};
+            for (std::size_t i = 0; i < 10; ++i) *fields[i] = be32(e + 4 * i);
+            std::memcpy(r.id.data(), e + 40, 20);
+            r.flags = flags;
+        });
     if (!read) return std::nullopt;
     return out;
 }

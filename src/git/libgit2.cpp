@@ -36,11 +36,15 @@ Error failure(std::string_view what, const OptionNames* names) {
     std::string mend;
     std::string or_target = names ? ", or pass " + names->target.give : "";
     if (detail.find("extension: 'link'") != std::string::npos)
-        mend = "; the index is a split index, which libgit2 1.5 cannot read: run "
-               "git update-index --no-split-index" + or_target;
+        mend =
+            "; the index is a split index, which libgit2 1.5 cannot read: run "
+            "git update-index --no-split-index" +
+            or_target;
     else if (detail.find("extension: 'sdir'") != std::string::npos)
-        mend = "; the index is a sparse index, which libgit2 1.5 cannot read: run "
-               "git config index.sparse false && git sparse-checkout reapply" + or_target;
+        mend =
+            "; the index is a sparse index, which libgit2 1.5 cannot read: run "
+            "git config index.sparse false && git sparse-checkout reapply" +
+            or_target;
     else if (e && e->klass == GIT_ERROR_ZLIB)
         mend = "; the object store is damaged: git fsck names what is broken";
     else if (e && e->klass == GIT_ERROR_ODB)
@@ -50,9 +54,13 @@ Error failure(std::string_view what, const OptionNames* names) {
 
 }  // namespace
 
-Error failure(std::string_view what, const OptionNames& names) { return failure(what, &names); }
+Error failure(std::string_view what, const OptionNames& names) {
+    return failure(what, &names);
+}
 
-Error failure(std::string_view what) { return failure(what, nullptr); }
+Error failure(std::string_view what) {
+    return failure(what, nullptr);
+}
 
 std::optional<bool> config_bool(git_config* config, const char* name, bool fallback) {
     int value = 0;
@@ -86,10 +94,16 @@ Result<Unit> read_commit_tree(git_repository* repo, const std::string& commit_he
     return Unit{};
 }
 
-bool ca_bundle_skipped() { return ca_bundle_calls > 0; }
+bool ca_bundle_skipped() {
+    return ca_bundle_calls > 0;
+}
 
-void RepoDeleter::operator()(git_repository* repo) const { git_repository_free(repo); }
-void DiffDeleter::operator()(git_diff* diff) const { git_diff_free(diff); }
+void RepoDeleter::operator()(git_repository* repo) const {
+    git_repository_free(repo);
+}
+void DiffDeleter::operator()(git_diff* diff) const {
+    git_diff_free(diff);
+}
 
 std::string library_version() {
     int major = 0, minor = 0, rev = 0;

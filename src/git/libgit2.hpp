@@ -60,10 +60,14 @@ inline std::string hex(const git_oid* oid) {
 
 inline EntryKind kind_of(git_filemode_t mode) {
     switch (mode) {
-        case GIT_FILEMODE_LINK: return EntryKind::Symlink;
-        case GIT_FILEMODE_COMMIT: return EntryKind::Submodule;
-        case GIT_FILEMODE_TREE: return EntryKind::Directory;
-        default: return EntryKind::File;
+        case GIT_FILEMODE_LINK:
+            return EntryKind::Symlink;
+        case GIT_FILEMODE_COMMIT:
+            return EntryKind::Submodule;
+        case GIT_FILEMODE_TREE:
+            return EntryKind::Directory;
+        default:
+            return EntryKind::File;
     }
 }
 

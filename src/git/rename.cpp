@@ -16,7 +16,9 @@ constexpr std::uint32_t kHashBase = 107927;
 constexpr int kCandidatesPerTarget = 4;
 
 // True when both paths end in the same basename (git's basename_same).
-bool same_basename(std::string_view a, std::string_view b) { return basename(a) == basename(b); }
+bool same_basename(std::string_view a, std::string_view b) {
+    return basename(a) == basename(b);
+}
 
 // The byte counts both fingerprints share (git's diffcore_count_changes, src_copied).
 std::uint64_t copied(const Fingerprint& src, const Fingerprint& dst) {
@@ -59,11 +61,15 @@ bool better(const Score& a, const Score& b) {
 }
 
 class Detector {
-public:
+  public:
     Detector(const std::vector<Candidate>& sources, const std::vector<Candidate>& targets,
              Files& files, const Options& options)
-        : sources_(sources), targets_(targets), files_(files), options_(options),
-          source_used_(sources.size()), target_done_(targets.size()),
+        : sources_(sources),
+          targets_(targets),
+          files_(files),
+          options_(options),
+          source_used_(sources.size()),
+          target_done_(targets.size()),
           prints_{std::vector<std::optional<Fingerprint>>(sources.size()),
                   std::vector<std::optional<Fingerprint>>(targets.size())} {}
 
@@ -76,7 +82,7 @@ public:
         return pairs_;
     }
 
-private:
+  private:
     void record(std::size_t s, std::size_t t, int score) {
         pairs_.push_back({s, t, score});
         source_used_[s] = true;

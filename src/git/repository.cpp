@@ -1,12 +1,11 @@
 // Opening a repository (and its readers), revisions, blobs by id, and the handle's lifetime.
-#include "caches.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstring>
 
+#include "caches.hpp"
 #include "context_pack/core/text.hpp"
 
 namespace cp::git {
@@ -37,11 +36,10 @@ std::vector<std::string> ambiguous_candidates(git_repository* repo, std::string_
         &walk);
     std::sort(walk.found.begin(), walk.found.end(),
               [](const git_oid& a, const git_oid& b) { return git_oid_cmp(&a, &b) < 0; });
-    walk.found.erase(std::unique(walk.found.begin(), walk.found.end(),
-                                 [](const git_oid& a, const git_oid& b) {
-                                     return git_oid_equal(&a, &b);
-                                 }),
-                     walk.found.end());
+    walk.found.erase(
+        std::unique(walk.found.begin(), walk.found.end(),
+                    [](const git_oid& a, const git_oid& b) { return git_oid_equal(&a, &b); }),
+        walk.found.end());
     for (const auto& id : walk.found) {
         size_t len = 0;
         git_object_t type = GIT_OBJECT_INVALID;
@@ -53,7 +51,9 @@ std::vector<std::string> ambiguous_candidates(git_repository* repo, std::string_
 
 }  // namespace
 
-git_repository* raw_handle(const Repository& repo) { return repo.repo_.get(); }
+git_repository* raw_handle(const Repository& repo) {
+    return repo.repo_.get();
+}
 
 Repository::Repository()
     : trees_(std::make_unique<Trees>()), attributes_(std::make_unique<Attributes>()) {}
@@ -85,14 +85,14 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
     int retry = git_repository_open_ext(&raw, dir.c_str(), 0, nullptr);
     git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 1);
     if (retry == 0) {
-        std::string where = git_repository_workdir(raw) ? git_repository_workdir(raw)
-                                                        : git_repository_path(raw);
+        std::string where =
+            git_repository_workdir(raw) ? git_repository_workdir(raw) : git_repository_path(raw);
         if (where.size() > 1 && where.back() == '/') where.pop_back();
         git_repository_free(raw);
-        return Error{fmt::format(
-            "the repository at {} is owned by another user; if you trust it, run: "
-            "git config --global --add safe.directory {}",
-            where, where)};
+        return Error{
+            fmt::format("the repository at {} is owned by another user; if you trust it, run: "
+                        "git config --global --add safe.directory {}",
+                        where, where)};
     }
     const git_error* e = git_error_last();
     if (e && e->klass == GIT_ERROR_REPOSITORY && std::strstr(e->message, "could not find"))
@@ -115,9 +115,13 @@ Result<Repository> Repository::open_reader() const {
     return reader;
 }
 
-bool Repository::is_bare() const { return git_repository_is_bare(repo_.get()); }
+bool Repository::is_bare() const {
+    return git_repository_is_bare(repo_.get());
+}
 
-bool Repository::is_shallow() const { return git_repository_is_shallow(repo_.get()) == 1; }
+bool Repository::is_shallow() const {
+    return git_repository_is_shallow(repo_.get()) == 1;
+}
 
 std::string Repository::workdir() const {
     const char* w = git_repository_workdir(repo_.get());
@@ -128,7 +132,8 @@ Revision Repository::resolve_commit(std::string_view rev) const {
     Revision out;
     std::string spec(rev);
     ObjectHandle obj;
-    int rc = rev.empty() ? GIT_EINVALIDSPEC : git_revparse_single(obj.out(), repo_.get(), spec.c_str());
+    int rc =
+        rev.empty() ? GIT_EINVALIDSPEC : git_revparse_single(obj.out(), repo_.get(), spec.c_str());
     if (rc == GIT_EAMBIGUOUS) {
         out.outcome = Revision::Outcome::Ambiguous;
         if (is_hex_prefix(rev)) out.candidates = ambiguous_candidates(repo_.get(), rev);

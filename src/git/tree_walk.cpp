@@ -1,15 +1,14 @@
 // The commit tree walk: a path's entry at a commit (through the tree cache), the name-level
 // diff of two commits that reads only the subtrees whose ids differ, and the files a target
 // tracks.
-#include "caches.hpp"
-#include "diff_steps.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
 
+#include "caches.hpp"
 #include "context_pack/core/text.hpp"
+#include "diff_steps.hpp"
 
 namespace cp::git {
 
@@ -39,7 +38,8 @@ Result<PathLookup> Repository::lookup(const std::string& commit, std::string_vie
     std::size_t pos = 0;
     for (;;) {
         auto slash = path.find('/', pos);
-        std::string name(path.substr(pos, slash == std::string_view::npos ? path.npos : slash - pos));
+        std::string name(
+            path.substr(pos, slash == std::string_view::npos ? path.npos : slash - pos));
         const git_tree_entry* e = git_tree_entry_byname(tree, name.c_str());
         if (!e) return out;
         auto kind = kind_of(git_tree_entry_filemode(e));
@@ -115,7 +115,8 @@ Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree*
             continue;
         }
         if (c > 0) {
-            if (auto r = one_side(repo, y, prefix + git_tree_entry_name(y), true, out); !r) return r;
+            if (auto r = one_side(repo, y, prefix + git_tree_entry_name(y), true, out); !r)
+                return r;
             ++j;
             continue;
         }

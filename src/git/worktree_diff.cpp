@@ -2,8 +2,6 @@
 // half (index to working tree, by our scan or by libgit2) joined as
 // git_diff_tree_to_workdir_with_index joins them, then git diff BASE's answer for each change
 // (a staged edit undone on disk is no change, racily clean entries re-hashed).
-#include "diff_steps.hpp"
-
 #include <git2/sys/repository.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +13,7 @@
 
 #include "context_pack/git/index_file.hpp"
 #include "context_pack/git/worktree_scan.hpp"
+#include "diff_steps.hpp"
 
 namespace cp::git {
 namespace {
@@ -114,7 +113,7 @@ std::vector<RawDelta> join_halves(std::vector<RawDelta> staged, std::vector<RawD
         int cmp = j == unstaged.size() ? -1
                   : i == staged.size() ? 1
                                        : staged[i].old_file.path.compare(unstaged[j].old_file.path);
-        RawDelta d = cmp < 0 ? std::move(staged[i++])
+        RawDelta d = cmp < 0   ? std::move(staged[i++])
                      : cmp > 0 ? std::move(unstaged[j++])
                                : std::move(join(staged[i++], unstaged[j++]));
         if (d.status == GIT_DELTA_UNMODIFIED || d.status == GIT_DELTA_IGNORED ||
@@ -155,8 +154,8 @@ std::optional<std::vector<RawDelta>> scan_unstaged(const Repository& repo, git_r
         }
         return ignored != 0;
     };
-    hooks.blob_id = [&](const std::string& path, std::uint32_t mode)
-        -> std::optional<std::array<unsigned char, 20>> {
+    hooks.blob_id = [&](const std::string& path,
+                        std::uint32_t mode) -> std::optional<std::array<unsigned char, 20>> {
         std::string bytes;
         if ((mode & 0170000) == GIT_FILEMODE_LINK) {  // the link's target, as git stores it
             std::vector<char> target(4096);
@@ -205,10 +204,9 @@ struct Joined {
     std::optional<Indexed> indexed(const std::string& path) const {
         if (scanned) {
             auto& entries = scanned->entries;
-            auto it = std::lower_bound(entries.begin(), entries.end(), path,
-                                       [](const IndexRecord& r, const std::string& p) {
-                                           return r.path < p;
-                                       });
+            auto it = std::lower_bound(
+                entries.begin(), entries.end(), path,
+                [](const IndexRecord& r, const std::string& p) { return r.path < p; });
             if (it == entries.end() || it->path != path || it->flags.stage != 0)
                 return std::nullopt;
             git_oid id;
@@ -264,15 +262,13 @@ Result<Joined> libgit2_halves(const Repository& repo, git_tree* base_tree,
         else
             git_error_clear();  // the halves disagree (on case, say): the whole diff below
     }
-    if (!whole.get() &&
-        git_diff_tree_to_workdir_with_index(whole.out(), raw, base_tree, &opts) < 0)
+    if (!whole.get() && git_diff_tree_to_workdir_with_index(whole.out(), raw, base_tree, &opts) < 0)
         return failure("cannot diff the base and the working tree", repo.option_names());
     Joined out;
     out.raw = raw_deltas(whole.get());
     if (git_repository_index(out.index.out(), raw) < 0) git_error_clear();
     struct stat index_stat {};
-    out.index_mtime =
-        ::stat(repo.index_file().c_str(), &index_stat) == 0 ? index_stat.st_mtime : 0;
+    out.index_mtime = ::stat(repo.index_file().c_str(), &index_stat) == 0 ? index_stat.st_mtime : 0;
     return out;
 }
 
@@ -284,8 +280,7 @@ Result<bool> undone_on_disk(const Repository& repo, const RawDelta& d, const Joi
     if (git_oid_equal(&d.old_file.id, &d.new_file.id)) return true;
     auto e = joined.indexed(d.new_file.path);
     bool racy = e && git_oid_equal(&e->first, &d.new_file.id) && e->second >= joined.index_mtime;
-    bool unknown =
-        !(d.new_file.flags & GIT_DIFF_FLAG_VALID_ID) || git_oid_is_zero(&d.new_file.id);
+    bool unknown = !(d.new_file.flags & GIT_DIFF_FLAG_VALID_ID) || git_oid_is_zero(&d.new_file.id);
     if (!racy && !unknown) return false;
     auto bytes = repo.read_worktree_as_stored(d.new_file.path);
     if (!bytes) return bytes.error();
@@ -298,15 +293,22 @@ Result<bool> undone_on_disk(const Repository& repo, const RawDelta& d, const Joi
 
 std::optional<Change> change_of(git_delta_t status) {
     switch (status) {
-        case GIT_DELTA_MODIFIED: return Change::Modified;
+        case GIT_DELTA_MODIFIED:
+            return Change::Modified;
         case GIT_DELTA_ADDED:
         case GIT_DELTA_UNTRACKED:
-        case GIT_DELTA_COPIED: return Change::Added;
-        case GIT_DELTA_DELETED: return Change::Deleted;
-        case GIT_DELTA_RENAMED: return Change::Renamed;
-        case GIT_DELTA_TYPECHANGE: return Change::TypeChanged;
-        case GIT_DELTA_CONFLICTED: return Change::Conflicted;
-        default: return std::nullopt;  // unmodified, ignored, unreadable
+        case GIT_DELTA_COPIED:
+            return Change::Added;
+        case GIT_DELTA_DELETED:
+            return Change::Deleted;
+        case GIT_DELTA_RENAMED:
+            return Change::Renamed;
+        case GIT_DELTA_TYPECHANGE:
+            return Change::TypeChanged;
+        case GIT_DELTA_CONFLICTED:
+            return Change::Conflicted;
+        default:
+            return std::nullopt;  // unmodified, ignored, unreadable
     }
 }
 

@@ -1,8 +1,6 @@
 // Reads beneath the working tree: never through a symlink (O_NOFOLLOW at every step, so no
 // read leaves the tree), raw or converted as git stores the file, and the symlink check of a
 // path's components.
-#include "libgit2.hpp"
-
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -12,6 +10,8 @@
 #include <cstring>
 #include <memory>
 #include <vector>
+
+#include "libgit2.hpp"
 
 namespace cp::git {
 namespace {
@@ -124,7 +124,8 @@ Result<std::optional<std::string>> Repository::read_worktree_as_stored(
     if (!filters.get()) return raw;
     if (&asked != this) {
         git_filter_list_free(std::exchange(filters.ptr, nullptr));
-        if (load(*this) < 0) return failure(fmt::format("cannot load the filters for {}", rel), names_);
+        if (load(*this) < 0)
+            return failure(fmt::format("cannot load the filters for {}", rel), names_);
         if (!filters.get()) return raw;
     }
     git_buf out = GIT_BUF_INIT;

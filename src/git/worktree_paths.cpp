@@ -1,8 +1,6 @@
 // The working tree's diff settled path by path (Repository::worktree_diff_of): the index read
 // directly for the anchored paths alone, each file stat'ed, then hashed and compared with its
 // entry at base, when nothing about it needs the whole diff.
-#include "libgit2.hpp"
-
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -10,6 +8,7 @@
 #include <set>
 
 #include "context_pack/git/index_file.hpp"
+#include "libgit2.hpp"
 
 namespace cp::git {
 namespace {
@@ -96,8 +95,7 @@ Result<std::optional<std::vector<Delta>>> hashed_deltas(const Repository& repo,
             return failure(fmt::format("cannot hash {}", path), repo.option_names());
         // The mode counts as it does in the whole diff: from disk, or with core.filemode off,
         // from the index.
-        bool executable =
-            filemode ? (s.st.st_mode & S_IXUSR) != 0 : (s.indexed->mode & 0100) != 0;
+        bool executable = filemode ? (s.st.st_mode & S_IXUSR) != 0 : (s.indexed->mode & 0100) != 0;
         if (hex(&disk) == s.at_base.oid && executable == s.at_base.executable)
             continue;  // unchanged
         Delta delta;

@@ -17,7 +17,7 @@ constexpr std::uint32_t kType = 0170000, kFile = 0100000, kLink = 0120000, kGitl
 constexpr std::uint32_t kModeBits = 0777;
 
 class Fd {
-public:
+  public:
     explicit Fd(int fd) : fd_(fd) {}
     Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
     Fd(const Fd&) = delete;
@@ -27,7 +27,7 @@ public:
     }
     int get() const { return fd_; }
 
-private:
+  private:
     int fd_;
 };
 
@@ -69,7 +69,7 @@ std::uint32_t canonical_mode(mode_t m) {
 }
 
 class Scan {
-public:
+  public:
     Scan(const std::string& root, const IndexFile& index, const ScanRules& rules,
          const ScanHooks& hooks)
         : root_(root), index_(index), rules_(rules), hooks_(hooks) {}
@@ -93,7 +93,7 @@ public:
         return std::move(out_);
     }
 
-private:
+  private:
     // The directory `prefix` (open at `fd`) and the index entries [lo, hi) beneath it.
     bool tracked(int fd, const std::string& prefix, std::size_t lo, std::size_t hi) {
         auto names = list(fd);
@@ -156,7 +156,7 @@ private:
             return true;
         }
         if ((r.mode & kType) == kGitlink)  // a submodule: its directory is never walked, and
-            return S_ISDIR(st.st_mode);     // with submodules ignored, it is unmodified
+            return S_ISDIR(st.st_mode);    // with submodules ignored, it is unmodified
         std::uint32_t omode = r.mode, nmode = canonical_mode(st.st_mode);
         if (nmode == 0) return false;  // a directory or something stranger: a type change
         if ((omode & kType) == kLink && (nmode & kType) == kFile && !rules_.has_symlinks)
@@ -251,8 +251,7 @@ private:
 }  // namespace
 
 std::optional<std::vector<ScanChange>> scan_worktree(const std::string& root,
-                                                     const IndexFile& index,
-                                                     const ScanRules& rules,
+                                                     const IndexFile& index, const ScanRules& rules,
                                                      const ScanHooks& hooks) {
     return Scan(root, index, rules, hooks).run();
 }

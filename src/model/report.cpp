@@ -6,12 +6,18 @@ namespace cp {
 
 std::string_view status_name(Status status) {
     switch (status) {
-        case Status::Same: return "SAME";
-        case Status::Moved: return "MOVED";
-        case Status::Touched: return "TOUCHED";
-        case Status::Gone: return "GONE";
-        case Status::New: return "NEW";
-        case Status::Unresolved: return "UNRESOLVED";
+        case Status::Same:
+            return "SAME";
+        case Status::Moved:
+            return "MOVED";
+        case Status::Touched:
+            return "TOUCHED";
+        case Status::Gone:
+            return "GONE";
+        case Status::New:
+            return "NEW";
+        case Status::Unresolved:
+            return "UNRESOLVED";
     }
     return "?";
 }
@@ -52,9 +58,12 @@ std::size_t SpecReport::symbol_missing_count() const {
 
 std::string Target::name() const {
     switch (kind) {
-        case Kind::Unresolved: return {};
-        case Kind::WorkingTree: return "worktree";
-        case Kind::Commit: return commit;
+        case Kind::Unresolved:
+            return {};
+        case Kind::WorkingTree:
+            return "worktree";
+        case Kind::Commit:
+            return commit;
     }
     return {};
 }

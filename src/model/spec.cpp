@@ -1,7 +1,5 @@
 #include "context_pack/model/spec.hpp"
 
-#include "context_pack/core/text.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,19 +8,23 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "context_pack/core/text.hpp"
+
 namespace cp {
 namespace {
 
 using nlohmann::json;
 
-const char* type_name(const json& j) { return json_type_name(j); }
+const char* type_name(const json& j) {
+    return json_type_name(j);
+}
 
 // Reads one spec object; every error names the JSON path of the offending value.
 class Reader {
-public:
+  public:
     explicit Reader(std::string source) : source_(std::move(source)) {}
 
-private:
+  private:
     struct Draft {
         std::string source;
         std::optional<std::string> id_holder;
@@ -112,7 +114,7 @@ private:
 
     std::string source_;
 
-public:
+  public:
     Result<Spec> run(const json& doc) {
         Draft d;
         d.source = source_;
@@ -184,9 +186,9 @@ Result<Unit> check_specs(const std::vector<Spec>& specs, bool base_given,
                          std::string_view base_hint) {
     for (const auto& s : specs) {
         if (!s.base && !base_given)
-            return Error{fmt::format(
-                "{}: the spec has no base; add \"base\": \"<commit>\" to it or {}", s.source,
-                base_hint)};
+            return Error{
+                fmt::format("{}: the spec has no base; add \"base\": \"<commit>\" to it or {}",
+                            s.source, base_hint)};
     }
     if (std::all_of(specs.begin(), specs.end(), [](const Spec& s) { return s.anchors.empty(); }))
         return Error{"nothing to resolve: the specs hold no anchors; add file_changes or reads"};
@@ -208,8 +210,12 @@ const char* type_of(const Json& j) {
 
 }  // namespace
 
-const char* json_type_name(const nlohmann::json& j) { return type_of(j); }
-const char* json_type_name(const nlohmann::ordered_json& j) { return type_of(j); }
+const char* json_type_name(const nlohmann::json& j) {
+    return type_of(j);
+}
+const char* json_type_name(const nlohmann::ordered_json& j) {
+    return type_of(j);
+}
 
 std::optional<std::string> symbol_problem(std::string_view symbol) {
     if (symbol.empty()) return "must not be empty";
@@ -223,9 +229,10 @@ std::optional<std::string> symbol_problem(std::string_view symbol) {
 
 Result<Anchor> parse_anchor_arg(std::string_view arg) {
     auto usage = [&](std::string_view why) {
-        return Error{fmt::format("--anchor '{}': {}; write PATH:LINE[-END][@SYMBOL], e.g. "
-                                 "src/main.c:40-52@parse_args",
-                                 text::printable(arg), why)};
+        return Error{
+            fmt::format("--anchor '{}': {}; write PATH:LINE[-END][@SYMBOL], e.g. "
+                        "src/main.c:40-52@parse_args",
+                        text::printable(arg), why)};
     };
     // The first ':' whose tail reads LINE[-END][@SYMBOL] splits path from range, so paths
     // may hold ':' and '@', and symbols may hold anything but whitespace.
@@ -237,8 +244,7 @@ Result<Anchor> parse_anchor_arg(std::string_view arg) {
         auto dash = range.find('-');
         auto first = range.substr(0, dash);
         auto last = dash == std::string_view::npos ? std::string_view{} : range.substr(dash + 1);
-        if (!all_digits(first) || (dash != std::string_view::npos && !all_digits(last)))
-            continue;
+        if (!all_digits(first) || (dash != std::string_view::npos && !all_digits(last))) continue;
         if (colon == 0) return usage("the path is empty");
         Anchor a;
         a.kind = AnchorKind::Read;
@@ -265,7 +271,8 @@ Result<Anchor> parse_anchor_arg(std::string_view arg) {
 
 std::string anchor_label(const Anchor& a) {
     switch (a.kind) {
-        case AnchorKind::Edit: return fmt::format("file_changes[{}]", a.index);
+        case AnchorKind::Edit:
+            return fmt::format("file_changes[{}]", a.index);
         case AnchorKind::Read:
             return fmt::format("{}[{}]", a.ad_hoc ? "--anchor" : "reads", a.index);
     }

@@ -1,9 +1,8 @@
 #include "context_pack/output/json_output.hpp"
 
-#include "context_pack/model/summary.hpp"
-
 #include <cmath>
 
+#include "context_pack/model/summary.hpp"
 
 namespace cp {
 namespace {
@@ -47,13 +46,17 @@ ordered_json window_json(const SpecReport& spec, const Window& w) {
 ordered_json callers_json(const Callers& c) {
     ordered_json hits = ordered_json::array();
     for (const CallerHit& h : c.hits)
-        hits.push_back({{"path", h.path}, {"line", h.line}, {"text", h.text},
-                        {"cut_bytes", h.cut_bytes}});
+        hits.push_back(
+            {{"path", h.path}, {"line", h.line}, {"text", h.text}, {"cut_bytes", h.cut_bytes}});
     ordered_json per_file = ordered_json::array();
-    for (const FileCount& f : c.per_file) per_file.push_back({{"path", f.path}, {"count", f.count}});
-    return ordered_json{{"symbol", c.symbol},       {"total", c.total},
-                        {"in_windows", c.in_windows}, {"files_searched", c.files_scanned},
-                        {"hits", hits},             {"per_file", per_file}};
+    for (const FileCount& f : c.per_file)
+        per_file.push_back({{"path", f.path}, {"count", f.count}});
+    return ordered_json{{"symbol", c.symbol},
+                        {"total", c.total},
+                        {"in_windows", c.in_windows},
+                        {"files_searched", c.files_scanned},
+                        {"hits", hits},
+                        {"per_file", per_file}};
 }
 
 // The relocation keys, every one present on every anchor (null, false or empty without it).
@@ -143,13 +146,13 @@ ordered_json report_to_json(const Report& report) {
         s["source"] = spec.source;
         s["base"] = spec.base.empty() ? ordered_json(nullptr) : ordered_json(spec.base);
         s["base_rev"] = spec.base_rev;
-        s["target"] = spec.target.resolved() ? ordered_json(spec.target.name())
-                                             : ordered_json(nullptr);
-        s["target_rev"] = spec.target_rev.empty() ? ordered_json(nullptr)
-                                                  : ordered_json(spec.target_rev);
+        s["target"] =
+            spec.target.resolved() ? ordered_json(spec.target.name()) : ordered_json(nullptr);
+        s["target_rev"] =
+            spec.target_rev.empty() ? ordered_json(nullptr) : ordered_json(spec.target_rev);
         s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);
-        s["since_rev"] = spec.since_rev.empty() ? ordered_json(nullptr)
-                                                : ordered_json(spec.since_rev);
+        s["since_rev"] =
+            spec.since_rev.empty() ? ordered_json(nullptr) : ordered_json(spec.since_rev);
         // Windows are listed once per spec; each anchor names the one that holds it.
         std::vector<std::optional<std::size_t>> window_of(spec.anchors.size());
         ordered_json windows = ordered_json::array();

@@ -14,15 +14,19 @@ using Row = std::vector<std::string>;
 
 std::string target_cell(const Target& target, const std::string& written) {
     switch (target.kind) {
-        case Target::Kind::Unresolved: return written + " (unresolved)";
-        case Target::Kind::WorkingTree: return "worktree";
-        case Target::Kind::Commit: return text::short_oid(target.commit);
+        case Target::Kind::Unresolved:
+            return written + " (unresolved)";
+        case Target::Kind::WorkingTree:
+            return "worktree";
+        case Target::Kind::Commit:
+            return text::short_oid(target.commit);
     }
     return written;
 }
 
 std::string header_line(const SpecReport& spec) {
-    std::string base = spec.base.empty() ? spec.base_rev + " (unresolved)" : text::short_oid(spec.base);
+    std::string base =
+        spec.base.empty() ? spec.base_rev + " (unresolved)" : text::short_oid(spec.base);
     std::string target = target_cell(spec.target, spec.target_rev);
     std::string name = spec.id.empty() ? spec.source : fmt::format("{} ({})", spec.id, spec.source);
     std::string counts;
@@ -112,10 +116,14 @@ std::string paint(bool on, const char* code, const std::string& text) {
 const char* status_color(const AnchorResult& a) {
     if (!a.ok()) return "31";  // red: GONE, UNRESOLVED, SYMBOL_MISSING
     switch (a.status) {
-        case Status::Same: return "32";
-        case Status::Moved: return "36";
-        case Status::Touched: return "33";
-        default: return "34";
+        case Status::Same:
+            return "32";
+        case Status::Moved:
+            return "36";
+        case Status::Touched:
+            return "33";
+        default:
+            return "34";
     }
 }
 

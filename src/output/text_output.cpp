@@ -4,8 +4,8 @@
 
 #include <sstream>
 
-#include "context_pack/output/table.hpp"
 #include "context_pack/core/text.hpp"
+#include "context_pack/output/table.hpp"
 
 namespace cp {
 namespace {
@@ -18,9 +18,9 @@ std::string rerun_one(const TextOptions& o, const AnchorResult& a) {
 
 std::string anchor_line(const AnchorResult& a) {
     Location at_base{a.anchor.path, a.anchor.line, a.anchor.last_line()};
-    std::string line = fmt::format("#{} {} {} {}, at base {}", a.row, anchor_label(a.anchor),
-                                   a.status_label(), a.to ? format_location(*a.to) : "-",
-                                   format_location(at_base));
+    std::string line =
+        fmt::format("#{} {} {} {}, at base {}", a.row, anchor_label(a.anchor), a.status_label(),
+                    a.to ? format_location(*a.to) : "-", format_location(at_base));
     if (!a.anchor.note.empty())
         line += fmt::format(" | {}: {}", a.anchor.kind == AnchorKind::Edit ? "change" : "why",
                             a.anchor.note);
@@ -32,11 +32,12 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
     std::vector<std::string> out;
     LineNo last_shown = w.lines.empty() ? w.first - 1 : w.lines.back().number;
     if (w.unavailable) last_shown = w.last;  // the anchors' span, though not shown
-    std::string span = last_shown >= w.first ? format_location({w.path, w.first, last_shown})
-                                             : w.path;
-    std::string in = w.definition ? fmt::format(" in {} (line {})", text::printable(w.definition->text),
-                                                w.definition->line)
-                                  : "";
+    std::string span =
+        last_shown >= w.first ? format_location({w.path, w.first, last_shown}) : w.path;
+    std::string in = w.definition
+                         ? fmt::format(" in {} (line {})", text::printable(w.definition->text),
+                                       w.definition->line)
+                         : "";
     out.push_back(paint(color, "1", fmt::format("== {} =={}", span, in)));
     for (auto i : w.anchors) out.push_back(anchor_line(spec.anchors[i]));
     if (w.unavailable) {
@@ -49,10 +50,10 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
         for (auto i : w.anchors) {
             const AnchorResult& a = spec.anchors[i];
             if (a.lines_deleted && a.to && a.to->end_line == line)
-                out.push_back(fmt::format("{:>{}} ~ (#{}: its lines at base {}:{}-{} were "
-                                          "deleted here)",
-                                          "", width + 2, a.row, a.anchor.path, a.anchor.line,
-                                          a.anchor.last_line()));
+                out.push_back(fmt::format(
+                    "{:>{}} ~ (#{}: its lines at base {}:{}-{} were "
+                    "deleted here)",
+                    "", width + 2, a.row, a.anchor.path, a.anchor.line, a.anchor.last_line()));
         }
     };
     if (w.lines.empty()) out.push_back("  (no lines at target)");
@@ -62,8 +63,8 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
         if (l.cut_bytes) text += fmt::format(" … (+{} bytes)", l.cut_bytes);
         std::string number = fmt::format("{:>{}}", l.number, width);
         if (l.anchored)
-            out.push_back(fmt::format("{} {} | {}", paint(color, "1", ">"),
-                                      paint(color, "1", number), text));
+            out.push_back(
+                fmt::format("{} {} | {}", paint(color, "1", ">"), paint(color, "1", number), text));
         else
             out.push_back(fmt::format("  {} | {}", number, text));
         gaps_after(l.number);
@@ -87,9 +88,8 @@ std::vector<std::string> caller_lines(const Callers& c, bool color) {
     }
     out.push_back(paint(color, "1",
                         fmt::format("== callers of {}: {} hit{} in {} file{} at target{} ==",
-                                    c.symbol, c.total, c.total == 1 ? "" : "s",
-                                    c.per_file.size(), c.per_file.size() == 1 ? "" : "s",
-                                    in_windows)));
+                                    c.symbol, c.total, c.total == 1 ? "" : "s", c.per_file.size(),
+                                    c.per_file.size() == 1 ? "" : "s", in_windows)));
     for (const CallerHit& h : c.hits) {
         std::string text = h.text;
         if (h.cut_bytes) text += fmt::format(" … (+{} bytes)", h.cut_bytes);
@@ -113,7 +113,7 @@ std::vector<std::string> caller_lines(const Callers& c, bool color) {
 // Writes each block that still fits in the budget; the caller names the rest with the
 // command that prints each.
 class Budget {
-public:
+  public:
     Budget(std::ostream& out, const TextOptions& o) : out_(out), o_(o) {}
 
     void consume(std::size_t lines) { used_ += lines; }
@@ -126,7 +126,7 @@ public:
         used_ += lines.size() + 1;
     }
 
-private:
+  private:
     std::ostream& out_;
     const TextOptions& o_;
     std::size_t used_ = 0;
@@ -188,10 +188,11 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
                 budget.print(lines);
                 continue;
             }
-            auto owner = std::find_if(spec.anchors.begin(), spec.anchors.end(),
-                                      [&](const AnchorResult& a) { return a.anchor.symbol == c.symbol; });
-            callers_skipped.push_back(fmt::format("{:<40} # callers of {}",
-                                                  rerun_one(o, *owner), c.symbol));
+            auto owner =
+                std::find_if(spec.anchors.begin(), spec.anchors.end(),
+                             [&](const AnchorResult& a) { return a.anchor.symbol == c.symbol; });
+            callers_skipped.push_back(
+                fmt::format("{:<40} # callers of {}", rerun_one(o, *owner), c.symbol));
         }
         print_pointers(out, o, "caller list", callers_skipped);
     }

@@ -15,10 +15,14 @@ namespace {
 
 const char* kind_word(EntryKind kind) {
     switch (kind) {
-        case EntryKind::File: return "file";
-        case EntryKind::Symlink: return "symlink";
-        case EntryKind::Submodule: return "submodule";
-        case EntryKind::Directory: return "directory";
+        case EntryKind::File:
+            return "file";
+        case EntryKind::Symlink:
+            return "symlink";
+        case EntryKind::Submodule:
+            return "submodule";
+        case EntryKind::Directory:
+            return "directory";
     }
     return "entry";
 }
@@ -64,8 +68,8 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
     }
     if (!at_base.entry) return resolve_new(p, r);
     if (at_base.entry->kind != EntryKind::File) {
-        r.reason = fmt::format("{} is a {} at base, not a file", a.path,
-                               kind_word(at_base.entry->kind));
+        r.reason =
+            fmt::format("{} is a {} at base, not a file", a.path, kind_word(at_base.entry->kind));
         return Unit{};
     }
     auto base = read_base(p, r, *at_base.entry);
@@ -79,9 +83,10 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
         // Reads never follow a symlink out of the working tree: refuse, don't guess.
         const std::string& there = delta ? delta->new_path : a.path;
         if (auto link = repo_.worktree_symlink(there)) {
-            r.reason = fmt::format("{} is reached through the symlink {} in the working "
-                                   "tree; refused, as it may lead outside the repository",
-                                   there, *link);
+            r.reason = fmt::format(
+                "{} is reached through the symlink {} in the working "
+                "tree; refused, as it may lead outside the repository",
+                there, *link);
             return Unit{};
         }
     }
@@ -111,22 +116,23 @@ Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
     if (const git::Delta* d = p.diff.find_old(a.path)) ahead_.collect_hunks(p, *d);
     ahead_.collect_blob(entry.oid);
     // A blob in the cache is within the size limit; any other is measured before it is read.
-    auto base_size = content_.held(entry.oid) ? Result<std::uint64_t>(0)
-                                              : repo_.blob_size(entry.oid);
+    auto base_size =
+        content_.held(entry.oid) ? Result<std::uint64_t>(0) : repo_.blob_size(entry.oid);
     if (!base_size) return base_size.error();
     if (base_size.value() > repo_.max_file_bytes()) {
-        r.reason = fmt::format("{} is {} MiB at base, over the {} MiB the tool reads; raise "
-                               "{} to carry it",
-                               a.path, base_size.value() >> 20, repo_.max_file_bytes() >> 20,
-                               repo_.option_names().max_file_mib.name);
+        r.reason = fmt::format(
+            "{} is {} MiB at base, over the {} MiB the tool reads; raise "
+            "{} to carry it",
+            a.path, base_size.value() >> 20, repo_.max_file_bytes() >> 20,
+            repo_.option_names().max_file_mib.name);
         return static_cast<const std::string*>(nullptr);
     }
     auto base_content = content_.blob(entry.oid);
     if (!base_content) return base_content.error();
     std::int64_t lines = text::count_lines(*base_content.value());
     if (a.last_line() > lines) {
-        r.reason = fmt::format("{}:{}-{} is past the end of the file at base ({} lines)",
-                               a.path, a.line, a.last_line(), lines);
+        r.reason = fmt::format("{}:{}-{} is past the end of the file at base ({} lines)", a.path,
+                               a.line, a.last_line(), lines);
         return static_cast<const std::string*>(nullptr);
     }
     return base_content.value();
@@ -140,17 +146,17 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     if (!found_hunks) return found_hunks.error();
     const git::Hunks& h = *found_hunks.value();
     if (h.too_large) {
-        r.reason = fmt::format("{} is over the {} MiB the tool reads at target; raise "
-                               "{} to carry it",
-                               delta.new_path, repo_.max_file_bytes() >> 20,
-                               repo_.option_names().max_file_mib.name);
+        r.reason = fmt::format(
+            "{} is over the {} MiB the tool reads at target; raise "
+            "{} to carry it",
+            delta.new_path, repo_.max_file_bytes() >> 20, repo_.option_names().max_file_mib.name);
         return Unit{};
     }
     if (h.binary || r.binary) {
         r.binary = true;
         if (!h.hunks.empty() || delta.change != Change::Renamed || delta.similarity < 100) {
-            r.reason = fmt::format("binary file {} changed: no line hunks to carry the range",
-                                   a.path);
+            r.reason =
+                fmt::format("binary file {} changed: no line hunks to carry the range", a.path);
             return Unit{};
         }
     }

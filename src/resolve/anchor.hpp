@@ -21,7 +21,7 @@
 namespace cp {
 
 class AnchorRules {
-public:
+  public:
     AnchorRules(const git::Repository& repo, Content& content, Pairs& pairs, ReadAhead& ahead,
                 Relocator& relocator)
         : repo_(repo), content_(content), pairs_(pairs), ahead_(ahead), relocator_(relocator) {}
@@ -35,7 +35,7 @@ public:
     Result<bool> edited_since(const std::string& base, const std::string& since,
                               const std::optional<std::string>& target, const AnchorResult& r);
 
-private:
+  private:
     // The anchor's file at base, or nullptr when `r` got its reason (too large, too short).
     Result<const std::string*> read_base(Pair& p, AnchorResult& r, const git::Entry& entry);
     // Through a changed file: the hunks, the boundary rule, then relocation and the symbol.

@@ -10,7 +10,9 @@ namespace cp {
 namespace {
 
 // An anchor gets a window and its symbol a caller list unless --since found it untouched.
-bool wanted(const AnchorResult& a) { return a.edited_since != false; }
+bool wanted(const AnchorResult& a) {
+    return a.edited_since != false;
+}
 
 // Where an anchor's window is, if it has one.
 std::optional<TargetLines> window_lines(const AnchorResult& a) {
@@ -24,8 +26,8 @@ std::optional<TargetLines> window_lines(const AnchorResult& a) {
 // and the runs' hits joined in file order: the same hits, in the same order, as one pass.
 Result<CallerScan> scan_callers(const git::Repository& repo,
                                 const std::optional<std::string>& target,
-                                const std::vector<std::string>& symbols,
-                                std::size_t max_line_bytes, Pool* pool) {
+                                const std::vector<std::string>& symbols, std::size_t max_line_bytes,
+                                Pool* pool) {
     CallerScan all(symbols, max_line_bytes);
     auto scan_into = [](CallerScan& scan) {
         return [&scan](const std::string& path, std::string_view bytes) { scan.scan(path, bytes); };
@@ -42,13 +44,13 @@ Result<CallerScan> scan_callers(const git::Repository& repo,
     std::vector<std::future<Result<CallerScan>>> runs;
     for (std::size_t begin = 0; begin < files->size(); begin += run) {
         std::size_t end = std::min(files->size(), begin + run);
-        runs.push_back(pool->run([&, begin, end](const git::Repository& reader)
-                                     -> Result<CallerScan> {
-            CallerScan part(symbols, max_line_bytes);
-            auto read = repo.read_tracked(files.value(), begin, end, scan_into(part), &reader);
-            if (!read) return read.error();
-            return part;
-        }));
+        runs.push_back(
+            pool->run([&, begin, end](const git::Repository& reader) -> Result<CallerScan> {
+                CallerScan part(symbols, max_line_bytes);
+                auto read = repo.read_tracked(files.value(), begin, end, scan_into(part), &reader);
+                if (!read) return read.error();
+                return part;
+            }));
     }
     std::optional<Error> error;
     for (auto& r : runs) {  // every run is waited for: they read `files`
@@ -99,9 +101,9 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
             for (const AnchorResult& a : spec->anchors)
                 if (a.anchor.symbol && wanted(a)) symbols.insert(*a.anchor.symbol);
         if (symbols.empty()) continue;
-        auto scanned = scan_callers(content.repo(), specs.front()->target_commit(),
-                                    {symbols.begin(), symbols.end()},
-                                    options.window.max_line_bytes, pool);
+        auto scanned =
+            scan_callers(content.repo(), specs.front()->target_commit(),
+                         {symbols.begin(), symbols.end()}, options.window.max_line_bytes, pool);
         if (!scanned) return scanned.error();
         const CallerScan& scan = scanned.value();
 
@@ -120,9 +122,8 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
                     LineNo last_shown = w.omitted() ? w.omitted_from - 1 : w.last;
                     if (holds) own.push_back({w.path, w.first, last_shown});
                 }
-                spec->callers.push_back(summarize_callers(symbol, scan.hits(symbol), own,
-                                                          options.max_callers,
-                                                          scan.files_scanned()));
+                spec->callers.push_back(summarize_callers(
+                    symbol, scan.hits(symbol), own, options.max_callers, scan.files_scanned()));
             }
         }
     }

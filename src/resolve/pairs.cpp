@@ -9,7 +9,9 @@ std::string pair_key(const std::string& base, const std::optional<std::string>& 
     return base + ":" + target.value_or("worktree");
 }
 
-Pairs::~Pairs() { ahead_.wait(); }
+Pairs::~Pairs() {
+    ahead_.wait();
+}
 
 Result<Pair*> Pairs::get(const std::string& base, const std::optional<std::string>& target) {
     auto key = pair_key(base, target);
@@ -58,7 +60,7 @@ Result<const git::Hunks*> Pairs::hunks_for(Pair& p, const git::Delta& delta,
                                            const std::string* old_bytes) {
     ahead_.collect_hunks(p, delta);
     auto it = p.hunks.find(delta.old_path);
-    if (it == p.hunks.end()) {  // hunks once per anchored path
+    if (it == p.hunks.end()) {                   // hunks once per anchored path
         const std::string* new_bytes = nullptr;  // the target blob, if the cache holds it
         if (p.target) {
             auto target = content_.blob(delta.new_oid);

@@ -26,17 +26,17 @@ struct Pair {
     Pair(std::string b, std::optional<std::string> t, git::Diff d)
         : base(std::move(b)), target(std::move(t)), diff(std::move(d)) {}
     std::string base;
-    std::optional<std::string> target;  // nullopt: the working tree
-    git::Diff diff;                     // partial when settled path by path
+    std::optional<std::string> target;        // nullopt: the working tree
+    git::Diff diff;                           // partial when settled path by path
     std::map<std::string, git::Hunks> hunks;  // by base path
-    std::optional<git::Diff> whole;  // when `diff` is partial and the whole one is needed
+    std::optional<git::Diff> whole;           // when `diff` is partial and the whole one is needed
 };
 
 // The key of a pair in the caches: "base:target" or "base:worktree".
 std::string pair_key(const std::string& base, const std::optional<std::string>& target);
 
 class Pairs {
-public:
+  public:
     // `ahead` gives the diffs and hunks the pool made; it must outlive the pairs.
     Pairs(const git::Repository& repo, Content& content, ReadAhead& ahead)
         : repo_(repo), content_(content), ahead_(ahead) {}
@@ -62,7 +62,7 @@ public:
     Result<const git::Hunks*> hunks_for(Pair& p, const git::Delta& delta,
                                         const std::string* old_bytes = nullptr);
 
-private:
+  private:
     const git::Repository& repo_;
     Content& content_;
     ReadAhead& ahead_;

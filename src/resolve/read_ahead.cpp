@@ -81,18 +81,17 @@ void ReadAhead::schedule(Pair& p, const Anchor& a) {
         if (!read) return;
         sides = std::move(read).value();
     }
-    hunks_.emplace(
-        std::pair{&p, delta->old_path},
-        pool_->run([&diff = p.diff, delta, sides = std::move(sides), old_attribute,
-                    new_attribute](const git::Repository& reader) mutable -> Fetched {
-            if (!sides) {
-                auto read = diff.read_sides(*delta, nullptr, nullptr, &reader);
-                if (!read) return Fetched{{}, read.error()};
-                sides = std::move(read).value();
-            }
-            auto hunks = git::line_hunks(*sides, old_attribute, new_attribute);
-            return Fetched{std::move(sides), std::move(hunks)};
-        }));
+    hunks_.emplace(std::pair{&p, delta->old_path},
+                   pool_->run([&diff = p.diff, delta, sides = std::move(sides), old_attribute,
+                               new_attribute](const git::Repository& reader) mutable -> Fetched {
+                       if (!sides) {
+                           auto read = diff.read_sides(*delta, nullptr, nullptr, &reader);
+                           if (!read) return Fetched{{}, read.error()};
+                           sides = std::move(read).value();
+                       }
+                       auto hunks = git::line_hunks(*sides, old_attribute, new_attribute);
+                       return Fetched{std::move(sides), std::move(hunks)};
+                   }));
 }
 
 void ReadAhead::read_blob(const std::string& oid) {

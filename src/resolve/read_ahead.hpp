@@ -29,7 +29,7 @@ class Pairs;
 struct StartedSpec;
 
 class ReadAhead {
-public:
+  public:
     // `pool`: null for no head start.
     ReadAhead(const git::Repository& repo, Content& content, Pool* pool)
         : repo_(repo), content_(content), pool_(pool) {}
@@ -53,7 +53,7 @@ public:
     // Until every queued task has run or been dropped: the tasks read the pairs' diffs.
     void wait();
 
-private:
+  private:
     // The pool's result for one anchored path: its hunks, and the blobs it read for them.
     struct Fetched {
         std::optional<git::HunkInput> sides;
@@ -67,7 +67,7 @@ private:
     const git::Repository& repo_;
     Content& content_;
     Pool* pool_;
-    std::map<std::string, std::future<Result<git::Diff>>> diffs_;  // by pair key
+    std::map<std::string, std::future<Result<git::Diff>>> diffs_;            // by pair key
     std::map<std::string, std::future<Result<git::StagedChanges>>> staged_;  // by pair key
     // By blob id; nullopt: over the size limit.
     std::map<std::string, std::future<Result<std::optional<std::string>>>> reads_;

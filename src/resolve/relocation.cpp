@@ -76,8 +76,8 @@ Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r,
 }
 
 Result<Unit> Relocator::search_other_files(Pair& p, const AnchorResult& r,
-                                           const std::vector<std::string_view>& needle,
-                                           Match how, Found& found) {
+                                           const std::vector<std::string_view>& needle, Match how,
+                                           Found& found) {
     auto whole = pairs_.whole_diff(p);
     if (!whole) return whole.error();
     for (const git::Delta& d : whole.value()->deltas()) {
@@ -114,21 +114,20 @@ void Relocator::settle(Pair& p, AnchorResult& r, const std::vector<std::string_v
     }
     const auto& only = found[0];
     bool own = r.to && only.first == r.to->path;
-    bool sure = own && (size >= 3 ? true
-                                  : !only.second.whitespace &&
-                                        neighbours_agree(base_lines, r.anchor.line,
-                                                         r.anchor.last_line(),
-                                                         haystack(p, r.to->path, *own_file)
-                                                             .lines(),
-                                                         only.second.line));
+    bool sure =
+        own && (size >= 3 ? true
+                          : !only.second.whitespace &&
+                                neighbours_agree(base_lines, r.anchor.line, r.anchor.last_line(),
+                                                 haystack(p, r.to->path, *own_file).lines(),
+                                                 only.second.line));
     if (!r.lines_deleted || !sure) {
         r.relocation = Relocation{Relocation::FoundAt{at(only)}, whitespace};
         return;
     }
     r.relocation = Relocation{Relocation::Moved{*r.to, true}, whitespace};
     r.to = at(only);
-    r.status = r.to->line == r.anchor.line && r.to->path == r.anchor.path ? Status::Same
-                                                                          : Status::Moved;
+    r.status =
+        r.to->line == r.anchor.line && r.to->path == r.anchor.path ? Status::Same : Status::Moved;
     r.lines_deleted = false;
 }
 
@@ -153,8 +152,7 @@ void point_to_best(AnchorResult& r, const std::string& base_bytes,
         from = std::max<LineNo>(from, 1);
         to = std::min<LineNo>(to, LineNo(v.size()));
         return from > to ? std::vector<std::string_view>{}
-                         : std::vector<std::string_view>(v.begin() + (from - 1),
-                                                         v.begin() + to);
+                         : std::vector<std::string_view>(v.begin() + (from - 1), v.begin() + to);
     };
     auto anchor = slice(base, r.anchor.line, r.anchor.last_line());
     auto before = slice(base, r.anchor.line - 3, r.anchor.line - 1);

@@ -25,7 +25,7 @@
 namespace cp {
 
 class Relocator {
-public:
+  public:
     // `search_elsewhere`: look in every file the diff added or changed, not only the anchor's.
     Relocator(Content& content, Pairs& pairs, bool search_elsewhere)
         : content_(content), pairs_(pairs), search_elsewhere_(search_elsewhere) {}
@@ -39,11 +39,12 @@ public:
     Result<Unit> relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,
                           const std::string* own_file, const std::vector<Hunk>* own_hunks);
 
-private:
+  private:
     using Found = std::vector<std::pair<std::string, BlockMatch>>;  // path, match
 
-    Result<Found> search(Pair& p, const AnchorResult& r, const std::vector<std::string_view>& needle,
-                         const std::string* own_file, const std::vector<Hunk>* own_hunks);
+    Result<Found> search(Pair& p, const AnchorResult& r,
+                         const std::vector<std::string_view>& needle, const std::string* own_file,
+                         const std::vector<Hunk>* own_hunks);
     Result<Unit> search_other_files(Pair& p, const AnchorResult& r,
                                     const std::vector<std::string_view>& needle, Match how,
                                     Found& found);
@@ -61,7 +62,6 @@ private:
 
 // A TOUCHED range much wider than the anchor: names the lines in it most like the anchor's
 // base text (Relocation::MostLike), when any are.
-void point_to_best(AnchorResult& r, const std::string& base_bytes,
-                   const std::string& target_bytes);
+void point_to_best(AnchorResult& r, const std::string& base_bytes, const std::string& target_bytes);
 
 }  // namespace cp

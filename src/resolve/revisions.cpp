@@ -14,7 +14,7 @@ namespace {
 
 // Revisions by name, each looked up once.
 class RevisionCache {
-public:
+  public:
     explicit RevisionCache(const git::Repository& repo) : repo_(repo) {}
 
     const Revision& operator()(const std::string& rev) {
@@ -23,7 +23,7 @@ public:
         return it->second;
     }
 
-private:
+  private:
     const git::Repository& repo_;
     std::map<std::string, Revision> revisions_;
 };
@@ -56,7 +56,7 @@ Result<StartedSpec> start_spec(const git::Repository& repo, RevisionCache& revis
         target = head.value();
     }
     // An unresolved target is no working tree: the report says it is unknown.
-    out.target = target                  ? Target::at(*target)
+    out.target = target                   ? Target::at(*target)
                  : out.target_rev.empty() ? Target::working_tree()
                                           : Target{};
     if (options.since) {
@@ -86,7 +86,8 @@ Result<std::vector<StartedSpec>> start_specs(const git::Repository& repo,
 std::string revision_problem(const git::Repository& repo, const char* role, const std::string& rev,
                              const Revision& r) {
     switch (r.outcome) {
-        case Revision::Outcome::Commit: return {};
+        case Revision::Outcome::Commit:
+            return {};
         case Revision::Outcome::NotFound:
             if (repo.is_shallow())
                 return fmt::format("{} {} not in this shallow clone: git fetch --unshallow origin",
@@ -103,18 +104,20 @@ std::string revision_problem(const git::Repository& repo, const char* role, cons
         case Revision::Outcome::Invalid:
             return fmt::format("{} '{}' is not a valid revision", role, rev);
         case Revision::Outcome::Missing:
-            return fmt::format("{} {} names {}, which the object store cannot read: git fsck "
-                               "names what is broken",
-                               role, rev, text::short_oid(r.oid));
+            return fmt::format(
+                "{} {} names {}, which the object store cannot read: git fsck "
+                "names what is broken",
+                role, rev, text::short_oid(r.oid));
     }
     return {};
 }
 
 std::optional<std::string> path_problem(std::string_view path) {
     auto bad = [&](std::string_view why) {
-        return fmt::format("path '{}' {}; write it relative to the repository root with / "
-                           "separators",
-                           text::printable(path), why);
+        return fmt::format(
+            "path '{}' {}; write it relative to the repository root with / "
+            "separators",
+            text::printable(path), why);
     };
     if (path.empty()) return bad("is empty");
     if (path.front() == '/') return bad("is absolute");

@@ -100,7 +100,8 @@ TEST_CASE("bad input B05: an ambiguous short base") {
         s.repo.write("blobs/" + std::to_string(i), std::to_string(i) + "\n");
         paths += "blobs/" + std::to_string(i) + "\n";
     }
-    auto hashes = cptest::sh("cd " + q(s.repo.dir()) + " && git hash-object -w --stdin-paths", paths);
+    auto hashes =
+        cptest::sh("cd " + q(s.repo.dir()) + " && git hash-object -w --stdin-paths", paths);
     std::map<std::string, int> seen;
     std::string prefix;
     for (std::size_t pos = 0; pos + 40 <= hashes.out.size() && prefix.empty(); pos += 41)
@@ -114,16 +115,18 @@ TEST_CASE("bad input B05: an ambiguous short base") {
 TEST_CASE("bad input B06: line 0 or negative") {
     Simple s;
     unresolved(s.anchor("a.c:0"), "line 0 is before the first line");
-    auto o = s.run("--table -", "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": "
-                                "\"a.c\", \"line\": -3}}]}");
+    auto o = s.run("--table -",
+                   "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": "
+                   "\"a.c\", \"line\": -3}}]}");
     unresolved(o, "line -3 is before the first line");
 }
 
 TEST_CASE("bad input B07: line numbers past 32 and 64 bits") {
     Simple s;
     unresolved(s.anchor("a.c:5000000000"), "past the end of the file at base (10 lines)");
-    usage_error(s.run("-", "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": \"a.c\", "
-                           "\"line\": 99999999999999999999}}]}"),
+    usage_error(s.run("-",
+                      "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": \"a.c\", "
+                      "\"line\": 99999999999999999999}}]}"),
                 "reads[0].location.line");
     usage_error(s.anchor("a.c:99999999999999999999"), "the line number is too large");
 }
@@ -136,8 +139,10 @@ TEST_CASE("bad input B08: end_line before line") {
 TEST_CASE("bad input B09: symbols with whitespace, empty, or too long") {
     Simple s;
     auto spec = [&](const std::string& symbol) {
-        return s.run("-", "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": \"a.c\", "
-                          "\"line\": 1, \"symbol\": \"" + symbol + "\"}}]}");
+        return s.run("-",
+                     "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": \"a.c\", "
+                     "\"line\": 1, \"symbol\": \"" +
+                         symbol + "\"}}]}");
     };
     usage_error(spec("two words"), "reads[0].location.symbol must not contain whitespace");
     usage_error(spec("tab\\there"), "reads[0].location.symbol must not contain whitespace");
@@ -217,8 +222,9 @@ TEST_CASE("bad input B17: a shallow clone whose base is beyond its boundary") {
     s.repo.write("a.c", "x\n" + cptest::numbered(10));
     s.repo.commit();
     cptest::TempDir shallow;
-    REQUIRE(cptest::sh("git clone -q --depth 1 file://" + s.repo.dir() + " " +
-                       q(shallow.path() + "/c")).status == 0);
+    REQUIRE(
+        cptest::sh("git clone -q --depth 1 file://" + s.repo.dir() + " " + q(shallow.path() + "/c"))
+            .status == 0);
     auto o = context_pack(shallow.path() + "/c", "--table --base " + s.base + " --anchor a.c:1");
     unresolved(o, "not in this shallow clone: git fetch --unshallow origin");
 }
@@ -329,8 +335,8 @@ TEST_CASE("bad input B29: 100,000 anchors") {
     Simple s;
     std::string spec = "{\"base\": \"HEAD\", \"reads\": [";
     for (int i = 0; i < 100000; ++i)
-        spec += std::string(i ? "," : "") + "{\"location\": {\"path\": \"a.c\", \"line\": " +
-                std::to_string(i % 10 + 1) + "}}";
+        spec += std::string(i ? "," : "") +
+                "{\"location\": {\"path\": \"a.c\", \"line\": " + std::to_string(i % 10 + 1) + "}}";
     spec += "]}";
     auto o = s.run("--table -", spec);
     CHECK(o.status == 0);
@@ -342,7 +348,7 @@ TEST_CASE("bad input B30: files over the size limit are never read whole") {
     Simple s;
     std::string big;
     for (int i = 0; i < 40000; ++i) big += "int huge_" + std::to_string(i) + ";\n";  // ~0.6 MiB
-    big += big + big;                                                                     // ~1.8 MiB
+    big += big + big;                                                                // ~1.8 MiB
     s.repo.write("big.c", big);
     s.repo.write("uses.c", "int huge_7;\n");
     s.repo.write("grows.c", "int grows;\n");
@@ -351,8 +357,9 @@ TEST_CASE("bad input B30: files over the size limit are never read whole") {
     s.repo.write("grows.c", "int grows;\n" + big);
     const std::string limit = " --max-file-mib 1";
     auto at_base = s.run("--table" + limit + " --base " + base + " --anchor big.c:2@huge_1");
-    unresolved(at_base, "big.c is 1 MiB at base, over the 1 MiB the tool reads; raise "
-                        "--max-file-mib to carry it");
+    unresolved(at_base,
+               "big.c is 1 MiB at base, over the 1 MiB the tool reads; raise "
+               "--max-file-mib to carry it");
     auto grown = s.run("--table" + limit + " --base " + base + " --anchor grows.c:1");
     unresolved(grown, "grows.c is over the 1 MiB the tool reads at target");
     // The same file read in full without the limit.

@@ -1,8 +1,8 @@
 // The binary as a user runs it: inputs (files, .jsonl, stdin, --anchor), options, output
 // formats, and SPEC §5's exit statuses with one-line messages on stderr.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
+
+#include <catch2/catch.hpp>
 
 #include "support/fixture.hpp"
 
@@ -132,8 +132,8 @@ TEST_CASE("option C picks the repository and spec paths stay relative to the cal
 
 TEST_CASE("target option resolves onto a commit and the table option prints the table") {
     Drifted d;
-    auto o = context_pack(d.repo.dir(), "--table --target " + d.base + " --base " + d.base +
-                                            " --anchor a.c:3-4@L3");
+    auto o = context_pack(
+        d.repo.dir(), "--table --target " + d.base + " --base " + d.base + " --anchor a.c:3-4@L3");
     CHECK(o.status == 0);
     CHECK(o.out.find("-> target " + d.base.substr(0, 10)) != std::string::npos);
     CHECK(o.out.find("SAME") != std::string::npos);
@@ -167,8 +167,9 @@ TEST_CASE("the tool never writes to the repository") {
     CHECK_FALSE(cptest::sh("test -e " + q(d.repo.at(".git/index.lock"))).status == 0);
 }
 
-TEST_CASE("repositories libgit2 needs help with: worktreeConfig, linked worktrees, a held "
-          "index.lock") {
+TEST_CASE(
+    "repositories libgit2 needs help with: worktreeConfig, linked worktrees, a held "
+    "index.lock") {
     Drifted d;
     auto run = [&](const std::string& dir) {
         return context_pack(dir, "--base " + d.base + " --anchor a.c:3");

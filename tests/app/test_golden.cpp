@@ -76,7 +76,8 @@ TEST_CASE("golden: caps, cuts, merged and deleted windows, CRLF, long lines, bin
         {"edges.txt", "tests/fixtures/edges.sh", "../plan.json", 1},
         {"edges.json", "tests/fixtures/edges.sh", "../plan.json --format json", 1},
         {"edges-capped.txt", "tests/fixtures/edges.sh", "../plan.json --max-lines 60", 1},
-        {"edges-context0.txt", "tests/fixtures/edges.sh", "../plan.json --context 0 --only 7 --only 8", 0},
+        {"edges-context0.txt", "tests/fixtures/edges.sh",
+         "../plan.json --context 0 --only 7 --only 8", 0},
     };
     for (const auto& g : cases) check_golden(g);
 }

@@ -55,9 +55,11 @@ struct Hostile {
               "credential.helper", "pager.diff", "sequence.editor", "merge.evil.driver"})
             repo.git(std::string("config ") + key + " " + q(script));
         repo.git("config filter.evil.required true");
-        cptest::sh("mkdir -p " + q(repo.at(".git/hooks")) + " && for h in pre-commit "
+        cptest::sh("mkdir -p " + q(repo.at(".git/hooks")) +
+                   " && for h in pre-commit "
                    "post-checkout post-index-change reference-transaction fsmonitor-watchman; "
-                   "do cp " + q(script) + " " + q(repo.at(".git/hooks/")) + "$h; done");
+                   "do cp " +
+                   q(script) + " " + q(repo.at(".git/hooks/")) + "$h; done");
         repo.write(".gitattributes", "* filter=evil diff=evil merge=evil\n");
     }
 };
@@ -107,9 +109,9 @@ TEST_CASE("stays inside: paths that leave the repository are refused per anchor"
     repo.write("keep.c", "k\n");
     auto base = repo.commit();
     // The tree is turned into links that point outside.
-    cptest::sh("cd " + q(repo.dir()) + " && rm -rf d && ln -s " + q(outside.path()) +
-               " d && cp " + q(outside.path() + "/s.c") + " " + q(outside.path() + "/f.c") +
-               " && ln -sf " + q(outside.path() + "/s.c") + " top.c");
+    cptest::sh("cd " + q(repo.dir()) + " && rm -rf d && ln -s " + q(outside.path()) + " d && cp " +
+               q(outside.path() + "/s.c") + " " + q(outside.path() + "/f.c") + " && ln -sf " +
+               q(outside.path() + "/s.c") + " top.c");
     auto o = cptest::context_pack(
         repo.dir(), "--format json --base " + base +
                         " --anchor d/f.c:1@secret --anchor top.c:1@secret --anchor ../s.c:1"
@@ -134,8 +136,9 @@ TEST_CASE("signals and pipes: a closed pipe ends quietly, SIGINT exits 130") {
     for (int i = 0; i < 3000; ++i) big += "int widget" + std::to_string(i) + ";\n";
     repo.write("a.c", big);
     auto base = repo.commit();
-    auto piped = cptest::sh("cd " + q(repo.dir()) + " && " + q(CONTEXT_PACK_BINARY) +
-                            " --max-lines 100000 --base " + base + " --anchor a.c:1-2999 | head -1");
+    auto piped =
+        cptest::sh("cd " + q(repo.dir()) + " && " + q(CONTEXT_PACK_BINARY) +
+                   " --max-lines 100000 --base " + base + " --anchor a.c:1-2999 | head -1");
     CHECK(piped.status == 0);
     CHECK(piped.err.empty());  // no "broken pipe" complaint
     CHECK(piped.out.find("--anchor: base") == 0);

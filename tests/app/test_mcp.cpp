@@ -2,7 +2,6 @@
 // end of input), tools/list and its schema, tools/call on a scripted repository (text and
 // structured content agree with the CLI), bad input as isError results, and JSON-RPC errors.
 #include <catch2/catch.hpp>
-
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -151,16 +150,18 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     const Json& props = schema["properties"];
     CHECK(props["spec"]["anyOf"][0]["type"] == "object");
     CHECK(props["spec"]["anyOf"][1]["type"] == "string");
-    CHECK(props["spec"]["anyOf"][0]["properties"]["file_changes"]["items"]["properties"]
-               ["location"]["required"] == Json::array({"path", "line"}));
+    CHECK(props["spec"]["anyOf"][0]["properties"]["file_changes"]["items"]["properties"]["location"]
+               ["required"] == Json::array({"path", "line"}));
     CHECK(props["at_base"]["type"] == "boolean");
     CHECK(props["table_only"]["type"] == "boolean");
     CHECK(props["context"]["type"] == "integer");
     CHECK(props["max_lines"]["type"] == "integer");
     CHECK(props["max_file_mib"]["type"] == "integer");
     CHECK(props["only"]["items"]["type"] == "string");
-    for (const char* key : {"repo", "target", "since", "base"}) CHECK(props[key]["type"] == "string");
-    CHECK(tool["outputSchema"]["required"] == Json::array({"format_version", "exit_status", "specs"}));
+    for (const char* key : {"repo", "target", "since", "base"})
+        CHECK(props[key]["type"] == "string");
+    CHECK(tool["outputSchema"]["required"] ==
+          Json::array({"format_version", "exit_status", "specs"}));
     // A spec whose own target does not resolve reports a null target.
     CHECK(tool["outputSchema"]["properties"]["specs"]["items"]["properties"]["target"]["type"] ==
           Json::array({"string", "null"}));
@@ -170,10 +171,10 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     CHECK_FALSE(reply(old, 2)["result"]["tools"][0].contains("outputSchema"));
 }
 
-TEST_CASE("mcp tools/call returns the pack as text and the report as structured content",
-          "[mcp]") {
+TEST_CASE("mcp tools/call returns the pack as text and the report as structured content", "[mcp]") {
     Drifted d;
-    auto s = run_session({initialize(1), kInitialized, call(2, {{"spec", d.spec()}, {"repo", d.repo.dir()}})});
+    auto s = run_session(
+        {initialize(1), kInitialized, call(2, {{"spec", d.spec()}, {"repo", d.repo.dir()}})});
     CHECK(s.status == 0);
     const Json& result = reply(s, 2)["result"];
     // Exit status 1 (a GONE anchor) is data, not a tool error.
@@ -210,7 +211,8 @@ TEST_CASE("mcp tools/call with a spec file gives the CLI's text and JSON", "[mcp
 
     // A .jsonl file: one spec a line, one table each.
     auto jsonl = d.spec_file("drift.jsonl", d.spec().dump() + "\n\n" + d.spec().dump() + "\n");
-    auto many = run_session({call(1, {{"spec", jsonl}, {"repo", d.repo.dir()}, {"table_only", true}})});
+    auto many =
+        run_session({call(1, {{"spec", jsonl}, {"repo", d.repo.dir()}, {"table_only", true}})});
     CHECK(reply(many, 1)["result"]["structuredContent"]["specs"].size() == 2);
     CHECK(text_of(reply(many, 1)["result"]).find("drift.jsonl:3") != std::string::npos);
 }
@@ -293,8 +295,7 @@ TEST_CASE("mcp max_file_mib leaves larger files unread and names itself as the m
     CHECK(status_of(Json::object())["status"] == "SAME");
 }
 
-TEST_CASE("mcp bad input is a tool result with isError and the server keeps answering",
-          "[mcp]") {
+TEST_CASE("mcp bad input is a tool result with isError and the server keeps answering", "[mcp]") {
     Drifted d;
     cptest::TempDir not_repo;
     auto bad_line = d.spec();
@@ -318,7 +319,8 @@ TEST_CASE("mcp bad input is a tool result with isError and the server keeps answ
         {{{"spec", d.spec()}, {"repo", d.repo.dir()}, {"target", "nope"}},
          "target nope does not name a commit"},
         {{{"spec", d.spec()}, {"repo", d.repo.dir()}, {"since", "nope"}}, "since nope"},
-        {{{"spec", d.spec()}, {"repo", d.repo.dir()}, {"only", Json::array({"9"})}}, "only matches no anchor"},
+        {{{"spec", d.spec()}, {"repo", d.repo.dir()}, {"only", Json::array({"9"})}},
+         "only matches no anchor"},
         {{{"spec", d.spec()}, {"at_base", true}, {"target", "HEAD"}}, "at_base and target"},
         {{{"spec", no_base}, {"repo", d.repo.dir()}}, "spec: the spec has no base"},
         {{{"spec", d.spec()}, {"context", -1}}, "context must be between 0 and 1000"},
@@ -331,7 +333,8 @@ TEST_CASE("mcp bad input is a tool result with isError and the server keeps answ
         {Json::object(), "spec is required"},
     };
     std::vector<std::string> input = {initialize(1), kInitialized};
-    for (std::size_t i = 0; i < cases.size(); ++i) input.push_back(call(int(100 + i), cases[i].arguments));
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        input.push_back(call(int(100 + i), cases[i].arguments));
     input.push_back(request(2, "ping"));
     input.push_back(call(3, {{"spec", d.spec()}, {"repo", d.repo.dir()}, {"table_only", true}}));
     auto s = run_session(input);
@@ -352,8 +355,9 @@ TEST_CASE("mcp bad input is a tool result with isError and the server keeps answ
 }
 
 TEST_CASE("mcp malformed JSON gets a parse error and the next message is answered", "[mcp]") {
-    auto s = run_session({initialize(1), "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\":", "not json",
-                          request(3, "ping")});
+    auto s =
+        run_session({initialize(1), "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\":", "not json",
+                     request(3, "ping")});
     CHECK(s.status == 0);
     REQUIRE(s.replies.size() == 4);
     for (int i : {1, 2}) {

@@ -2,7 +2,6 @@
 // rule, one hit per line, binary files skipped), and the per-symbol summary (hits inside the
 // symbol's own windows left out, the first few listed, per-file counts, the total).
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <vector>
 
@@ -54,9 +53,9 @@ TEST_CASE("CallerScan: whole words as git grep -w -F", "[callers]") {
         bool hit;
     };
     const std::vector<Row> table = {
-        {"foo", "foo", true},                  // the whole line
-        {"foo", "foo(1);", true},              // at line start
-        {"foo", "return foo", true},           // at line end
+        {"foo", "foo", true},         // the whole line
+        {"foo", "foo(1);", true},     // at line start
+        {"foo", "return foo", true},  // at line end
         {"foo", "x = foo;", true},
         {"foo", "(foo)", true},
         {"foo", "a->foo.b", true},
@@ -67,15 +66,29 @@ TEST_CASE("CallerScan: whole words as git grep -w -F", "[callers]") {
         {"foo", "foo_", false},
         {"foo", "foo1", false},
         {"foo", "1foo", false},
-        {"foo", "Foo", false},                 // -F is case-sensitive
-        {"foo", "\xC3\xA9" "foo", true},        // é before: bytes >= 0x80 are not word bytes
-        {"foo", "foo" "\xC3\xA9", true},        // é after
-        {"foo", "\xC3\xA9" "foo" "\xC3\xBC", true},
-        {"foo", "\x80" "foo" "\xFF", true},
+        {"foo", "Foo", false},  // -F is case-sensitive
+        {"foo",
+         "\xC3\xA9"
+         "foo",
+         true},  // é before: bytes >= 0x80 are not word bytes
+        {"foo",
+         "foo"
+         "\xC3\xA9",
+         true},  // é after
+        {"foo",
+         "\xC3\xA9"
+         "foo"
+         "\xC3\xBC",
+         true},
+        {"foo",
+         "\x80"
+         "foo"
+         "\xFF",
+         true},
         {"foo", "foofoo", false},
-        {"foo", "foofoo foo", true},           // an overlapping failure, then a good one
-        {"foo", "foo2 foo", true},             // a failed candidate, then a good one
-        {"foo", "foo2 _foo foo_", false},      // every candidate fails
+        {"foo", "foofoo foo", true},       // an overlapping failure, then a good one
+        {"foo", "foo2 foo", true},         // a failed candidate, then a good one
+        {"foo", "foo2 _foo foo_", false},  // every candidate fails
         {"aa", "aaa", false},
         {"aa", "aaa aa", true},
         {"&1144072861", "--- !u!1 &1144072861", true},
@@ -111,8 +124,8 @@ TEST_CASE("CallerScan: whole words as git grep -w -F", "[callers]") {
 TEST_CASE("CallerScan: one hit per line, even with several occurrences", "[callers]") {
     CallerScan scan({"foo"});
     scan.scan("a.c", "foo(foo);\nfoo foo foo\nbar\nfoobar(foo)\nfoo_x foo\n");
-    CHECK(flat(scan.hits("foo")) ==
-          Lines{"a.c:1: foo(foo);", "a.c:2: foo foo foo", "a.c:4: foobar(foo)", "a.c:5: foo_x foo"});
+    CHECK(flat(scan.hits("foo")) == Lines{"a.c:1: foo(foo);", "a.c:2: foo foo foo",
+                                          "a.c:4: foobar(foo)", "a.c:5: foo_x foo"});
 }
 
 TEST_CASE("CallerScan: a line with only failed candidates does not end the scan", "[callers]") {
@@ -121,8 +134,7 @@ TEST_CASE("CallerScan: a line with only failed candidates does not end the scan"
     CHECK(line_numbers(scan.hits("foo")) == std::vector<LineNo>{2, 4});
 }
 
-TEST_CASE("CallerScan: line numbers across many lines and without a final newline",
-          "[callers]") {
+TEST_CASE("CallerScan: line numbers across many lines and without a final newline", "[callers]") {
     std::string text;
     std::vector<LineNo> expected;
     for (int i = 1; i <= 1000; ++i) {
@@ -237,8 +249,8 @@ TEST_CASE("summarize_callers: hits inside the symbol's shown spans are left out"
     CHECK(counts(all) == Lines{"a.c=4", "b.c=1", "c.c=1"});
 
     // A hit inside two overlapping spans is counted once.
-    auto twice = cp::summarize_callers("foo", {hit("a.c", 5)}, {{"a.c", 1, 9}, {"a.c", 5, 5}},
-                                       50, 1);
+    auto twice =
+        cp::summarize_callers("foo", {hit("a.c", 5)}, {{"a.c", 1, 9}, {"a.c", 5, 5}}, 50, 1);
     CHECK(twice.in_windows == 1);
     CHECK(twice.total == 0);
     CHECK(twice.hits.empty());
@@ -293,16 +305,16 @@ TEST_CASE("summarize_callers over a scan: the whole flow", "[callers]") {
     scan.scan("a.c", "int foo() {\n  return 1;\n}\nint x = foo();\n");
     scan.scan("b.c", "foo(); bar();\nfoo();\n");
     scan.scan("c.bin", std::string("foo\0", 4));
-    auto c = cp::summarize_callers("foo", scan.hits("foo"), {{"a.c", 1, 3}}, 2,
-                                   scan.files_scanned());
+    auto c =
+        cp::summarize_callers("foo", scan.hits("foo"), {{"a.c", 1, 3}}, 2, scan.files_scanned());
     CHECK(c.files_scanned == 3);
     CHECK(c.in_windows == 1);
     CHECK(c.total == 3);
     CHECK(flat(c.hits) == Lines{"a.c:4: int x = foo();", "b.c:1: foo(); bar();"});
     CHECK(counts(c) == Lines{"b.c=2", "a.c=1"});
 
-    auto b = cp::summarize_callers("bar", scan.hits("bar"), {{"a.c", 1, 3}}, 2,
-                                   scan.files_scanned());
+    auto b =
+        cp::summarize_callers("bar", scan.hits("bar"), {{"a.c", 1, 3}}, 2, scan.files_scanned());
     CHECK(b.total == 1);
     CHECK(b.in_windows == 0);
     CHECK(counts(b) == Lines{"b.c=1"});

@@ -35,29 +35,33 @@ TEST_CASE("funcname: languages by extension") {
 }
 
 TEST_CASE("funcname: the nearest definition at or above the line, per language") {
-    CHECK(found("a.c", {"#include <x.h>", "", "static int parse(int n) {", "  int x = 1;",
-                        "again:", "  return x;", "}"},
+    CHECK(found("a.c",
+                {"#include <x.h>", "", "static int parse(int n) {", "  int x = 1;",
+                 "again:", "  return x;", "}"},
                 6) == "3: static int parse(int n) {");
     CHECK(found("a.cpp", {"class Widget {", "public:", "  void draw();", "};"}, 3) ==
           "1: class Widget {");  // "public:" is a label, not a definition
-    CHECK(found("a.cs", {"namespace N {", "  public class C {", "    public void Run(int x)",
-                         "    {", "      if (x > 0)", "        Go();", "    }"},
+    CHECK(found("a.cs",
+                {"namespace N {", "  public class C {", "    public void Run(int x)", "    {",
+                 "      if (x > 0)", "        Go();", "    }"},
                 6) == "3: public void Run(int x)");
-    CHECK(found("A.java", {"public class A {", "  private int size(List<String> xs) {",
-                           "    for (String x : xs) {", "      n++;"},
+    CHECK(found("A.java",
+                {"public class A {", "  private int size(List<String> xs) {",
+                 "    for (String x : xs) {", "      n++;"},
                 4) == "2: private int size(List<String> xs) {");
     CHECK(found("b.kt", {"class K {", "  private fun go(x: Int): Int {", "    return x", "  }"},
                 3) == "2: private fun go(x: Int): Int {");
     CHECK(found("lib.rs", {"impl Foo {", "    pub(crate) async fn bar(&self) {", "        x();"},
                 3) == "2: pub(crate) async fn bar(&self) {");
-    CHECK(found("main.go", {"package main", "func (s *S) Run() error {", "\treturn nil", "}"},
-                3) == "2: func (s *S) Run() error {");
+    CHECK(found("main.go", {"package main", "func (s *S) Run() error {", "\treturn nil", "}"}, 3) ==
+          "2: func (s *S) Run() error {");
     CHECK(found("t.py", {"class T:", "    async def go(self):", "        return 1"}, 3) ==
           "2: async def go(self):");
     CHECK(found("t.py", {"class T:", "    def go(self):", "        return 1"}, 3) ==
           "2: def go(self):");
-    CHECK(found("app.ts", {"export class Store {", "  async load(id: string): Promise<void> {",
-                           "    if (id) {", "      go();"},
+    CHECK(found("app.ts",
+                {"export class Store {", "  async load(id: string): Promise<void> {",
+                 "    if (id) {", "      go();"},
                 4) == "2: async load(id: string): Promise<void> {");
     CHECK(found("app.js", {"const add = (a, b) => {", "  return a + b;", "};"}, 2) ==
           "1: const add = (a, b) => {");
@@ -79,6 +83,5 @@ TEST_CASE("funcname: long definitions are cut, very long lines skipped") {
     auto d = def("a.c", {long_sig, "  x;"}, 2);
     REQUIRE(d);
     CHECK(d->text.size() == 120);
-    CHECK(found("a.c", {"int g(void) {", std::string(5000, 'x'), "  y;"}, 3) ==
-          "1: int g(void) {");
+    CHECK(found("a.c", {"int g(void) {", std::string(5000, 'x'), "  y;"}, 3) == "1: int g(void) {");
 }

@@ -18,10 +18,18 @@ struct Case {
     Mapping expected;
 };
 
-Mapping same(cp::LineNo s, cp::LineNo e) { return {LineStatus::Same, {s, e}, false}; }
-Mapping moved(cp::LineNo s, cp::LineNo e) { return {LineStatus::Moved, {s, e}, false}; }
-Mapping touched(cp::LineNo s, cp::LineNo e) { return {LineStatus::Touched, {s, e}, false}; }
-Mapping deleted(cp::LineNo after) { return {LineStatus::Touched, {after + 1, after}, true}; }
+Mapping same(cp::LineNo s, cp::LineNo e) {
+    return {LineStatus::Same, {s, e}, false};
+}
+Mapping moved(cp::LineNo s, cp::LineNo e) {
+    return {LineStatus::Moved, {s, e}, false};
+}
+Mapping touched(cp::LineNo s, cp::LineNo e) {
+    return {LineStatus::Touched, {s, e}, false};
+}
+Mapping deleted(cp::LineNo after) {
+    return {LineStatus::Touched, {after + 1, after}, true};
+}
 
 }  // namespace
 
@@ -49,8 +57,7 @@ TEST_CASE("boundary rule: a 10-line file L1..L10 with anchor 4-6") {
         {"L4 and L6 deleted, L5 kept", {{4, 1, 3, 0}, {6, 1, 4, 0}}, r, touched(4, 4)},
         {"L3 deleted and L7 edited", {{3, 1, 2, 0}, {7, 1, 6, 1}}, r, moved(3, 5)},
         {"insert at the top, L5 edited", {{0, 0, 1, 1}, {5, 1, 6, 1}}, r, touched(5, 7)},
-        {"L6 edited, lines appended at the end", {{6, 1, 6, 1}, {10, 0, 11, 3}}, r,
-         touched(4, 6)},
+        {"L6 edited, lines appended at the end", {{6, 1, 6, 1}, {10, 0, 11, 3}}, r, touched(4, 6)},
     };
     for (const auto& c : cases) {
         INFO(c.what);

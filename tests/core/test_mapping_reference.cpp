@@ -2,9 +2,8 @@
 // files whose every line's identity is known; every range of the old file is mapped by hand
 // (its surviving lines plus the new text of the hunks that hit it) and compared with map_range.
 // The reference itself lives in support/mapping_reference.hpp, shared with tests/fuzz/.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
 #include <string>

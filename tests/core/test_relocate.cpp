@@ -29,8 +29,8 @@ std::string filler(int n, const std::string& tag) {
 }
 
 json run(const cptest::Repo& repo, const std::string& base, const std::string& anchors) {
-    auto o = cptest::context_pack(repo.dir(), "--format json --target HEAD --base " + base +
-                                                  " " + anchors);
+    auto o = cptest::context_pack(repo.dir(),
+                                  "--format json --target HEAD --base " + base + " " + anchors);
     INFO(o.err);
     REQUIRE((o.status == 0 || o.status == 1));
     return json::parse(o.out)["specs"][0];
@@ -39,8 +39,8 @@ json run(const cptest::Repo& repo, const std::string& base, const std::string& a
 }  // namespace
 
 TEST_CASE("relocate: find_block finds exact, then whitespace-insensitive, all occurrences") {
-    std::vector<std::string> hay = {"a", "int f() {", "  return 1;", "}", "b",
-                                    "int f() {", "  return 1;", "}", "c"};
+    std::vector<std::string> hay = {"a",         "int f() {",   "  return 1;", "}", "b",
+                                    "int f() {", "  return 1;", "}",           "c"};
     std::vector<std::string> needle = {"int f() {", "  return 1;", "}"};
     auto m = cp::find_block(cp::Haystack(lines(hay)), lines(needle));
     REQUIRE(m.size() == 2);
@@ -54,7 +54,8 @@ TEST_CASE("relocate: find_block finds exact, then whitespace-insensitive, all oc
     CHECK(w[0].whitespace);
     std::vector<std::string> other = {"int f() {", "  return 2;", "}"};
     CHECK(cp::find_block(cp::Haystack(lines(other)), lines(needle)).empty());
-    CHECK(cp::find_block(cp::Haystack(lines(needle)), lines(hay)).empty());  // longer than the haystack
+    CHECK(cp::find_block(cp::Haystack(lines(needle)), lines(hay))
+              .empty());  // longer than the haystack
 }
 
 TEST_CASE("relocate: only distinctive blocks are relocated") {
@@ -68,8 +69,8 @@ TEST_CASE("relocate: line similarity and the best sub-range") {
     CHECK(cp::line_similarity("return value;", "return value;") == Approx(1.0));
     CHECK(cp::line_similarity("  return value;", "return value;") == Approx(1.0));
     CHECK(cp::line_similarity("return value;", "totally different") < 0.3);
-    std::vector<std::string> window = {"new a", "new b", "int g(x) {", "  x += 2;", "}",
-                                       "new c", "new d", "new e"};
+    std::vector<std::string> window = {"new a", "new b", "int g(x) {", "  x += 2;",
+                                       "}",     "new c", "new d",      "new e"};
     std::vector<std::string> anchor = {"int g(x) {", "  x += 1;", "}"};
     auto best = cp::best_subrange(lines(window), 40, lines(anchor), {}, {});
     CHECK(best.line == 42);
@@ -192,7 +193,8 @@ TEST_CASE("relocate: a rewritten region points to the lines most like the anchor
     REQUIRE(a["status"] == "TOUCHED");
     REQUIRE(a["to"] == json{{"path", "a.c"}, {"line", 5}, {"end_line", 16}});
     REQUIRE_FALSE(a["best"].is_null());
-    CHECK(a["best"] == json{{"path", "a.c"}, {"line", 11}, {"end_line", 16}, {"score", a["best"]["score"]}});
+    CHECK(a["best"] ==
+          json{{"path", "a.c"}, {"line", 11}, {"end_line", 16}, {"score", a["best"]["score"]}});
     CHECK(a["best"]["score"].get<double>() > 0.8);
     CHECK(a["best"]["score"].get<double>() < 1.0);
 }

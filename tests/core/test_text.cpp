@@ -46,9 +46,9 @@ TEST_CASE("contains_word: whole words as git grep -w -F") {
     CHECK_FALSE(contains_word("_foo", "foo"));
     CHECK_FALSE(contains_word("foo2", "foo"));
     CHECK_FALSE(contains_word("2foo", "foo"));
-    CHECK(contains_word("foo2 foo", "foo"));        // retries past a failed candidate
-    CHECK(contains_word("foofoo foo", "foo"));      // and past an overlapping one
-    CHECK(contains_word("é foo ü", "foo"));         // non-ASCII bytes are not word bytes
+    CHECK(contains_word("foo2 foo", "foo"));    // retries past a failed candidate
+    CHECK(contains_word("foofoo foo", "foo"));  // and past an overlapping one
+    CHECK(contains_word("é foo ü", "foo"));     // non-ASCII bytes are not word bytes
     CHECK(contains_word("éfooü", "foo"));
     CHECK(contains_word("--- !u!1 &1144072861", "&1144072861"));
     CHECK_FALSE(contains_word("&11440728612", "&1144072861"));

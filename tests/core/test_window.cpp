@@ -2,17 +2,16 @@
 // overlap or touch, the order of windows, deleted ranges, the anchored-line cap, long and CRLF
 // lines, unavailable files, and which anchors get a window at all.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "context_pack/resolve/pack.hpp"
-#include "context_pack/model/report.hpp"
 #include "context_pack/core/text.hpp"
 #include "context_pack/core/window.hpp"
+#include "context_pack/model/report.hpp"
+#include "context_pack/resolve/pack.hpp"
 #include "support/fixture.hpp"
 
 using cp::AnchorResult;
@@ -99,7 +98,7 @@ struct Expected {
     std::string path;
     LineNo first, last;
     std::vector<std::size_t> anchors;
-    std::string lines;  // as shown() renders them
+    std::string lines;                         // as shown() renders them
     LineNo omitted_from = 0, omitted_to = -1;  // default: nothing omitted
 };
 
@@ -144,21 +143,35 @@ const Files kFiles = {{"a.c", numbered(20)}, {"b.c", numbered(10)}};
 
 TEST_CASE("windows: context around anchors, clamped to the file", "[window]") {
     const std::vector<Case> cases = {
-        {"context 3 in the middle", rows({at("a.c", 10, 10)}), with_context(3),
+        {"context 3 in the middle",
+         rows({at("a.c", 10, 10)}),
+         with_context(3),
          {{"a.c", 7, 13, {0}, "7 8 9 *10 11 12 13"}}},
-        {"context 3 clamped at the top", rows({at("a.c", 2, 2)}), with_context(3),
+        {"context 3 clamped at the top",
+         rows({at("a.c", 2, 2)}),
+         with_context(3),
          {{"a.c", 1, 5, {0}, "1 *2 3 4 5"}}},
-        {"context 3 on line 1", rows({at("a.c", 1, 2)}), with_context(3),
+        {"context 3 on line 1",
+         rows({at("a.c", 1, 2)}),
+         with_context(3),
          {{"a.c", 1, 5, {0}, "*1 *2 3 4 5"}}},
-        {"context 3 clamped at the bottom", rows({at("a.c", 19, 20)}), with_context(3),
+        {"context 3 clamped at the bottom",
+         rows({at("a.c", 19, 20)}),
+         with_context(3),
          {{"a.c", 16, 20, {0}, "16 17 18 *19 *20"}}},
-        {"context 3 ending two lines before the end", rows({at("a.c", 16, 18)}),
-         with_context(3), {{"a.c", 13, 20, {0}, "13 14 15 *16 *17 *18 19 20"}}},
+        {"context 3 ending two lines before the end",
+         rows({at("a.c", 16, 18)}),
+         with_context(3),
+         {{"a.c", 13, 20, {0}, "13 14 15 *16 *17 *18 19 20"}}},
         {"context 0", rows({at("a.c", 7, 8)}), with_context(0), {{"a.c", 7, 8, {0}, "*7 *8"}}},
-        {"context 0 on the last line", rows({at("b.c", 10, 10)}), with_context(0),
+        {"context 0 on the last line",
+         rows({at("b.c", 10, 10)}),
+         with_context(0),
          {{"b.c", 10, 10, {0}, "*10"}}},
-        {"a range past the end of the file is clamped", rows({at("b.c", 8, 14)}),
-         with_context(1), {{"b.c", 7, 10, {0}, "7 *8 *9 *10"}}},
+        {"a range past the end of the file is clamped",
+         rows({at("b.c", 8, 14)}),
+         with_context(1),
+         {{"b.c", 7, 10, {0}, "7 *8 *9 *10"}}},
     };
     for (const auto& c : cases) check_windows(kFiles, c);
 }
@@ -171,10 +184,11 @@ TEST_CASE("windows: only SAME, MOVED and TOUCHED anchors get one", "[window]") {
                at("a.c", 15, 15, Status::Unresolved), at("b.c", 8, 8, Status::Same)}),
          with_context(0),
          {{"a.c", 10, 10, {1}, "*10"}, {"b.c", 5, 5, {3}, "*5"}, {"b.c", 8, 8, {5}, "*8"}}},
-        {"only non-window statuses", rows({at("a.c", 5, 5, Status::Gone),
-                                           at("a.c", 6, 6, Status::New),
-                                           at("a.c", 7, 7, Status::Unresolved)}),
-         with_context(3), {}},
+        {"only non-window statuses",
+         rows({at("a.c", 5, 5, Status::Gone), at("a.c", 6, 6, Status::New),
+               at("a.c", 7, 7, Status::Unresolved)}),
+         with_context(3),
+         {}},
         {"no anchors", {}, with_context(3), {}},
     };
     for (const auto& c : cases) check_windows(kFiles, c);
@@ -187,32 +201,53 @@ TEST_CASE("windows: only SAME, MOVED and TOUCHED anchors get one", "[window]") {
 
 TEST_CASE("windows: spans that overlap or touch merge, a gap keeps them apart", "[window]") {
     const std::vector<Case> cases = {
-        {"overlapping spans", rows({at("a.c", 5, 6), at("a.c", 7, 9)}), with_context(1),
+        {"overlapping spans",
+         rows({at("a.c", 5, 6), at("a.c", 7, 9)}),
+         with_context(1),
          {{"a.c", 4, 10, {0, 1}, "4 *5 *6 *7 *8 *9 10"}}},
         {"overlapping spans, later anchor first in the file",
-         rows({at("a.c", 7, 9), at("a.c", 5, 6)}), with_context(1),
+         rows({at("a.c", 7, 9), at("a.c", 5, 6)}),
+         with_context(1),
          {{"a.c", 4, 10, {0, 1}, "4 *5 *6 *7 *8 *9 10"}}},
-        {"overlapping anchored ranges", rows({at("a.c", 5, 8), at("a.c", 7, 10)}),
-         with_context(0), {{"a.c", 5, 10, {0, 1}, "*5 *6 *7 *8 *9 *10"}}},
-        {"one range inside another", rows({at("a.c", 4, 12), at("a.c", 6, 7)}),
-         with_context(1), {{"a.c", 3, 13, {0, 1}, "3 *4 *5 *6 *7 *8 *9 *10 *11 *12 13"}}},
-        {"spans that touch: 4-6 and 7-9", rows({at("a.c", 5, 5), at("a.c", 8, 8)}),
-         with_context(1), {{"a.c", 4, 9, {0, 1}, "4 *5 6 7 *8 9"}}},
-        {"spans that touch, in reverse table order", rows({at("a.c", 8, 8), at("a.c", 5, 5)}),
-         with_context(1), {{"a.c", 4, 9, {0, 1}, "4 *5 6 7 *8 9"}}},
-        {"anchored ranges that touch with context 0", rows({at("a.c", 5, 6), at("a.c", 7, 7)}),
-         with_context(0), {{"a.c", 5, 7, {0, 1}, "*5 *6 *7"}}},
-        {"a gap of one line: 4-6 and 8-10", rows({at("a.c", 5, 5), at("a.c", 9, 9)}),
-         with_context(1), {{"a.c", 4, 6, {0}, "4 *5 6"}, {"a.c", 8, 10, {1}, "8 *9 10"}}},
-        {"a gap of one line with context 0", rows({at("a.c", 5, 5), at("a.c", 7, 7)}),
-         with_context(0), {{"a.c", 5, 5, {0}, "*5"}, {"a.c", 7, 7, {1}, "*7"}}},
+        {"overlapping anchored ranges",
+         rows({at("a.c", 5, 8), at("a.c", 7, 10)}),
+         with_context(0),
+         {{"a.c", 5, 10, {0, 1}, "*5 *6 *7 *8 *9 *10"}}},
+        {"one range inside another",
+         rows({at("a.c", 4, 12), at("a.c", 6, 7)}),
+         with_context(1),
+         {{"a.c", 3, 13, {0, 1}, "3 *4 *5 *6 *7 *8 *9 *10 *11 *12 13"}}},
+        {"spans that touch: 4-6 and 7-9",
+         rows({at("a.c", 5, 5), at("a.c", 8, 8)}),
+         with_context(1),
+         {{"a.c", 4, 9, {0, 1}, "4 *5 6 7 *8 9"}}},
+        {"spans that touch, in reverse table order",
+         rows({at("a.c", 8, 8), at("a.c", 5, 5)}),
+         with_context(1),
+         {{"a.c", 4, 9, {0, 1}, "4 *5 6 7 *8 9"}}},
+        {"anchored ranges that touch with context 0",
+         rows({at("a.c", 5, 6), at("a.c", 7, 7)}),
+         with_context(0),
+         {{"a.c", 5, 7, {0, 1}, "*5 *6 *7"}}},
+        {"a gap of one line: 4-6 and 8-10",
+         rows({at("a.c", 5, 5), at("a.c", 9, 9)}),
+         with_context(1),
+         {{"a.c", 4, 6, {0}, "4 *5 6"}, {"a.c", 8, 10, {1}, "8 *9 10"}}},
+        {"a gap of one line with context 0",
+         rows({at("a.c", 5, 5), at("a.c", 7, 7)}),
+         with_context(0),
+         {{"a.c", 5, 5, {0}, "*5"}, {"a.c", 7, 7, {1}, "*7"}}},
         {"a chain of three touching spans with one apart",
          rows({at("a.c", 2, 2), at("a.c", 8, 8), at("a.c", 5, 5), at("a.c", 12, 12)}),
          with_context(1),
          {{"a.c", 1, 9, {0, 1, 2}, "1 *2 3 4 *5 6 7 *8 9"}, {"a.c", 11, 13, {3}, "11 *12 13"}}},
         {"a long span swallows a later short one",
-         rows({at("a.c", 3, 15), at("a.c", 6, 6), at("a.c", 18, 18)}), with_context(1),
-         {{"a.c", 2, 19, {0, 1, 2},
+         rows({at("a.c", 3, 15), at("a.c", 6, 6), at("a.c", 18, 18)}),
+         with_context(1),
+         {{"a.c",
+           2,
+           19,
+           {0, 1, 2},
            "2 *3 *4 *5 *6 *7 *8 *9 *10 *11 *12 *13 *14 *15 16 17 *18 19"}}},
     };
     for (const auto& c : cases) check_windows(kFiles, c);
@@ -221,57 +256,83 @@ TEST_CASE("windows: spans that overlap or touch merge, a gap keeps them apart", 
 TEST_CASE("windows: ordered by the first anchor each holds, across files", "[window]") {
     const std::vector<Case> cases = {
         {"file order differs from table order",
-         rows({at("a.c", 15, 15), at("a.c", 3, 3), at("b.c", 2, 2)}), with_context(0),
+         rows({at("a.c", 15, 15), at("a.c", 3, 3), at("b.c", 2, 2)}),
+         with_context(0),
          {{"a.c", 15, 15, {0}, "*15"}, {"a.c", 3, 3, {1}, "*3"}, {"b.c", 2, 2, {2}, "*2"}}},
         {"files interleaved in the table",
-         rows({at("b.c", 4, 4), at("a.c", 2, 2), at("b.c", 1, 1)}), with_context(0),
+         rows({at("b.c", 4, 4), at("a.c", 2, 2), at("b.c", 1, 1)}),
+         with_context(0),
          {{"b.c", 4, 4, {0}, "*4"}, {"a.c", 2, 2, {1}, "*2"}, {"b.c", 1, 1, {2}, "*1"}}},
         {"a merged window sorts by its first anchor",
          rows({at("b.c", 2, 2), at("a.c", 10, 10), at("a.c", 3, 3), at("a.c", 4, 4)}),
          with_context(0),
          {{"b.c", 2, 2, {0}, "*2"}, {"a.c", 10, 10, {1}, "*10"}, {"a.c", 3, 4, {2, 3}, "*3 *4"}}},
         {"same lines in different files never merge",
-         rows({at("a.c", 5, 5), at("b.c", 5, 5), at("a.c", 6, 6)}), with_context(1),
+         rows({at("a.c", 5, 5), at("b.c", 5, 5), at("a.c", 6, 6)}),
+         with_context(1),
          {{"a.c", 4, 7, {0, 2}, "4 *5 *6 7"}, {"b.c", 4, 6, {1}, "4 *5 6"}}},
     };
     for (const auto& c : cases) check_windows(kFiles, c);
 }
 
-TEST_CASE("windows: deleted lines show context around the gap and no anchored lines",
-          "[window]") {
+TEST_CASE("windows: deleted lines show context around the gap and no anchored lines", "[window]") {
     const std::vector<Case> cases = {
-        {"gap after line 5, context 2", rows({deleted_after("a.c", 5)}), with_context(2),
+        {"gap after line 5, context 2",
+         rows({deleted_after("a.c", 5)}),
+         with_context(2),
          {{"a.c", 4, 7, {0}, "4 5 6 7"}}},
-        {"gap after line 5, context 3", rows({deleted_after("a.c", 5)}), with_context(3),
+        {"gap after line 5, context 3",
+         rows({deleted_after("a.c", 5)}),
+         with_context(3),
          {{"a.c", 3, 8, {0}, "3 4 5 6 7 8"}}},
-        {"gap at the top (q = 0)", rows({deleted_after("a.c", 0)}), with_context(3),
+        {"gap at the top (q = 0)",
+         rows({deleted_after("a.c", 0)}),
+         with_context(3),
          {{"a.c", 1, 3, {0}, "1 2 3"}}},
-        {"gap after the last line (q = 20)", rows({deleted_after("a.c", 20)}), with_context(3),
+        {"gap after the last line (q = 20)",
+         rows({deleted_after("a.c", 20)}),
+         with_context(3),
          {{"a.c", 18, 20, {0}, "18 19 20"}}},
-        {"gap with context 0: nothing to show", rows({deleted_after("a.c", 5)}),
-         with_context(0), {{"a.c", 6, 5, {0}, ""}}},
-        {"gap touching an anchor's span merges", rows({deleted_after("a.c", 5), at("a.c", 8, 8)}),
-         with_context(1), {{"a.c", 5, 9, {0, 1}, "5 6 7 *8 9"}}},
+        {"gap with context 0: nothing to show",
+         rows({deleted_after("a.c", 5)}),
+         with_context(0),
+         {{"a.c", 6, 5, {0}, ""}}},
+        {"gap touching an anchor's span merges",
+         rows({deleted_after("a.c", 5), at("a.c", 8, 8)}),
+         with_context(1),
+         {{"a.c", 5, 9, {0, 1}, "5 6 7 *8 9"}}},
         {"gap one line away from an anchor's span stays apart",
-         rows({at("a.c", 2, 2), deleted_after("a.c", 5)}), with_context(1),
+         rows({at("a.c", 2, 2), deleted_after("a.c", 5)}),
+         with_context(1),
          {{"a.c", 1, 3, {0}, "1 *2 3"}, {"a.c", 5, 6, {1}, "5 6"}}},
-        {"gap at q = 0 next to line 1", rows({deleted_after("b.c", 0), at("b.c", 1, 1)}),
-         with_context(1), {{"b.c", 1, 2, {0, 1}, "*1 2"}}},
+        {"gap at q = 0 next to line 1",
+         rows({deleted_after("b.c", 0), at("b.c", 1, 1)}),
+         with_context(1),
+         {{"b.c", 1, 2, {0, 1}, "*1 2"}}},
     };
     for (const auto& c : cases) check_windows(kFiles, c);
 }
 
 TEST_CASE("windows: at most max_anchored anchored lines, the rest named", "[window]") {
     const std::vector<Case> cases = {
-        {"cap 5 on a 10-line range", rows({at("a.c", 3, 12)}), with_context(2, 5),
+        {"cap 5 on a 10-line range",
+         rows({at("a.c", 3, 12)}),
+         with_context(2, 5),
          {{"a.c", 1, 14, {0}, "1 2 *3 *4 *5 *6 *7", 8, 14}}},
-        {"cap 5 on exactly 5 lines: nothing omitted", rows({at("a.c", 3, 7)}),
-         with_context(1, 5), {{"a.c", 2, 8, {0}, "2 *3 *4 *5 *6 *7 8"}}},
-        {"cap 5 on 6 lines", rows({at("a.c", 3, 8)}), with_context(1, 5),
+        {"cap 5 on exactly 5 lines: nothing omitted",
+         rows({at("a.c", 3, 7)}),
+         with_context(1, 5),
+         {{"a.c", 2, 8, {0}, "2 *3 *4 *5 *6 *7 8"}}},
+        {"cap 5 on 6 lines",
+         rows({at("a.c", 3, 8)}),
+         with_context(1, 5),
          {{"a.c", 2, 9, {0}, "2 *3 *4 *5 *6 *7", 8, 9}}},
-        {"cap 5 counted across a merged window", rows({at("a.c", 3, 5), at("a.c", 7, 9)}),
-         with_context(1, 5), {{"a.c", 2, 10, {0, 1}, "2 *3 *4 *5 6 *7 *8", 9, 10}}},
-        {"cap 5 per window, not per file", rows({at("a.c", 2, 5), at("a.c", 12, 15)}),
+        {"cap 5 counted across a merged window",
+         rows({at("a.c", 3, 5), at("a.c", 7, 9)}),
+         with_context(1, 5),
+         {{"a.c", 2, 10, {0, 1}, "2 *3 *4 *5 6 *7 *8", 9, 10}}},
+        {"cap 5 per window, not per file",
+         rows({at("a.c", 2, 5), at("a.c", 12, 15)}),
          with_context(1, 5),
          {{"a.c", 1, 6, {0}, "1 *2 *3 *4 *5 6"}, {"a.c", 11, 16, {1}, "11 *12 *13 *14 *15 16"}}},
     };
@@ -310,8 +371,8 @@ TEST_CASE("windows: long lines cut on a UTF-8 boundary", "[window]") {
     std::string euro3 = "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC";  // three '€', three bytes each
     std::string smile2 = "\xF0\x9F\x98\x80\xF0\x9F\x98\x80";     // two 4-byte characters
     const Files files = {
-        {"u.txt", e10 + "\n" + "abcdefghij\n" + "ab\n" + "abcde\n" + euro3 + "\n" + smile2 +
-                      "\n" + "abcdefgh\r\n"},
+        {"u.txt", e10 + "\n" + "abcdefghij\n" + "ab\n" + "abcde\n" + euro3 + "\n" + smile2 + "\n" +
+                      "abcdefgh\r\n"},
     };
     struct Row {
         LineNo line;
@@ -320,11 +381,11 @@ TEST_CASE("windows: long lines cut on a UTF-8 boundary", "[window]") {
         std::size_t cut;
     };
     const std::vector<Row> table = {
-        {1, 5, "\xC3\xA9\xC3\xA9", 16},        // odd limit: back off to a character start
-        {1, 4, "\xC3\xA9\xC3\xA9", 16},        // even limit: on a boundary already
-        {1, 1, "", 20},                         // not even one character fits
-        {1, 20, e10, 0},                        // exactly the limit: not cut
-        {1, 19, std::string(e10, 0, 18), 2},    // one byte short: the last character goes
+        {1, 5, "\xC3\xA9\xC3\xA9", 16},       // odd limit: back off to a character start
+        {1, 4, "\xC3\xA9\xC3\xA9", 16},       // even limit: on a boundary already
+        {1, 1, "", 20},                       // not even one character fits
+        {1, 20, e10, 0},                      // exactly the limit: not cut
+        {1, 19, std::string(e10, 0, 18), 2},  // one byte short: the last character goes
         {2, 5, "abcde", 5},
         {3, 5, "ab", 0},
         {4, 5, "abcde", 0},
@@ -333,7 +394,7 @@ TEST_CASE("windows: long lines cut on a UTF-8 boundary", "[window]") {
         {5, 8, "\xE2\x82\xAC\xE2\x82\xAC", 3},
         {6, 7, "\xF0\x9F\x98\x80", 4},
         {6, 3, "", 8},
-        {7, 3, "abc", 5},                       // the '\r' is neither shown nor counted
+        {7, 3, "abc", 5},  // the '\r' is neither shown nor counted
         {7, 8, "abcdefgh", 0},
     };
     for (const auto& r : table) {
@@ -362,7 +423,7 @@ TEST_CASE("cut_line: at most max bytes, never inside a UTF-8 sequence", "[window
         {"abc", 10, "abc", 0},
         {"abcd", 3, "abc", 1},
         {"abc", 0, "", 3},
-        {"a\xC3\xA9z", 2, "a", 3},          // 'é' at bytes 1-2 does not fit whole
+        {"a\xC3\xA9z", 2, "a", 3},  // 'é' at bytes 1-2 does not fit whole
         {"a\xC3\xA9z", 3, "a\xC3\xA9", 1},
         {"\xE2\x82\xAC!", 1, "", 4},
         {"\xE2\x82\xAC!", 2, "", 4},
@@ -441,8 +502,7 @@ TEST_CASE("windows: with since, anchors not edited since get none", "[window]") 
         a.anchor.symbol = symbol;
         return a;
     };
-    spec.anchors = rows({edited(at("a.c", 5, 5), false, "L5"),
-                         edited(at("b.c", 3, 3), true, "L3"),
+    spec.anchors = rows({edited(at("a.c", 5, 5), false, "L5"), edited(at("b.c", 3, 3), true, "L3"),
                          edited(at("c.c", 7, 7), std::nullopt, "L7"),
                          edited(at("a.c", 15, 15), false, "L15")});
     report.specs.push_back(spec);
@@ -509,8 +569,8 @@ TEST_CASE("pack: caller lists are the same with the scan shared by a pool", "[wi
         REQUIRE(added.ok());
         std::ostringstream out;
         for (const auto& c : report.specs[0].callers) {
-            out << c.symbol << " total " << c.total << " in windows " << c.in_windows
-                << " scanned " << c.files_scanned << "\n";
+            out << c.symbol << " total " << c.total << " in windows " << c.in_windows << " scanned "
+                << c.files_scanned << "\n";
             for (const auto& h : c.hits) out << h.path << ":" << h.line << ": " << h.text << "\n";
             for (const auto& f : c.per_file) out << f.path << " " << f.count << "\n";
         }

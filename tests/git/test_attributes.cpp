@@ -2,7 +2,6 @@
 // attributes (binary, -diff, diff, a driver's binary setting), a tracked .gitattributes
 // edited or deleted on disk, and a known divergence of libgit2 1.5's CRLF filter from git.
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -79,8 +78,8 @@ TEST_CASE("binary or not as git diff decides: content and the diff attributes", 
     std::set<std::string> git_binary;
     for (const auto& [path, patch] : git_patches(repo, base + " " + target, paths))
         if (parse_patch(patch).binary) git_binary.insert(path);
-    CHECK(git_binary == std::set<std::string>{"nul.txt", "attr.bin", "attr.nodiff", "driver.drv",
-                                              "nul.nodrv"});
+    CHECK(git_binary ==
+          std::set<std::string>{"nul.txt", "attr.bin", "attr.nodiff", "driver.drv", "nul.nodrv"});
 }
 
 TEST_CASE("attributes as git takes them, with a tracked .gitattributes on disk or gone", "[git]") {
@@ -97,7 +96,8 @@ TEST_CASE("attributes as git takes them, with a tracked .gitattributes on disk o
         for (const auto& [path, text] : before) repo.write(path, text);
         auto base = repo.commit();
         const std::map<std::string, std::string> after = {
-            {"a.dat", "a\nB\nc\n"}, {"b.txt", "one\n$Id: 1234 $\ntwo\nthree\n"},
+            {"a.dat", "a\nB\nc\n"},
+            {"b.txt", "one\n$Id: 1234 $\ntwo\nthree\n"},
             {"c.md", "x\nY\n"}};
         for (const auto& [path, text] : after) repo.write(path, text);
         if (gone)
@@ -112,7 +112,8 @@ TEST_CASE("attributes as git takes them, with a tracked .gitattributes on disk o
         std::set<std::string> git_binary;
         for (const auto& [path, patch] : git_patches(repo, base, {"a.dat", "b.txt", "c.md"}))
             if (parse_patch(patch).binary) git_binary.insert(path);
-        CHECK(git_binary == (gone ? std::set<std::string>{"a.dat"} : std::set<std::string>{"c.md"}));
+        CHECK(git_binary ==
+              (gone ? std::set<std::string>{"a.dat"} : std::set<std::string>{"c.md"}));
     }
 }
 
@@ -129,10 +130,10 @@ TEST_CASE("known divergence: libgit2 1.5 keeps CRLF when the index blob has a lo
     repo.write("a.txt", "a\r\nb\r\n");
     auto base = repo.commit();
     REQUIRE(repo.git("cat-file -p " + base + ":a.txt") == "a\nb\n");  // normalised
-    repo.write("a.txt", "a\r\nb\r");                                   // lone CR at the end
+    repo.write("a.txt", "a\r\nb\r");                                  // lone CR at the end
     repo.git("add a.txt");
     REQUIRE(repo.git("cat-file -p :a.txt") == "a\r\nb\r");  // git keeps it as it is
-    repo.write("a.txt", "a\r\nb\r\n");                     // disk back to the base bytes
+    repo.write("a.txt", "a\r\nb\r\n");                      // disk back to the base bytes
     auto git = parse_patch(repo.git("diff -U0 --no-color " + base + " -- a.txt"));
     CHECK(git.hunks.empty());
     auto opened = open_repo(repo);

@@ -3,7 +3,6 @@
 // without a CRLF filter), and hand-picked shapes where git's choices show (the indent
 // heuristic, runs of one line, final newlines, CRLF, the 1 KiB common-tail trim).
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -35,8 +34,7 @@ using cptest::TextFile;
 // One random history: `count` files at base, edited at a committed target, then edited again
 // in the working tree (staged, unstaged, both, or undone); hunks compared with git each time.
 // `attributes` is a .gitattributes line (the CRLF filter at work), or empty.
-void random_history(std::uint64_t seed, int count, const std::string& attributes,
-                    int& compared) {
+void random_history(std::uint64_t seed, int count, const std::string& attributes, int& compared) {
     INFO("seed " << seed << " .gitattributes '" << attributes << "'");
     Gen gen(seed);
     Repo repo;
@@ -82,10 +80,9 @@ void random_history(std::uint64_t seed, int count, const std::string& attributes
 
     // Working tree: 0 untouched, 1 unstaged edit, 2 staged edit, 3 staged then edited again,
     // 4 staged edit undone on disk, 5 disk put back to the base content, 6 emptied on disk.
-    static const char* const what[] = {"untouched",          "unstaged edit",
-                                       "staged edit",        "staged edit, edited again",
-                                       "staged edit undone", "disk back to base",
-                                       "emptied on disk"};
+    static const char* const what[] = {
+        "untouched",          "unstaged edit",     "staged edit",    "staged edit, edited again",
+        "staged edit undone", "disk back to base", "emptied on disk"};
     std::map<std::string, std::string> notes;
     std::vector<int> action(paths.size());
     std::vector<std::string> to_stage;
@@ -183,8 +180,7 @@ TEST_CASE("hunks equal git diff -U0 on hand-picked shapes", "[git]") {
         {"function inserted between two", f1 + f3, f1 + f2 + f3},
         {"function appended", f1 + f2, f1 + f2 + f3},
         {"function removed from the middle", f1 + f2 + f3, f1 + f3},
-        {"nested block inserted",
-         "void g() {\n    if (a) {\n        x();\n    }\n}\n",
+        {"nested block inserted", "void g() {\n    if (a) {\n        x();\n    }\n}\n",
          "void g() {\n    if (a) {\n        x();\n    }\n    if (b) {\n        x();\n    }\n}\n"},
         {"a repeated line added to a run of it", "top\n" + runs + "bottom\n",
          "top\n" + runs_plus + "bottom\n"},

@@ -6,10 +6,9 @@
 // a path without its NUL, a count larger than the file), each refused.
 #include <sys/stat.h>
 
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -59,10 +58,10 @@ std::string hex_of(const Id& id) {
 std::string show(const IndexFile& file) {
     std::ostringstream out;
     for (const IndexRecord& r : file.entries)
-        out << std::oct << r.mode << std::dec << " " << hex_of(r.id) << " " << r.flags.stage
-            << " " << r.path << " ctime " << r.ctime_s << ":" << r.ctime_ns << " mtime "
-            << r.mtime_s << ":" << r.mtime_ns << " dev " << r.dev << " ino " << r.ino << " uid "
-            << r.uid << " gid " << r.gid << " size " << r.size << (r.flags.assume_valid ? " A" : "")
+        out << std::oct << r.mode << std::dec << " " << hex_of(r.id) << " " << r.flags.stage << " "
+            << r.path << " ctime " << r.ctime_s << ":" << r.ctime_ns << " mtime " << r.mtime_s
+            << ":" << r.mtime_ns << " dev " << r.dev << " ino " << r.ino << " uid " << r.uid
+            << " gid " << r.gid << " size " << r.size << (r.flags.assume_valid ? " A" : "")
             << (r.flags.skip_worktree ? " S" : "") << (r.flags.intent_to_add ? " I" : "")
             << (r.flags.mode == r.mode ? "" : " (flags.mode differs)") << "\n";
     return out.str();
@@ -103,7 +102,9 @@ IndexFile git_view(const Repo& repo, const std::string& env = "") {
     return out;
 }
 
-std::string index_path(const Repo& repo) { return repo.at(".git/index"); }
+std::string index_path(const Repo& repo) {
+    return repo.at(".git/index");
+}
 
 // Shell commands in the repository; a failure fails the test.
 void run_in(const Repo& repo, const std::string& commands) {
@@ -152,13 +153,13 @@ void put16(std::string& out, std::uint16_t v) {
 // overrides the 12-bit length field.
 std::string entry_bytes(const IndexRecord& r, std::optional<std::uint16_t> name_length = {}) {
     std::string out;
-    for (std::uint32_t v : {r.ctime_s, r.ctime_ns, r.mtime_s, r.mtime_ns, r.dev, r.ino, r.mode,
-                            r.uid, r.gid, r.size})
+    for (std::uint32_t v :
+         {r.ctime_s, r.ctime_ns, r.mtime_s, r.mtime_ns, r.dev, r.ino, r.mode, r.uid, r.gid, r.size})
         put32(out, v);
     out.append(reinterpret_cast<const char*>(r.id.data()), r.id.size());
     const bool extended = r.flags.skip_worktree || r.flags.intent_to_add;
-    std::uint16_t flags = name_length ? *name_length
-                                      : std::uint16_t(std::min<std::size_t>(r.path.size(), 0xfff));
+    std::uint16_t flags =
+        name_length ? *name_length : std::uint16_t(std::min<std::size_t>(r.path.size(), 0xfff));
     flags |= std::uint16_t(r.flags.stage << 12);
     if (r.flags.assume_valid) flags |= 0x8000;
     if (extended) flags |= 0x4000;
@@ -218,13 +219,13 @@ std::string index_bytes(std::uint32_t version, const std::vector<IndexRecord>& e
 }
 
 class File {
-public:
+  public:
     explicit File(const std::string& bytes) : path_(dir_.path() + "/index") {
         std::ofstream(path_, std::ios::binary) << bytes;
     }
     const std::string& path() const { return path_; }
 
-private:
+  private:
     cptest::TempDir dir_;
     std::string path_;
 };
@@ -323,8 +324,8 @@ TEST_CASE("index file: read_index_entries gives the paths asked for and every .g
     repo.write(".gitattributes", "*.txt text\n");
     repo.write("d/.gitattributes", "*.md -diff\n");
     repo.write("d/deep/.gitattributes", "* ident\n");
-    repo.write("not.gitattributes", "x\n");         // only the name .gitattributes counts
-    repo.write("d/x.gitattributes/y", "y\n");       // a directory of that suffix: no
+    repo.write("not.gitattributes", "x\n");    // only the name .gitattributes counts
+    repo.write("d/x.gitattributes/y", "y\n");  // a directory of that suffix: no
     repo.commit();
     auto got = read_index_entries(index_path(repo), {"a.txt", "d/b.txt", "d", "missing.txt", ""});
     REQUIRE(got.has_value());
@@ -399,7 +400,8 @@ TEST_CASE("index file: the optional extensions git writes are skipped (TREE, UNT
     };
     const std::vector<Row> rows = {
         {"cache tree", "true", {"TREE"}},
-        {"untracked cache", "git update-index --untracked-cache && git status >/dev/null",
+        {"untracked cache",
+         "git update-index --untracked-cache && git status >/dev/null",
          {"TREE", "UNTR"}},
         {"end of index entries and offset table",
          "git -c index.recordEndOfIndexEntries=true -c index.recordOffsetTable=true "
@@ -493,8 +495,7 @@ TEST_CASE("index file: hand-built versions 2 and 3 that git reads are read alike
     std::vector<IndexRecord> v3 = v2;
     v3.push_back(skipped);
     v3.push_back(added);
-    for (const auto& [version, entries] :
-         {std::pair{2u, v2}, std::pair{3u, v3}}) {
+    for (const auto& [version, entries] : {std::pair{2u, v2}, std::pair{3u, v3}}) {
         INFO("version " << version);
         File file(index_bytes(version, entries, extension("ZZZZ", "optional, skipped")));
         // git reads these bytes as the index they stand for.
@@ -591,8 +592,8 @@ TEST_CASE("index file: damaged or foreign bytes are refused", "[git]") {
 TEST_CASE("index file: every proper prefix of an index without extensions is refused", "[git]") {
     // With no extension after the entries, a cut anywhere leaves the entries running into what
     // would be the checksum, or the count unmet.
-    std::string whole = index_bytes(2, {record("a.txt", 1), record("dir/b.txt", 2),
-                                        record(std::string(70, 'c'), 3)});
+    std::string whole = index_bytes(
+        2, {record("a.txt", 1), record("dir/b.txt", 2), record(std::string(70, 'c'), 3)});
     {
         File file(whole);
         REQUIRE(read_index_file(file.path()).has_value());

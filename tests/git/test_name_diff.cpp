@@ -3,7 +3,6 @@
 // renames with edits, copies, deletes and shared basenames (working tree unstaged and staged,
 // and at a commit), each pair's hunks compared with `git diff -M -U0`'s.
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -12,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "context_pack/git/repository.hpp"
 #include "context_pack/git/rename.hpp"
+#include "context_pack/git/repository.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 #include "support/random_text.hpp"
@@ -237,10 +236,10 @@ TEST_CASE("rename pairing equals git's on random renames with edits and deletes"
                                                        "b.txt",  "c.txt",  "readme"};
         std::map<std::string, TextFile> files;
         while (files.size() < 24) {
-            std::string path = gen.pick(dirs) + (gen.chance(0.5)
-                                                     ? gen.pick(names)
-                                                     : "f" + std::to_string(gen.uniform(0, 99)) +
-                                                           ".txt");
+            std::string path =
+                gen.pick(dirs) + (gen.chance(0.5)
+                                      ? gen.pick(names)
+                                      : "f" + std::to_string(gen.uniform(0, 99)) + ".txt");
             if (files.count(path)) continue;
             TextFile f = gen.file();
             if (gen.chance(0.12) && !files.empty()) {  // an identical copy of another file
@@ -296,8 +295,8 @@ TEST_CASE("rename pairing equals git's on random renames with edits and deletes"
             for (const auto& [l, a, b] : ours)
                 if (!git.count({l, a, b}))
                     why += a + ": base " +
-                           (files.count(a) ? visible(files.at(a).text(), 200) : "-") +
-                           " | disk " + visible(repo.read(b), 200) + "\n" +
+                           (files.count(a) ? visible(files.at(a).text(), 200) : "-") + " | disk " +
+                           visible(repo.read(b), 200) + "\n" +
                            repo.git("ls-files --debug -- " + q(a));
             INFO(why);
             CHECK(show(ours) == show(git));

@@ -6,9 +6,8 @@
 // percentages checked against `git diff -M --name-status`. Then the reading contract (content
 // lazily, at most once, never for exact renames or pairs the sizes rule out) and the
 // fingerprint helpers.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -38,7 +37,7 @@ struct File {
 
 // Files whose content comes from memory, counting every read of bytes.
 class MemoryFiles : public rename::Files {
-public:
+  public:
     MemoryFiles(const std::vector<File>& sources, const std::vector<File>& targets)
         : sides_{sources, targets} {}
     // The bytes stand for the blob id: a symlink and a file with the same bytes share one,
@@ -55,7 +54,7 @@ public:
     }
     std::map<std::pair<rename::Side, std::size_t>, int> reads;
 
-private:
+  private:
     const File& file(rename::Side side, std::size_t i) const {
         return sides_[side == rename::Side::Source ? 0 : 1].at(i);
     }
@@ -106,8 +105,8 @@ Renames ours(const Row& row, MemoryFiles& files) {
     for (const auto& p : rename::find_renames(sources, targets, files, options)) {
         REQUIRE(p.source < sources.size());
         REQUIRE(p.target < targets.size());
-        out.insert({sources[p.source].path, targets[p.target].path,
-                    p.score * 100 / rename::kMaxScore});
+        out.insert(
+            {sources[p.source].path, targets[p.target].path, p.score * 100 / rename::kMaxScore});
     }
     return out;
 }
@@ -144,7 +143,7 @@ Renames gits(const Row& row) {
 }  // namespace
 
 TEST_CASE("rename detection: hand-worked cases, each as git diff -M pairs them", "[git]") {
-    const std::string ten = lines("aaaa", 1, 10);  // 80 bytes: a line is 10% of it
+    const std::string ten = lines("aaaa", 1, 10);         // 80 bytes: a line is 10% of it
     auto keep = [](int same, const std::string& other) {  // `same` of ten's lines, then others
         return lines("aaaa", 1, same) + lines(other, same + 1, 10 - same);
     };
@@ -168,17 +167,21 @@ TEST_CASE("rename detection: hand-worked cases, each as git diff -M pairs them",
          {{"a.txt", ten}},
          {{"b.txt", ten}, {"c.txt", ten}},
          {{"a.txt", "b.txt", 100}}},
-        {"exactly 50% pairs", {{"a.txt", ten}}, {{"b.txt", keep(5, "bbbb")}},
+        {"exactly 50% pairs",
+         {{"a.txt", ten}},
+         {{"b.txt", keep(5, "bbbb")}},
          {{"a.txt", "b.txt", 50}}},
         {"just under 50% (one byte more in the target) does not",
          {{"a.txt", ten}},
          {{"b.txt", keep(5, "bbbb") + "z"}},
          {}},
         {"40% does not", {{"a.txt", ten}}, {{"b.txt", keep(4, "bbbb")}}, {}},
-        {"-M60%: a 50% pair is not taken", {{"a.txt", ten}}, {{"b.txt", keep(5, "bbbb")}}, {},
+        {"-M60%: a 50% pair is not taken", {{"a.txt", ten}}, {{"b.txt", keep(5, "bbbb")}}, {}, 60},
+        {"-M60%: a 60% pair is",
+         {{"a.txt", ten}},
+         {{"b.txt", keep(6, "bbbb")}},
+         {{"a.txt", "b.txt", 60}},
          60},
-        {"-M60%: a 60% pair is", {{"a.txt", ten}}, {{"b.txt", keep(6, "bbbb")}},
-         {{"a.txt", "b.txt", 60}}, 60},
         {"one source, two similar targets: the more similar one",
          {{"a.txt", ten}},
          {{"b.txt", keep(6, "bbbb")}, {"c.txt", keep(8, "cccc")}},
@@ -204,35 +207,56 @@ TEST_CASE("rename detection: hand-worked cases, each as git diff -M pairs them",
          {{"new/util.c", ten}},
          {{"other.c", "new/util.c", 90}}},
         {"a basename two sources share does not pair early",
-         {{"a/util.c", keep(8, "uuuu")}, {"b/util.c", keep(7, "vvvv")}, {"other.c", keep(9, "oooo")}},
+         {{"a/util.c", keep(8, "uuuu")},
+          {"b/util.c", keep(7, "vvvv")},
+          {"other.c", keep(9, "oooo")}},
          {{"new/util.c", ten}},
          {{"other.c", "new/util.c", 90}}},
-        {"two renames at once, each to its best", {{"a.txt", ten}, {"b.txt", lines("bbbb", 1, 10)}},
+        {"two renames at once, each to its best",
+         {{"a.txt", ten}, {"b.txt", lines("bbbb", 1, 10)}},
          {{"c.txt", lines("bbbb", 1, 9) + "cccc-99\n"}, {"d.txt", keep(7, "dddd")}},
          {{"a.txt", "d.txt", 70}, {"b.txt", "c.txt", 90}}},
-        {"empty files: an exact rename", {{"e.txt", ""}}, {{"f.txt", ""}},
+        {"empty files: an exact rename",
+         {{"e.txt", ""}},
+         {{"f.txt", ""}},
          {{"e.txt", "f.txt", 100}}},
         {"an empty file and a non-empty one never pair", {{"e.txt", ""}}, {{"f.txt", "x\n"}}, {}},
-        {"text: CRLF to LF scores on the LF bytes (the CR of CRLF not hashed)", {{"a.txt", crlf}},
-         {{"b.txt", lf}}, {{"a.txt", "b.txt", 89}}},
-        {"binary: the same change keeps its CRs and pairs nothing", {{"a.bin", nul + crlf}},
-         {{"b.bin", nul + lf}}, {}},
-        {"binary: a small edit pairs by similarity", {{"a.bin", nul + ten}},
-         {{"b.bin", nul + keep(8, "bbbb")}}, {{"a.bin", "b.bin", 80}}},
-        {"a symlink renamed unchanged", {{"l1", "a.txt", true}}, {{"l2", "a.txt", true}},
+        {"text: CRLF to LF scores on the LF bytes (the CR of CRLF not hashed)",
+         {{"a.txt", crlf}},
+         {{"b.txt", lf}},
+         {{"a.txt", "b.txt", 89}}},
+        {"binary: the same change keeps its CRs and pairs nothing",
+         {{"a.bin", nul + crlf}},
+         {{"b.bin", nul + lf}},
+         {}},
+        {"binary: a small edit pairs by similarity",
+         {{"a.bin", nul + ten}},
+         {{"b.bin", nul + keep(8, "bbbb")}},
+         {{"a.bin", "b.bin", 80}}},
+        {"a symlink renamed unchanged",
+         {{"l1", "a.txt", true}},
+         {{"l2", "a.txt", true}},
          {{"l1", "l2", 100}}},
-        {"a symlink and a file with the same bytes are no rename", {{"link", "a.txt", true}},
-         {{"file", "a.txt"}}, {}},
-        {"symlinks pair only exactly", {{"l1", "some/where/far/away", true}},
-         {{"l2", "some/where/far/awax", true}}, {}},
+        {"a symlink and a file with the same bytes are no rename",
+         {{"link", "a.txt", true}},
+         {{"file", "a.txt"}},
+         {}},
+        {"symlinks pair only exactly",
+         {{"l1", "some/where/far/away", true}},
+         {{"l2", "some/where/far/awax", true}},
+         {}},
         {"over the rename limit: exact renames only",
          {{"a.txt", ten}, {"b.txt", lines("bbbb", 1, 10)}, {"c.txt", lines("cccc", 1, 10)}},
          {{"x.txt", ten}, {"y.txt", lines("bbbb", 1, 8) + "yyyy-99\nyyyy-98\n"}},
-         {{"a.txt", "x.txt", 100}}, 50, 1},
+         {{"a.txt", "x.txt", 100}},
+         50,
+         1},
         {"within the rename limit: the inexact pair too",
          {{"a.txt", ten}, {"b.txt", lines("bbbb", 1, 10)}},
          {{"x.txt", ten}, {"y.txt", lines("bbbb", 1, 8) + "yyyy-99\nyyyy-98\n"}},
-         {{"a.txt", "x.txt", 100}, {"b.txt", "y.txt", 80}}, 50, 1},
+         {{"a.txt", "x.txt", 100}, {"b.txt", "y.txt", 80}},
+         50,
+         1},
     };
     for (const Row& row : rows) {
         INFO(row.what);

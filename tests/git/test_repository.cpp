@@ -3,7 +3,6 @@
 // up at a commit as `git ls-tree` lists them (stopping at submodules and symlinks), and
 // libgit2's init without the CA bundle.
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <set>
 #include <string>
@@ -77,8 +76,8 @@ TEST_CASE("resolve_commit agrees with git rev-parse", "[git]") {
     std::string missing = c3;
     missing[39] = missing[39] == '0' ? '1' : '0';
     missing[38] = missing[38] == '0' ? '1' : '0';
-    for (const std::string& rev : {missing, std::string("0000000"), std::string("no-such-branch"),
-                                   std::string("HEAD~9")}) {
+    for (const std::string& rev :
+         {missing, std::string("0000000"), std::string("no-such-branch"), std::string("HEAD~9")}) {
         INFO("rev " << rev);
         CHECK(repo.git_status("rev-parse --verify --quiet " + q(rev + "^{object}")).status != 0);
         CHECK(opened.resolve_commit(rev).outcome == Revision::Outcome::NotFound);
@@ -175,12 +174,26 @@ TEST_CASE("lookup agrees with git ls-tree and stops at submodules and symlinks",
     REQUIRE(trim(repo.git("ls-tree " + commit + " sub")).rfind("160000 commit", 0) == 0);
 
     auto opened = open_repo(repo);
-    const std::vector<std::string> paths = {
-        "a.txt",          "dir",           "dir/b.txt",       "dir/inner",
-        "dir/inner/c.txt", "run.sh",       "link",            "dirlink",
-        "sub",            "dir/nested",    "missing.txt",     "dir/missing.txt",
-        "missing/x.txt",  "sub/x",         "sub/deep/x/y.c",  "dir/nested/file",
-        "link/x",         "dirlink/b.txt", "a.txt/x",         "dir/inner/c.txt/more"};
+    const std::vector<std::string> paths = {"a.txt",
+                                            "dir",
+                                            "dir/b.txt",
+                                            "dir/inner",
+                                            "dir/inner/c.txt",
+                                            "run.sh",
+                                            "link",
+                                            "dirlink",
+                                            "sub",
+                                            "dir/nested",
+                                            "missing.txt",
+                                            "dir/missing.txt",
+                                            "missing/x.txt",
+                                            "sub/x",
+                                            "sub/deep/x/y.c",
+                                            "dir/nested/file",
+                                            "link/x",
+                                            "dirlink/b.txt",
+                                            "a.txt/x",
+                                            "dir/inner/c.txt/more"};
     for (const auto& path : paths) {
         INFO("path " << path);
         auto r = opened.lookup(commit, path);

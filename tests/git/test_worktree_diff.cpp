@@ -3,7 +3,6 @@
 // must refuse, and our scan of the tree against libgit2's index-to-workdir diff (diff_of makes
 // every working-tree diff both ways) with a table of shapes that scan and shapes that step aside.
 #include <catch2/catch.hpp>
-
 #include <ctime>
 #include <map>
 #include <optional>
@@ -202,8 +201,7 @@ TEST_CASE("working tree: a conflicted file's hunks are git diff BASE's", "[git]"
 // ---------------------------------------------------------------------------------------------
 // Path by path, and our scan against libgit2's
 
-TEST_CASE("working tree path by path: when each path can be settled alone, and when not",
-          "[git]") {
+TEST_CASE("working tree path by path: when each path can be settled alone, and when not", "[git]") {
     // The partial diff (Repository::worktree_diff_of) answers only when nothing could make
     // its per-path answer differ from the whole diff's; each row here is a reason to refuse.
     struct Row {
@@ -212,8 +210,10 @@ TEST_CASE("working tree path by path: when each path can be settled alone, and w
         bool settles;
     };
     const std::vector<Row> rows = {
-        {"edits, staged and not, a mode change", "echo x >> a.txt && echo y >> d/b.txt && "
-         "git add d/b.txt && chmod +x c.txt", true},
+        {"edits, staged and not, a mode change",
+         "echo x >> a.txt && echo y >> d/b.txt && "
+         "git add d/b.txt && chmod +x c.txt",
+         true},
         {"a new path, absent or a directory", "mkdir new-dir", true},
         {"core.autocrlf false", "git config core.autocrlf false", true},
         {"untracked .gitattributes that converts", "echo '* text' > .gitattributes", false},
@@ -221,25 +221,29 @@ TEST_CASE("working tree path by path: when each path can be settled alone, and w
          false},
         {"tracked .gitattributes that converts nothing",
          "printf '*.txt diff=cpp whitespace=trail\\n' > .gitattributes && git add .gitattributes "
-         "&& echo z >> a.txt", true},
+         "&& echo z >> a.txt",
+         true},
         {"a diff attribute above an anchored path",
          "echo '* -diff' > d/.gitattributes && echo z >> d/b.txt && echo z >> a.txt", true},
         {"text=auto above an anchored path", "echo '* text=auto' > d/.gitattributes", false},
         {"a tracked .gitattributes gone from disk",
          "echo '*.md text' > e/.gitattributes && git add e/.gitattributes && "
-         "rm e/.gitattributes", false},
+         "rm e/.gitattributes",
+         false},
         {"a tracked .gitattributes edited on disk",
          "echo '*.md -diff' > e/.gitattributes && git add e/.gitattributes && "
-         "echo '*.txt text' > e/.gitattributes", false},
+         "echo '*.txt text' > e/.gitattributes",
+         false},
         {"info/attributes that converts",
          "mkdir -p .git/info && echo '* eol=crlf' > .git/info/attributes", false},
-        {"info/attributes that does not", "mkdir -p .git/info && echo 'a.txt -diff' > "
-         ".git/info/attributes && echo z >> a.txt && echo z >> c.txt", true},
+        {"info/attributes that does not",
+         "mkdir -p .git/info && echo 'a.txt -diff' > "
+         ".git/info/attributes && echo z >> a.txt && echo z >> c.txt",
+         true},
         {"core.autocrlf true", "git config core.autocrlf true", false},
         {"core.autocrlf input", "git config core.autocrlf input", false},
         {"core.attributesFile that converts",
-         "echo '*.txt text' > ../attrs && git config core.attributesFile \"$PWD/../attrs\"",
-         false},
+         "echo '*.txt text' > ../attrs && git config core.attributesFile \"$PWD/../attrs\"", false},
         {"core.attributesFile that is not there", "git config core.attributesFile /nonexistent",
          true},
         {"removed from the index, kept on disk", "git rm -q --cached a.txt", false},
@@ -251,9 +255,11 @@ TEST_CASE("working tree path by path: when each path can be settled alone, and w
         {"intent to add the new path", "touch new.txt && git add -N new.txt", true},
         {"index version 4", "git update-index --index-version 4", false},
         {"a split index", "git update-index --split-index", false},
-        {"a conflict", "git checkout -q -b other && echo theirs > a.txt && git commit -qam t && "
+        {"a conflict",
+         "git checkout -q -b other && echo theirs > a.txt && git commit -qam t && "
          "git checkout -q main && echo ours > a.txt && git commit -qam o && "
-         "git merge -q other >/dev/null 2>&1; true", false},
+         "git merge -q other >/dev/null 2>&1; true",
+         false},
         {"a new path that is a symlink", "ln -s a.txt new.txt", false},
     };
     for (const Row& row : rows) {
@@ -261,8 +267,7 @@ TEST_CASE("working tree path by path: when each path can be settled alone, and w
         Repo repo;
         auto base = shaped(repo, row.setup);
         auto opened = open_repo(repo);
-        const std::vector<std::string> paths{"a.txt", "c.txt", "d/b.txt", "new.txt",
-                                             "new-dir"};
+        const std::vector<std::string> paths{"a.txt", "c.txt", "d/b.txt", "new.txt", "new-dir"};
         auto partial = opened.worktree_diff_of(base, paths);
         INFO((partial ? std::string() : partial.error().message));
         REQUIRE(partial.ok());
@@ -279,8 +284,7 @@ TEST_CASE("working tree path by path: when each path can be settled alone, and w
                     CHECK(int(mine->change) == int(theirs->change));
                     CHECK(mine->new_path == theirs->new_path);
                     CHECK(mine->old_oid == theirs->old_oid);
-                    CHECK(int(partial.value()->diff_attribute(p)) ==
-                          int(whole->diff_attribute(p)));
+                    CHECK(int(partial.value()->diff_attribute(p)) == int(whole->diff_attribute(p)));
                     auto a = partial.value()->hunks(*mine);
                     auto b = whole->hunks(*theirs);
                     REQUIRE((a.ok() && b.ok()));
@@ -325,29 +329,37 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
          "echo '*.txt text eol=crlf' > .gitattributes && touch -d '2001-01-01' a.txt", true},
         {"a tracked .gitattributes unchanged, a touched file it converts",
          "echo '*.txt text eol=crlf' > .gitattributes && git add .gitattributes && "
-         "git commit -qm attrs && touch -d '2001-01-01' a.txt", true},
+         "git commit -qm attrs && touch -d '2001-01-01' a.txt",
+         true},
         {"a tracked .gitattributes edited on disk, a touched file it converted",
          "printf '*.txt text eol=crlf\\n' > .gitattributes && printf 'x\\r\\ny\\r\\n' > "
          "crlf.txt && git add -A && git commit -qm crlf && echo '# none' > .gitattributes && "
-         "touch -d '2001-01-01' crlf.txt", false},
-        {"an untracked executable and a symlink", "echo x > run.sh && chmod +x run.sh && "
-         "ln -s a.txt link", true},
+         "touch -d '2001-01-01' crlf.txt",
+         false},
+        {"an untracked executable and a symlink",
+         "echo x > run.sh && chmod +x run.sh && "
+         "ln -s a.txt link",
+         true},
         {"a tracked symlink retargeted and one touched",
          "ln -s a.txt link && ln -s c.txt link2 && git add link link2 && git commit -qm l && "
-         "ln -sfn d/b.txt link && touch -h -d '2001-01-01' link2", true},
+         "ln -sfn d/b.txt link && touch -h -d '2001-01-01' link2",
+         true},
         {"core.filemode false", "git config core.filemode false && chmod +x a.txt", true},
         {"a fifo among untracked files", "mkfifo pipe", true},
         {"a submodule entry, its directory there and not",
          "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),sub && mkdir sub && "
-         "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),gone", true},
+         "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),gone",
+         true},
 
         {"ignore negation in subdir",
          "printf '*.log\\n' > .gitignore && printf '!keep.log\\n' > d/.gitignore && "
          "echo k > d/keep.log && echo l > d/other.log && mkdir -p u && "
-         "printf '!keep.log\\n' > u/.gitignore && echo k > u/keep.log", true},
+         "printf '!keep.log\\n' > u/.gitignore && echo k > u/keep.log",
+         true},
         {"ignored tracked dir with negation",
          "printf 'd/\\n!d/keep\\n' > .gitignore && echo k > d/keep && echo o > d/other && "
-         "mkdir d/sub && echo s > d/sub/s", true},
+         "mkdir d/sub && echo s > d/sub/s",
+         true},
         {"dir pattern and symlink to dir",
          "printf 'ld/\\n' > .gitignore && ln -s e ld && ln -s nowhere dangling", true},
         {"unreadable untracked dir", "mkdir -p ur && echo x > ur/f && chmod 0444 ur", true},
@@ -358,24 +370,27 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
          "git -C d init -q && echo z > d/z.txt && echo y >> d/b.txt", true},
         {"symlinks false touched link",
          "ln -s a.txt link && git add link && git commit -qm l && "
-         "git config core.symlinks false && touch -h -d '2001-01-01' link", true},
+         "git config core.symlinks false && touch -h -d '2001-01-01' link",
+         true},
         {"trustctime false",
          "git config core.trustctime false && chmod 600 a.txt && chmod 644 a.txt", true},
         {"filemode false untracked exec",
          "git config core.filemode false && echo x > x.sh && chmod +x x.sh && "
-         "chmod +x c.txt", true},
+         "chmod +x c.txt",
+         true},
         {"ignored dir with nested repo",
          "printf 'ig/\n' > .gitignore && mkdir ig && git -C ig init -q", true},
         {"weird names",
          "mkdir -p a-b a.b a0 && echo 1 > a-b/x && echo 2 > a.b/x && echo 3 > a0/x && "
-         "echo 4 > 'a b' && printf 5 > $(printf 'h\xc3\xa9')", true},
+         "echo 4 > 'a b' && printf 5 > $(printf 'h\xc3\xa9')",
+         true},
         {"own gitignore star", "mkdir -p u && printf '*\n' > u/.gitignore && echo x > u/x", true},
         {"gitignore in untracked dir",
          "mkdir -p u && printf '*.o\n' > u/.gitignore && echo x > u/x.o && echo y > u/y.c", true},
         {"empty file grown",
          "printf '' > z.txt && git add z.txt && git commit -qm z && echo grown > z.txt", true},
-        {"dotgit case untracked",
-         "mkdir -p w && mkdir w/.GIT && echo x > w/f && echo y > .Git", true},
+        {"dotgit case untracked", "mkdir -p w && mkdir w/.GIT && echo x > w/f && echo y > .Git",
+         true},
         {"core.ignorecase", "git config core.ignorecase true", false},
         {"a file now a directory", "rm a.txt && mkdir a.txt && echo x > a.txt/x", false},
         {"a file now a symlink", "rm a.txt && ln -s c.txt a.txt", false},
@@ -387,9 +402,11 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
         {"assume-unchanged", "git update-index --assume-unchanged a.txt", false},
         {"intent to add", "echo n > new.txt && git add -N new.txt", false},
         {"index version 4", "git update-index --index-version 4", false},
-        {"a conflict", "git checkout -q -b other && echo theirs > a.txt && git commit -qam t && "
+        {"a conflict",
+         "git checkout -q -b other && echo theirs > a.txt && git commit -qam t && "
          "git checkout -q main && echo ours > a.txt && git commit -qam o && "
-         "git merge -q other >/dev/null 2>&1; true", false},
+         "git merge -q other >/dev/null 2>&1; true",
+         false},
     };
     for (const Row& row : rows) {
         INFO(row.name);
@@ -419,9 +436,9 @@ TEST_CASE("working tree scan: a racily clean entry is hashed, as libgit2 and git
     // A day ahead: at or after the index's own time (and within 32-bit seconds, as the index
     // and libgit2 keep them).
     const std::string later = "@" + std::to_string(std::time(nullptr) + 86400);
-    auto setup = cptest::sh("cd " + q(repo.dir()) + " && git config core.trustctime false && " +
-                            "touch -d '" + later + "' a.txt && rm .git/index && " +
-                            "git add a.txt b.txt");
+    auto setup =
+        cptest::sh("cd " + q(repo.dir()) + " && git config core.trustctime false && " +
+                   "touch -d '" + later + "' a.txt && rm .git/index && " + "git add a.txt b.txt");
     INFO(setup.err);
     REQUIRE(setup.status == 0);
     REQUIRE(repo.git("ls-files --debug a.txt").find("size: 3") != std::string::npos);

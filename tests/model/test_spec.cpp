@@ -26,7 +26,8 @@ TEST_CASE("a full spec parses into anchors in input order, edits before reads") 
          "change": "add the overload", "unknown": 1}
       ],
       "reads": [{"location": {"path": "t/b.cs", "line": 191}, "why": "the check to copy"}]
-    })", "plan.json");
+    })",
+                        "plan.json");
     REQUIRE(r.ok());
     const cp::Spec& s = r.value();
     CHECK(s.id == "cut.r2");
@@ -69,8 +70,7 @@ TEST_CASE("zero, negative and reversed lines parse; resolution reports them") {
 
 TEST_CASE("a wrong type names its JSON path") {
     CHECK(error_of(R"({"base": "x", "file_changes": [{}, {}, {}, {"location": {"path": "a",
-          "line": "12"}}]})") ==
-          "plan.json: file_changes[0].location is missing");
+          "line": "12"}}]})") == "plan.json: file_changes[0].location is missing");
     CHECK(error_of(R"({"file_changes": [{"location": {"path": "a", "line": "12"}}]})") ==
           "plan.json: file_changes[0].location.line must be an integer, not a string");
     CHECK(error_of(R"({"reads": [{"location": {"path": "a", "line": 1}}, {"location":
@@ -86,7 +86,8 @@ TEST_CASE("a wrong type names its JSON path") {
     CHECK(error_of(R"({"file_changes": [{"location": {"path": "a"}}]})") ==
           "plan.json: file_changes[0].location.line is missing");
     CHECK(error_of(R"({"file_changes": [{"location": {"path": "a", "line": 1},
-          "change": false}]})") == "plan.json: file_changes[0].change must be a string, not a boolean");
+          "change": false}]})") ==
+          "plan.json: file_changes[0].change must be a string, not a boolean");
     CHECK(error_of("[1, 2]") == "plan.json: the spec must be a JSON object, not an array");
 }
 
@@ -112,7 +113,8 @@ TEST_CASE("symbols are 1-128 bytes without whitespace") {
           "plan.json: file_changes[0].location.symbol is 129 bytes long; a symbol is at most "
           "128 bytes");
     auto ok = parse_spec(R"({"file_changes": [{"location": {"path": "a.prefab", "line": 1,
-          "symbol": "&1144072861"}}]})", "p");
+          "symbol": "&1144072861"}}]})",
+                         "p");
     REQUIRE(ok.ok());
     CHECK(ok->anchors[0].symbol == "&1144072861");
 }

@@ -62,12 +62,14 @@ TEST_CASE("summary: a batch of specs prints one drift report, in text and JSON")
     auto t2 = repo.commit();
     std::string jsonl;
     for (auto [id, target] : {std::pair{"first", t1}, std::pair{"second", t2}})
-        jsonl += "{\"id\": \"" + std::string(id) + "\", \"base\": \"" + base + "\", \"target\": \"" +
-                 target + "\", \"reads\": [{\"location\": {\"path\": \"src/a.c\", \"line\": 2}}, "
+        jsonl += "{\"id\": \"" + std::string(id) + "\", \"base\": \"" + base +
+                 "\", \"target\": \"" + target +
+                 "\", \"reads\": [{\"location\": {\"path\": \"src/a.c\", \"line\": 2}}, "
                  "{\"location\": {\"path\": \"b.md\", \"line\": 1}}]}\n";
     cptest::TempDir dir;
     cptest::sh("cat > " + cptest::q(dir.path() + "/plans.jsonl"), jsonl);
-    auto text = cptest::context_pack(repo.dir(), "--table " + cptest::q(dir.path() + "/plans.jsonl"));
+    auto text =
+        cptest::context_pack(repo.dir(), "--table " + cptest::q(dir.path() + "/plans.jsonl"));
     INFO(text.out << text.err);
     CHECK(text.status == 1);
     CHECK(text.out.find("drift over 2 specs, 4 anchors: 3 drifted (75%), 0 RENAMED") !=
@@ -79,8 +81,8 @@ TEST_CASE("summary: a batch of specs prints one drift report, in text and JSON")
     CHECK(squeezed.find("\n second 2 0 1 0 1 0 0 0 0 100%\n") != std::string::npos);
     CHECK(squeezed.find("\n src/ 2 0 2 0 0 0 0 0 0 100%\n") != std::string::npos);
 
-    auto json = cptest::context_pack(repo.dir(), "--table --format json " +
-                                                     cptest::q(dir.path() + "/plans.jsonl"));
+    auto json = cptest::context_pack(
+        repo.dir(), "--table --format json " + cptest::q(dir.path() + "/plans.jsonl"));
     auto doc = nlohmann::json::parse(json.out);
     CHECK(doc["summary"]["all"]["anchors"] == 4);
     CHECK(doc["summary"]["all"]["GONE"] == 1);

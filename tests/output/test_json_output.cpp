@@ -45,12 +45,19 @@ TEST_CASE("JSON output: fixed key set and values") {
     CHECK(spec["target"] == "worktree");
     CHECK(spec["target_rev"].is_null());
 
-    const std::set<std::string> anchor_keys{
-        "row",    "kind",         "label",         "path",         "line",
-        "end_line", "symbol",     "status",        "renamed",      "to",
-        "symbol_found", "lines_deleted", "reason", "exists_at_target", "binary",
-        "why",    "edited_since", "window", "by", "whitespace", "diff", "found_at",
-        "candidates", "candidates_total", "best"};
+    const std::set<std::string> anchor_keys{"row",          "kind",
+                                            "label",        "path",
+                                            "line",         "end_line",
+                                            "symbol",       "status",
+                                            "renamed",      "to",
+                                            "symbol_found", "lines_deleted",
+                                            "reason",       "exists_at_target",
+                                            "binary",       "why",
+                                            "edited_since", "window",
+                                            "by",           "whitespace",
+                                            "diff",         "found_at",
+                                            "candidates",   "candidates_total",
+                                            "best"};
     REQUIRE(spec["anchors"].size() == 2);
     const json& moved = spec["anchors"][0];
     CHECK(keys(moved) == anchor_keys);
@@ -72,9 +79,8 @@ TEST_CASE("JSON output: fixed key set and values") {
     REQUIRE(moved["window"] == 0);  // an index into the spec's windows
     REQUIRE(spec["windows"].size() == 1);
     const json& w = spec["windows"][0];
-    CHECK(keys(w) ==
-          std::set<std::string>{"path", "line", "end_line", "rows", "lines", "omitted",
-                                "unavailable", "definition"});
+    CHECK(keys(w) == std::set<std::string>{"path", "line", "end_line", "rows", "lines", "omitted",
+                                           "unavailable", "definition"});
     CHECK(w["path"] == "a.c");
     CHECK(w["line"] == 1);  // three lines of context, clamped at the top
     CHECK(w["end_line"] == 7);
@@ -82,17 +88,17 @@ TEST_CASE("JSON output: fixed key set and values") {
     CHECK(w["omitted"].is_null());
     CHECK(w["unavailable"].is_null());
     REQUIRE(w["lines"].size() == 7);
-    CHECK(keys(w["lines"][0]) ==
-          std::set<std::string>{"line", "text", "anchored", "cut_bytes"});
-    CHECK(w["lines"][0] == json{{"line", 1}, {"text", "top"}, {"anchored", false}, {"cut_bytes", 0}});
+    CHECK(keys(w["lines"][0]) == std::set<std::string>{"line", "text", "anchored", "cut_bytes"});
+    CHECK(w["lines"][0] ==
+          json{{"line", 1}, {"text", "top"}, {"anchored", false}, {"cut_bytes", 0}});
     CHECK(w["lines"][2] == json{{"line", 3}, {"text", "L2"}, {"anchored", true}, {"cut_bytes", 0}});
 
     REQUIRE(spec["callers"].size() == 1);
     const json& callers = spec["callers"][0];
-    CHECK(keys(callers) == std::set<std::string>{"symbol", "total", "in_windows",
-                                                 "files_searched", "hits", "per_file"});
+    CHECK(keys(callers) == std::set<std::string>{"symbol", "total", "in_windows", "files_searched",
+                                                 "hits", "per_file"});
     CHECK(callers["symbol"] == "L2");
-    CHECK(callers["total"] == 1);       // the other.c line; a.c's is in the window
+    CHECK(callers["total"] == 1);  // the other.c line; a.c's is in the window
     CHECK(callers["in_windows"] == 1);
     REQUIRE(callers["hits"].size() == 1);
     CHECK(keys(callers["hits"][0]) == std::set<std::string>{"path", "line", "text", "cut_bytes"});

@@ -1,9 +1,9 @@
 // Resolution end to end on scripted fixture repositories: every status and flag of SPEC §3,
 // commit targets and the working tree (staged, unstaged, untracked), and odd files.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -182,8 +182,8 @@ TEST_CASE("RENAMED combines with the line status") {
         repo.git("rm -q src/old.c");
         repo.write("src/renamed.c", "a\nb\n" + text);
         auto target = repo.commit();
-        check_at(Probe{repo, base, target}.one("src/old.c:1-30"), Status::Moved, "src/renamed.c",
-                 3, 32, true);
+        check_at(Probe{repo, base, target}.one("src/old.c:1-30"), Status::Moved, "src/renamed.c", 3,
+                 32, true);
     }
     SECTION("an unrelated new file is no rename") {
         repo.remove("src/old.c");
@@ -208,8 +208,7 @@ TEST_CASE("UNRESOLVED: bad ranges, with a one-line reason each") {
     };
     CHECK(reason("a.txt:0") == "line 0 is before the first line: lines count from 1");
     CHECK(reason("a.txt:5-4") == "end_line 4 is before line 5");
-    CHECK(reason("a.txt:8-11") ==
-          "a.txt:8-11 is past the end of the file at base (10 lines)");
+    CHECK(reason("a.txt:8-11") == "a.txt:8-11 is past the end of the file at base (10 lines)");
     CHECK(reason("a.txt:11") == "a.txt:11-11 is past the end of the file at base (10 lines)");
     CHECK(reason("empty.txt:1").find("(0 lines)") != std::string::npos);
     CHECK(reason("dir:1") == "dir is a directory at base, not a file");
@@ -228,8 +227,8 @@ TEST_CASE("UNRESOLVED: a base that is not in the repository names the mend") {
     auto r = Probe{repo, missing, std::nullopt}.run({"a.txt:1", "b.txt:2"});
     for (const auto& a : r) {
         CHECK(a.status == Status::Unresolved);
-        CHECK(a.reason == "base " + missing + " not in this repository: git fetch origin " +
-                              missing);
+        CHECK(a.reason ==
+              "base " + missing + " not in this repository: git fetch origin " + missing);
     }
     auto invalid = Probe{repo, "HEAD~~~~~~~9", std::nullopt}.one("a.txt:1");
     CHECK(invalid.status == Status::Unresolved);
@@ -248,8 +247,8 @@ TEST_CASE("UNRESOLVED: an ambiguous short base lists its candidates") {
         repo.write("blobs/" + std::to_string(i), std::to_string(i) + "\n");
         files += "blobs/" + std::to_string(i) + "\n";
     }
-    auto hashes = cptest::sh("cd " + cptest::q(repo.dir()) + " && git hash-object -w --stdin-paths",
-                             files);
+    auto hashes =
+        cptest::sh("cd " + cptest::q(repo.dir()) + " && git hash-object -w --stdin-paths", files);
     REQUIRE(hashes.status == 0);
     std::map<std::string, int> prefixes;
     std::string ambiguous;
@@ -566,9 +565,9 @@ TEST_CASE("the working tree settled path by path gives the whole diff's report")
     cp::Spec spec;
     spec.source = "test";
     spec.base = base;
-    for (const char* a : {"a.c:31-34@moved_away", "a.c:5-8", "a.c:36@tail6", "b.c:10-25",
-                          "src/c.c:3-9@c4", "src/c.c:20", "src/d.c:1-12@d3", "present-new.c:1",
-                          "absent-new.c:1"})
+    for (const char* a :
+         {"a.c:31-34@moved_away", "a.c:5-8", "a.c:36@tail6", "b.c:10-25", "src/c.c:3-9@c4",
+          "src/c.c:20", "src/d.c:1-12@d3", "present-new.c:1", "absent-new.c:1"})
         spec.anchors.push_back(cp::parse_anchor_arg(a).value());
 
     auto opened = cp::git::Repository::open(repo.dir());

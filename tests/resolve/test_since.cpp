@@ -23,16 +23,16 @@ TEST_CASE("since: exactly the anchors whose lines changed get windows") {
     a.replace(a.find("L21\n"), 4, "L21 edited\n");  // inside anchor 2 (a.c:20-22)
     a.replace(a.find("L35\n"), 4, "L35 edited\n");  // between anchors: touches none
     repo.write("a.c", a);
-    repo.git("mv b.c b2.c");                          // anchor 4's file renamed
-    repo.remove("c.c");                               // anchor 5's file deleted
+    repo.git("mv b.c b2.c");                                 // anchor 4's file renamed
+    repo.remove("c.c");                                      // anchor 5's file deleted
     repo.write("d.c", "top\n" + cptest::numbered(10, "d"));  // anchor 6 only shifted
 
     std::string anchors;
-    for (const char* a2 : {"a.c:2-4@L3", "a.c:20-22@L21", "a.c:30-33", "b.c:2", "c.c:2",
-                           "d.c:5-6", "new.c:1"})
+    for (const char* a2 :
+         {"a.c:2-4@L3", "a.c:20-22@L21", "a.c:30-33", "b.c:2", "c.c:2", "d.c:5-6", "new.c:1"})
         anchors += std::string(" --anchor ") + a2;
-    auto o = cptest::context_pack(repo.dir(), "--format json --since " + start + " --base " +
-                                                  base + anchors);
+    auto o = cptest::context_pack(repo.dir(),
+                                  "--format json --since " + start + " --base " + base + anchors);
     INFO(o.err);
     REQUIRE((o.status == 0 || o.status == 1));
     json spec = json::parse(o.out)["specs"][0];
@@ -62,8 +62,8 @@ TEST_CASE("since: nothing changed says so in one line") {
     cptest::Repo repo;
     repo.write("a.c", cptest::numbered(10));
     auto base = repo.commit();
-    auto o = cptest::context_pack(repo.dir(), "--since HEAD --base " + base +
-                                                  " --anchor a.c:2-3@L2");
+    auto o =
+        cptest::context_pack(repo.dir(), "--since HEAD --base " + base + " --anchor a.c:2-3@L2");
     CHECK(o.status == 0);
     CHECK(o.out.find("No anchor's lines changed since " + base.substr(0, 10) +
                      ": nothing to re-expand.\n") != std::string::npos);

@@ -81,7 +81,9 @@ TempDir::~TempDir() {
     std::filesystem::remove_all(path_, ec);
 }
 
-Repo::Repo(bool bare) { git(bare ? "init -q --bare" : "init -q"); }
+Repo::Repo(bool bare) {
+    git(bare ? "init -q --bare" : "init -q");
+}
 
 Output Repo::git_status(const std::string& args) const {
     return sh("git -C " + q(dir()) + " " + args);
@@ -100,9 +102,13 @@ void Repo::write(const std::string& rel, const std::string& content) const {
     std::ofstream(full, std::ios::binary) << content;
 }
 
-std::string Repo::read(const std::string& rel) const { return slurp(at(rel)); }
+std::string Repo::read(const std::string& rel) const {
+    return slurp(at(rel));
+}
 
-void Repo::remove(const std::string& rel) const { std::filesystem::remove(at(rel)); }
+void Repo::remove(const std::string& rel) const {
+    std::filesystem::remove(at(rel));
+}
 
 std::string Repo::commit(const std::string& message) const {
     git("add -A");

@@ -24,19 +24,19 @@ std::string slurp(const std::string& path);
 std::string q(const std::string& word);
 
 class TempDir {
-public:
+  public:
     TempDir();
     ~TempDir();
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
     const std::string& path() const { return path_; }
 
-private:
+  private:
     std::string path_;
 };
 
 class Repo {
-public:
+  public:
     explicit Repo(bool bare = false);
     const std::string& dir() const { return dir_.path(); }
     std::string at(const std::string& rel) const { return dir() + "/" + rel; }
@@ -52,7 +52,7 @@ public:
     std::string commit(const std::string& message = "change") const;
     std::string head() const;
 
-private:
+  private:
     TempDir dir_;
 };
 
@@ -60,7 +60,6 @@ private:
 std::string numbered(int n, const std::string& prefix = "L");
 
 // Runs the built context-pack binary in `dir` with `args`; stdin from `input`.
-Output context_pack(const std::string& dir, const std::string& args,
-                    const std::string& input = "");
+Output context_pack(const std::string& dir, const std::string& args, const std::string& input = "");
 
 }  // namespace cptest

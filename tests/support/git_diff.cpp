@@ -1,7 +1,6 @@
 #include "support/git_diff.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
 #include <sstream>
 
@@ -184,12 +183,18 @@ std::map<std::pair<std::string, std::string>, GitHunks> git_patch_sections(
 
 char letter(Change c) {
     switch (c) {
-        case Change::Modified: return 'M';
-        case Change::Added: return 'A';
-        case Change::Deleted: return 'D';
-        case Change::Renamed: return 'R';
-        case Change::TypeChanged: return 'T';
-        case Change::Conflicted: return 'U';
+        case Change::Modified:
+            return 'M';
+        case Change::Added:
+            return 'A';
+        case Change::Deleted:
+            return 'D';
+        case Change::Renamed:
+            return 'R';
+        case Change::TypeChanged:
+            return 'T';
+        case Change::Conflicted:
+            return 'U';
     }
     return '?';
 }
@@ -279,9 +284,13 @@ std::string git_worktree_view(const Repo& repo, const std::string& args) {
     return o.out;
 }
 
-bool system_attributes() { return std::filesystem::exists("/etc/gitattributes"); }
+bool system_attributes() {
+    return std::filesystem::exists("/etc/gitattributes");
+}
 
-std::string body(const std::string& prefix, int n) { return numbered(n, prefix + " line "); }
+std::string body(const std::string& prefix, int n) {
+    return numbered(n, prefix + " line ");
+}
 
 std::string edited(const std::string& prefix, int n, int line) {
     std::string out;

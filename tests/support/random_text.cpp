@@ -28,22 +28,26 @@ std::string Gen::eol(const TextFile& f, std::string line) {
 std::string Gen::line(const TextFile& f) {
     static const std::vector<std::string> vocab = {"a", "b", "c", "", "}", "{", "    x;"};
     static const std::vector<std::string> code = {
-        "",          "}",        "    }",         "    if (x) {", "        y();",
-        "    x++;",  "int f() {", "// comment",  "    return 0;", "\treturn 1;",
+        "",          "}",         "    }",      "    if (x) {",  "        y();",
+        "    x++;",  "int f() {", "// comment", "    return 0;", "\treturn 1;",
         "        }", "  ",        "    else {"};
-    static const std::vector<std::string> words = {
-        "the", "anchor", "moves", "with", "its", "lines", "when", "a", "hunk", "lands",
-        "before", "it", "and", "git", "agrees"};
+    static const std::vector<std::string> words = {"the",    "anchor", "moves", "with", "its",
+                                                   "lines",  "when",   "a",     "hunk", "lands",
+                                                   "before", "it",     "and",   "git",  "agrees"};
     switch (f.style) {
-        case Style::Vocab: return eol(f, pick(vocab));
-        case Style::Code: return eol(f, pick(code));
+        case Style::Vocab:
+            return eol(f, pick(vocab));
+        case Style::Code:
+            return eol(f, pick(code));
         case Style::Prose: {
             std::string s;
             for (int n = uniform(0, 5), i = 0; i < n; ++i) s += (i ? " " : "") + pick(words);
             return eol(f, s);
         }
-        case Style::Runs: return eol(f, chance(0.85) ? "same" : pick(vocab));
-        case Style::Unique: break;
+        case Style::Runs:
+            return eol(f, chance(0.85) ? "same" : pick(vocab));
+        case Style::Unique:
+            break;
     }
     return eol(f, "line " + std::to_string(rng_() % 1000000));
 }

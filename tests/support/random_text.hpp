@@ -28,7 +28,7 @@ struct TextFile {
 };
 
 class Gen {
-public:
+  public:
     explicit Gen(std::uint64_t seed) : rng_(seed) {}
 
     int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
@@ -56,7 +56,7 @@ public:
     void edit_once(TextFile& f);
     void edit(TextFile& f);
 
-private:
+  private:
     std::mt19937_64 rng_;
 };
 

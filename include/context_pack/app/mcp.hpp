@@ -12,8 +12,8 @@ namespace cp::mcp {
 inline constexpr std::string_view kToolName = "context_pack";
 
 // Newest first; an initialize asking for another version is answered with the first.
-inline constexpr std::array<std::string_view, 4> kProtocolVersions = {
-    "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+inline constexpr std::array<std::string_view, 4> kProtocolVersions = {"2025-11-25", "2025-06-18",
+                                                                      "2025-03-26", "2024-11-05"};
 
 // Reads one JSON-RPC message (or batch) a line from `in`, writes each reply as one line to
 // `out` and flushes it; `err` gets only diagnostics. Returns the exit status: 0 at end of input.

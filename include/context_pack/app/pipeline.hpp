@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "context_pack/core/option_names.hpp"
-#include "context_pack/git/repository.hpp"
-#include "context_pack/resolve/pack.hpp"
-#include "context_pack/model/report.hpp"
-#include "context_pack/resolve/resolve.hpp"
 #include "context_pack/core/result.hpp"
+#include "context_pack/git/repository.hpp"
+#include "context_pack/model/report.hpp"
 #include "context_pack/model/spec.hpp"
+#include "context_pack/resolve/pack.hpp"
+#include "context_pack/resolve/resolve.hpp"
 
 namespace cp {
 
@@ -27,7 +27,7 @@ struct Request {
     std::optional<std::string> target;  // overrides every spec's target
     bool at_base = false;               // every spec's target is its own base
     std::optional<std::string> since;   // mark the anchors whose lines changed since
-    std::vector<std::string> only;  // table rows ("3") or labels ("file_changes[2]")
+    std::vector<std::string> only;      // table rows ("3") or labels ("file_changes[2]")
     bool table_only = false;
     std::uint64_t max_file_bytes = git::kDefaultMaxFileBytes;  // files over it are not read
     // Threads that read and diff beside the main one (--jobs): 0 one a core, at most 8; 1 none.

@@ -18,7 +18,7 @@ namespace cp {
 struct CallerHit {
     std::string path;
     LineNo line = 0;
-    std::string text;            // the line, cut like a window line
+    std::string text;  // the line, cut like a window line
     std::size_t cut_bytes = 0;
 };
 
@@ -38,7 +38,7 @@ struct Callers {
 
 // Collects hits for a fixed set of symbols as files stream past.
 class CallerScan {
-public:
+  public:
     explicit CallerScan(std::vector<std::string> symbols, std::size_t max_line_bytes = 300);
     // Moves only: the word table points into the hit lists.
     CallerScan(CallerScan&&) = default;
@@ -54,7 +54,7 @@ public:
     // Appends what `later` found in files that come after this scan's (same symbols).
     void append(const CallerScan& later);
 
-private:
+  private:
     using Entry = std::pair<const std::string, std::vector<CallerHit>>;
     std::map<std::string, std::vector<CallerHit>> hits_;
     std::unordered_map<std::string_view, Entry*> words_;  // symbols of word bytes only

@@ -13,19 +13,19 @@
 namespace cp {
 
 struct BlockMatch {
-    LineNo line = 0;  // first line of the match, 1-based
+    LineNo line = 0;          // first line of the match, 1-based
     bool whitespace = false;  // equal only once whitespace is ignored
 };
 
 // A file's lines prepared for searching: as they are, and with whitespace squeezed (made
 // once, on the first search that needs it). Build one per file and search it many times.
 class Haystack {
-public:
+  public:
     explicit Haystack(std::vector<std::string_view> lines) : lines_(std::move(lines)) {}
     const std::vector<std::string_view>& lines() const { return lines_; }
     const std::vector<std::string>& squeezed() const;
 
-private:
+  private:
     std::vector<std::string_view> lines_;
     mutable std::vector<std::string> squeezed_;
     mutable bool squeezed_made_ = false;
@@ -40,8 +40,7 @@ enum class Match { Exact, Whitespace, ExactThenWhitespace };
 // words. At most `limit` are returned.
 std::vector<BlockMatch> find_block(const Haystack& haystack,
                                    const std::vector<std::string_view>& needle,
-                                   std::size_t limit = 11,
-                                   Match how = Match::ExactThenWhitespace);
+                                   std::size_t limit = 11, Match how = Match::ExactThenWhitespace);
 
 // True when a block is specific enough that a unique match means something: some line holds
 // at least 8 non-space bytes and the block at least 16, so a lone "}" is never relocated.

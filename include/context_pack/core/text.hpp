@@ -30,7 +30,9 @@ inline constexpr auto kWordBytes = [] {
             (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     return table;
 }();
-inline bool is_word_byte(unsigned char c) { return kWordBytes[c]; }
+inline bool is_word_byte(unsigned char c) {
+    return kWordBytes[c];
+}
 
 // True when `needle` occurs in `line` with no word byte just before or just after it, as
 // `git grep -w -F` would match it (it retries past a failed candidate).

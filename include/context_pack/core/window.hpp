@@ -23,9 +23,9 @@ struct WindowOptions {
 
 struct WindowLine {
     LineNo number = 0;
-    std::string text;            // without its newline or carriage return; maybe cut
-    bool anchored = false;       // inside an anchor's range (else context)
-    std::size_t cut_bytes = 0;   // bytes of a long line left out
+    std::string text;           // without its newline or carriage return; maybe cut
+    bool anchored = false;      // inside an anchor's range (else context)
+    std::size_t cut_bytes = 0;  // bytes of a long line left out
 };
 
 struct Window {
@@ -34,12 +34,14 @@ struct Window {
     LineNo last = 0;                   // included (last < first: nothing to show)
     std::vector<std::size_t> anchors;  // indices of the anchors it holds, in table order
     std::vector<WindowLine> lines;
-    LineNo omitted_from = 1;           // lines left out past the cap: path:omitted_from-
-    LineNo omitted_to = 0;             // omitted_to; omitted_to < omitted_from when none
+    LineNo omitted_from = 1;                 // lines left out past the cap: path:omitted_from-
+    LineNo omitted_to = 0;                   // omitted_to; omitted_to < omitted_from when none
     std::optional<std::string> unavailable;  // why no lines are shown (binary, unreadable)
     std::optional<Definition> definition;    // the function, class or section enclosing it
 
-    LineNo omitted() const { return omitted_to >= omitted_from ? omitted_to - omitted_from + 1 : 0; }
+    LineNo omitted() const {
+        return omitted_to >= omitted_from ? omitted_to - omitted_from + 1 : 0;
+    }
 };
 
 // The bytes of a path at the target, or nullptr when there is none to show.

@@ -37,9 +37,9 @@ struct Delta {
     Change change = Change::Modified;
     std::string old_path;
     std::string new_path;
-    std::string old_oid;         // the blob at base
-    std::string new_oid;         // the blob at a target commit; empty in the working tree
-    int similarity = 0;          // percent, for renames
+    std::string old_oid;  // the blob at base
+    std::string new_oid;  // the blob at a target commit; empty in the working tree
+    int similarity = 0;   // percent, for renames
     EntryKind old_kind = EntryKind::File;
     EntryKind new_kind = EntryKind::File;
 };
@@ -76,7 +76,7 @@ Result<Hunks> line_hunks(const HunkInput& input, DiffAttribute old_attribute,
 // Threads: a Diff does not change once made, so its lookups serve any thread; what reads
 // follows the rules of its Repository (repository.hpp), as each method says.
 class Diff {
-public:
+  public:
     const std::vector<Delta>& deltas() const { return deltas_; }
     const Delta* find_old(std::string_view path) const;  // the delta whose base side is path
     const Delta* find_new(std::string_view path) const;  // the delta whose target side is path
@@ -104,12 +104,12 @@ public:
     // from libgit2's; the two give the same deltas, and the scan steps aside when it cannot.
     bool scanned() const { return scanned_; }
 
-private:
+  private:
     friend class Repository;
     const Repository* repo_ = nullptr;
     bool worktree_ = false;
-    bool partial_ = false;  // also: no clean filter applies, files are stored as they are
-    bool scanned_ = false;  // the unstaged half came from worktree_scan.hpp
+    bool partial_ = false;       // also: no clean filter applies, files are stored as they are
+    bool scanned_ = false;       // the unstaged half came from worktree_scan.hpp
     std::vector<Delta> deltas_;  // sorted by old_path for lookup
     std::vector<const Delta*> by_new_;
 };

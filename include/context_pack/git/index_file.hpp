@@ -27,8 +27,8 @@ struct IndexEntry {
 
 struct IndexLookup {
     std::map<std::string, std::vector<IndexEntry>, std::less<>> entries;  // paths asked for
-    std::map<std::string, std::array<unsigned char, 20>> attributes;  // every .gitattributes
-                                                                      // tracked: its blob id
+    std::map<std::string, std::array<unsigned char, 20>> attributes;      // every .gitattributes
+                                                                          // tracked: its blob id
 };
 
 // nullopt: no index there, or one this reader does not take (see above).

@@ -14,8 +14,8 @@
 
 namespace cp::rename {
 
-inline constexpr int kMaxScore = 60000;      // git's MAX_SCORE: 100%
-inline constexpr int kDefaultScore = 30000;  // git's DEFAULT_RENAME_SCORE: 50%
+inline constexpr int kMaxScore = 60000;             // git's MAX_SCORE: 100%
+inline constexpr int kDefaultScore = 30000;         // git's DEFAULT_RENAME_SCORE: 50%
 inline constexpr std::size_t kDefaultLimit = 1000;  // git's diff.renameLimit default
 
 enum class Side { Source, Target };
@@ -27,7 +27,7 @@ struct Candidate {
 
 // Where rename detection reads what it needs, lazily and at most once per file.
 class Files {
-public:
+  public:
     virtual ~Files() = default;
     virtual std::string content_id(Side side, std::size_t index) = 0;  // the blob id
     virtual std::uint64_t size(Side side, std::size_t index) = 0;
@@ -52,8 +52,7 @@ std::vector<Pair> find_renames(const std::vector<Candidate>& sources,
 
 // git's spanhash fingerprint of a file: byte counts per hash of its 64-byte-or-line chunks,
 // sorted by hash. `text` drops the CR of CRLF pairs.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> span_hashes(std::string_view bytes,
-                                                                 bool text);
+std::vector<std::pair<std::uint32_t, std::uint32_t>> span_hashes(std::string_view bytes, bool text);
 
 // git's estimate_similarity for two regular files' bytes: 0..kMaxScore, 0 when their sizes
 // differ too much for `minimum_score` to be reachable.

@@ -65,7 +65,7 @@ struct TrackedFile {
 // main thread alone: it reads through this handle's libgit2 repository or fills its caches
 // (the mutable members below) from const methods.
 class Repository {
-public:
+  public:
     // Opens the repository that contains `dir` (searching upwards, as git does). Its errors,
     // and those of every handle opened from it, name options as `names` does.
     // Main thread: telling a safe.directory refusal apart sets a process-wide libgit2 option.
@@ -74,8 +74,8 @@ public:
     // How this handle's errors name the front end's options. Any thread.
     const OptionNames& option_names() const { return names_; }
 
-    bool is_bare() const;     // main thread
-    bool is_shallow() const;  // main thread
+    bool is_bare() const;         // main thread
+    bool is_shallow() const;      // main thread
     std::string workdir() const;  // with a trailing '/'; empty when bare. Any thread.
 
     Revision resolve_commit(std::string_view rev) const;  // main thread
@@ -111,8 +111,7 @@ public:
     // asks attributes and reads this handle's index.
     using TakeStaged = std::function<std::optional<StagedChanges>()>;
     Result<Diff> diff(const std::string& base, const std::optional<std::string>& target,
-                      const Repository* reader = nullptr,
-                      const TakeStaged& staged = nullptr) const;
+                      const Repository* reader = nullptr, const TakeStaged& staged = nullptr) const;
     // The base tree to `index_file` (the main handle's index, see index_file()): the staged
     // half of a working-tree diff, which this handle, a reader, can make on another thread.
     // Its owner, and only on a reader: it sets the handle's index to that file.
@@ -177,7 +176,7 @@ public:
     Repository& operator=(Repository&&) noexcept;
     ~Repository();
 
-private:
+  private:
     // The libgit2 repository, for the files of src/git/ (src/git/libgit2.hpp).
     friend git_repository* raw_handle(const Repository& repo);
 

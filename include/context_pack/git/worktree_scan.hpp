@@ -38,7 +38,7 @@ struct ScanHooks {
     // The blob id the file at `path` would be stored as, for a mode (a symlink's target, or
     // the file converted as git stores it); nullopt: cannot tell.
     std::function<std::optional<std::array<unsigned char, 20>>(const std::string& path,
-                                                                std::uint32_t mode)>
+                                                               std::uint32_t mode)>
         blob_id;
 };
 
@@ -55,8 +55,7 @@ struct ScanChange {
 
 // `root`: the working tree, with a trailing '/'. The changes come in no particular order.
 std::optional<std::vector<ScanChange>> scan_worktree(const std::string& root,
-                                                     const IndexFile& index,
-                                                     const ScanRules& rules,
+                                                     const IndexFile& index, const ScanRules& rules,
                                                      const ScanHooks& hooks);
 
 }  // namespace cp::git

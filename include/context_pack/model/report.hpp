@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "context_pack/core/callers.hpp"
-#include "context_pack/model/spec.hpp"
 #include "context_pack/core/window.hpp"
+#include "context_pack/model/spec.hpp"
 
 namespace cp {
 
@@ -65,16 +65,16 @@ struct Relocation {
 
 struct AnchorResult {
     Anchor anchor;
-    std::size_t row = 0;                  // 1-based row in its spec's table
+    std::size_t row = 0;  // 1-based row in its spec's table
     Status status = Status::Unresolved;
     bool renamed = false;
-    std::optional<Location> to;           // the range at target, for SAME/MOVED/TOUCHED
-    std::optional<bool> symbol_found;     // null without a symbol or without a window
+    std::optional<Location> to;        // the range at target, for SAME/MOVED/TOUCHED
+    std::optional<bool> symbol_found;  // null without a symbol or without a window
     bool lines_deleted = false;
-    std::optional<bool> exists_at_target; // for NEW: whether the file is at the target
-    bool binary = false;                  // the file is binary: no line hunks
-    std::optional<std::string> reason;    // why GONE/UNRESOLVED, or a note on the outcome
-    std::optional<bool> edited_since;     // with --since: a hunk since then touched its lines
+    std::optional<bool> exists_at_target;  // for NEW: whether the file is at the target
+    bool binary = false;                   // the file is binary: no line hunks
+    std::optional<std::string> reason;     // why GONE/UNRESOLVED, or a note on the outcome
+    std::optional<bool> edited_since;      // with --since: a hunk since then touched its lines
 
     std::optional<Relocation> relocation;  // beyond the diff: see Relocation
 
@@ -106,12 +106,12 @@ struct Target {
 struct SpecReport {
     std::string source;
     std::string id;
-    std::string base_rev;      // as written
-    std::string base;          // full hash, empty when it did not resolve
-    std::string target_rev;    // as written, empty for the working tree
+    std::string base_rev;    // as written
+    std::string base;        // full hash, empty when it did not resolve
+    std::string target_rev;  // as written, empty for the working tree
     Target target;
-    std::string since_rev;     // --since as written, empty without it
-    std::string since;         // its full hash
+    std::string since_rev;  // --since as written, empty without it
+    std::string since;      // its full hash
     std::vector<AnchorResult> anchors;
     std::vector<Window> windows;   // filled by the pack step, not by resolution
     std::vector<Callers> callers;  // one per distinct symbol, in order of first use

@@ -1,6 +1,7 @@
 // The text pack (SPEC §4): the status table first, then one block per window, then caller
 // lists, within a cap on lines: each block is printed whole if it still fits, else named
-// with the command that prints it; nothing is cut silently. Colour is decided by the caller, never here.
+// with the command that prints it; nothing is cut silently. Colour is decided by the caller, never
+// here.
 #pragma once
 
 #include <cstddef>

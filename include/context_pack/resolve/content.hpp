@@ -6,13 +6,13 @@
 #include <optional>
 #include <string>
 
-#include "context_pack/git/repository.hpp"
 #include "context_pack/core/result.hpp"
+#include "context_pack/git/repository.hpp"
 
 namespace cp {
 
 class Content {
-public:
+  public:
     explicit Content(const git::Repository& repo) : repo_(repo) {}
 
     // nullptr when the blob is over the repository's file size limit.
@@ -29,7 +29,7 @@ public:
 
     const git::Repository& repo() const { return repo_; }
 
-private:
+  private:
     const git::Repository& repo_;
     std::map<std::string, std::string> blobs_;
     std::map<std::string, std::optional<std::string>> worktree_;

@@ -3,11 +3,11 @@
 // for every symbol of every spec on that target.
 #pragma once
 
-#include "context_pack/resolve/content.hpp"
-#include "context_pack/resolve/pool.hpp"
-#include "context_pack/model/report.hpp"
 #include "context_pack/core/result.hpp"
 #include "context_pack/core/window.hpp"
+#include "context_pack/model/report.hpp"
+#include "context_pack/resolve/content.hpp"
+#include "context_pack/resolve/pool.hpp"
 
 namespace cp {
 

@@ -19,7 +19,7 @@
 namespace cp {
 
 class Pool {
-public:
+  public:
     // `threads` threads (0: one a core, at most 8), or as many as can be started with their
     // handles; nullptr for fewer than 2 (one thread beside the main one gains little), and
     // the caller does the work itself.
@@ -33,8 +33,7 @@ public:
     template <class F>
     auto run(F task) -> std::future<decltype(task(std::declval<const git::Repository&>()))> {
         using R = decltype(task(std::declval<const git::Repository&>()));
-        auto job = std::make_shared<std::packaged_task<R(const git::Repository&)>>(
-            std::move(task));
+        auto job = std::make_shared<std::packaged_task<R(const git::Repository&)>>(std::move(task));
         auto result = job->get_future();
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -44,7 +43,7 @@ public:
         return result;
     }
 
-private:
+  private:
     Pool() = default;
     void loop(const git::Repository& reader);
 

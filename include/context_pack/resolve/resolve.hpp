@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "context_pack/resolve/content.hpp"
-#include "context_pack/git/repository.hpp"
-#include "context_pack/resolve/pool.hpp"
-#include "context_pack/model/report.hpp"
 #include "context_pack/core/result.hpp"
+#include "context_pack/git/repository.hpp"
+#include "context_pack/model/report.hpp"
 #include "context_pack/model/spec.hpp"
+#include "context_pack/resolve/content.hpp"
+#include "context_pack/resolve/pool.hpp"
 
 namespace cp {
 
@@ -41,8 +41,8 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
 
 // Why a revision did not name one commit, with the mend; empty when it did. `role` is
 // "base", "target" or "--since".
-std::string revision_problem(const git::Repository& repo, const char* role,
-                             const std::string& rev, const git::Revision& revision);
+std::string revision_problem(const git::Repository& repo, const char* role, const std::string& rev,
+                             const git::Revision& revision);
 
 // Why `path` cannot name a file inside the repository, or nullopt when it can.
 std::optional<std::string> path_problem(std::string_view path);
