@@ -24,21 +24,15 @@
 namespace cp::cli {
 namespace {
 
+// The options: what they ask of the pipeline is parsed into the request itself; the rest
+// says where specs come from and how to print.
 struct Options {
+    Request request;
     std::vector<std::string> spec_files;
     std::vector<std::string> anchors;
-    std::string repo_dir = ".";
-    std::optional<std::string> base;
-    std::optional<std::string> target;
-    bool at_base = false;
-    std::optional<std::string> since;
-    std::vector<std::string> only;
     std::string format = "text";
-    bool table_only = false;
-    int context = 3;
     std::size_t max_lines = 1500;
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
-    unsigned jobs = 0;
     std::string color = "auto";
 };
 
@@ -66,7 +60,7 @@ Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
         for (auto& s : parsed.value()) specs.push_back(std::move(s));
     }
     if (!o.anchors.empty()) {
-        if (!o.base)
+        if (!o.request.base)
             return Error{"--anchor needs --base REV: the commit the anchors' line numbers are at"};
         Spec adhoc;
         adhoc.source = "--anchor";
@@ -82,7 +76,7 @@ Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
         return Error{
             "nothing to resolve: give a spec file ('-' reads standard input), or "
             "--base REV --anchor PATH:LINE"};
-    if (auto checked = check_specs(specs, o.base.has_value(), "pass --base REV"); !checked)
+    if (auto checked = check_specs(specs, o.request.base.has_value(), "pass --base REV"); !checked)
         return checked.error();
     return specs;
 }
@@ -127,31 +121,33 @@ int fail(std::ostream& err, const std::string& message) {
 void add_options(CLI::App& app, Options& o) {
     app.add_option("specs", o.spec_files,
                    "Spec files (.json, or .jsonl with one spec a line); - reads stdin");
-    app.add_option("-C", o.repo_dir, "Repository to read (default: the current directory)");
-    app.add_option("--base", o.base, "Base revision for --anchor, overriding every spec's base");
+    app.add_option("-C", o.request.repo_dir, "Repository to read (default: the current directory)");
+    app.add_option("--base", o.request.base,
+                   "Base revision for --anchor, overriding every spec's base");
     // One value per occurrence, so `--only 2 plan.json` leaves plan.json a spec file.
     app.add_option("--anchor", o.anchors, "Ad hoc anchor PATH:LINE[-END][@SYMBOL] (repeatable)")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_option("--target", o.target,
+    app.add_option("--target", o.request.target,
                    "Target revision (default: the working tree; HEAD in a bare repository)");
-    app.add_flag("--at-base", o.at_base, "Check each spec at its own base (target = base)");
-    app.add_option("--since", o.since,
+    app.add_flag("--at-base", o.request.at_base, "Check each spec at its own base (target = base)");
+    app.add_option("--since", o.request.since,
                    "Mark anchors whose lines changed since REV; show only their windows");
-    app.add_option("--only", o.only,
+    app.add_option("--only", o.request.only,
                    "Show only this anchor: a table row (3) or a label (file_changes[2], reads[0])")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
-    app.add_flag("--table", o.table_only, "Print the status table alone");
-    app.add_option("--context", o.context, "Context lines around each window (default 3)")
+    app.add_flag("--table", o.request.table_only, "Print the status table alone");
+    app.add_option("--context", o.request.pack.window.context,
+                   "Context lines around each window (default 3)")
         ->check(CLI::Range(0, 1000));
     app.add_option("--max-lines", o.max_lines, "Cap on the text pack's lines (default 1500)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
     app.add_option("--max-file-mib", o.max_file_mib,
                    "Files larger than this many MiB are not read (default 128)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
-    app.add_option("--jobs", o.jobs,
+    app.add_option("--jobs", o.request.jobs,
                    "Threads that read and diff (default: one a core, at most 8; 1: none "
                    "besides the main one)")
         ->check(CLI::Range(1u, 256u));
@@ -159,21 +155,11 @@ void add_options(CLI::App& app, Options& o) {
         ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
-// What the options ask of the pipeline.
-Request request_of(const Options& o, std::vector<Spec> specs) {
-    Request request;
-    request.specs = std::move(specs);
-    request.repo_dir = o.repo_dir;
-    request.base = o.base;
-    request.target = o.target;
-    request.at_base = o.at_base;
-    request.since = o.since;
-    request.jobs = o.jobs;
-    request.only = o.only;
-    request.table_only = o.table_only;
-    request.max_file_bytes = o.max_file_mib << 20;
-    request.pack.window.context = o.context;
-    return request;
+// The request the options make, with the specs they name.
+Request request_of(Options o, std::vector<Spec> specs) {
+    o.request.specs = std::move(specs);
+    o.request.max_file_bytes = o.max_file_mib << 20;
+    return std::move(o.request);
 }
 
 void print(std::ostream& out, const Report& report, const Options& o, int argc, char** argv) {
@@ -182,7 +168,7 @@ void print(std::ostream& out, const Report& report, const Options& o, int argc, 
     } else {
         TextOptions to;
         to.color = use_color(o.color);
-        to.table_only = o.table_only;
+        to.table_only = o.request.table_only;
         to.max_lines = o.max_lines;
         to.rerun = rerun_command(argc, argv);
         print_pack(out, report, to);

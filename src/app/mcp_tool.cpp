@@ -157,19 +157,6 @@ const char* type_name(const Json& j) {
     return json_type_name(j);
 }
 
-struct CallArgs {
-    std::vector<Spec> specs;
-    std::optional<std::string> spec_path;  // the file the specs came from, for pointers
-    std::string repo = ".";
-    std::optional<std::string> base, target, since;
-    bool at_base = false;
-    bool table_only = false;
-    std::vector<std::string> only;
-    int context = 3;
-    std::size_t max_lines = 1500;
-    std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
-};
-
 // The tool's arguments, as errors from any layer name them.
 const OptionNames kToolNames{.repo = {"repo", "repo"},
                              .base = {"base", "base"},
@@ -178,6 +165,14 @@ const OptionNames kToolNames{.repo = {"repo", "repo"},
                              .since = {"since", "since"},
                              .only = {"only", "only"},
                              .max_file_mib = {"max_file_mib", "max_file_mib"}};
+
+// The arguments: what they ask of the pipeline is read into the request itself.
+struct CallArgs {
+    Request request;                       // its names are the tool's (kToolNames)
+    std::optional<std::string> spec_path;  // the file the specs came from, for pointers
+    std::size_t max_lines = 1500;
+    std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
+};
 
 constexpr const char* kArgumentNames =
     "spec, repo, base, target, at_base, since, table_only, only, context, max_lines, "
@@ -275,17 +270,19 @@ Result<CallArgs> read_arguments(const Json& args) {
                                      kArgumentNames)};
 
     CallArgs a;
+    a.request.names = kToolNames;
     auto repo = string_arg(args, "repo");
     if (!repo) return repo.error();
-    if (repo.value()) a.repo = *repo.value();
-    for (auto [key, out] : {std::pair{"base", &a.base}, std::pair{"target", &a.target},
-                            std::pair{"since", &a.since}}) {
+    if (repo.value()) a.request.repo_dir = *repo.value();
+    for (auto [key, out] :
+         {std::pair{"base", &a.request.base}, std::pair{"target", &a.request.target},
+          std::pair{"since", &a.request.since}}) {
         auto v = string_arg(args, key);
         if (!v) return v.error();
         *out = v.value();
     }
-    for (auto [key, out] :
-         {std::pair{"at_base", &a.at_base}, std::pair{"table_only", &a.table_only}}) {
+    for (auto [key, out] : {std::pair{"at_base", &a.request.at_base},
+                            std::pair{"table_only", &a.request.table_only}}) {
         auto v = bool_arg(args, key);
         if (!v) return v.error();
         *out = v.value();
@@ -296,16 +293,16 @@ Result<CallArgs> read_arguments(const Json& args) {
         for (std::size_t i = 0; i < only->size(); ++i) {
             const Json& o = (*only)[i];
             if (o.is_string())
-                a.only.push_back(o.get<std::string>());
+                a.request.only.push_back(o.get<std::string>());
             else if (o.is_number_unsigned())  // a row number sent as a number
-                a.only.push_back(std::to_string(o.get<std::uint64_t>()));
+                a.request.only.push_back(std::to_string(o.get<std::uint64_t>()));
             else
                 return Error{fmt::format("only[{}] must be a string, not {}", i, type_name(o))};
         }
     }
     auto context = int_arg(args, "context", 0, 1000);
     if (!context) return context.error();
-    if (context.value()) a.context = int(*context.value());
+    if (context.value()) a.request.pack.window.context = int(*context.value());
     auto max_lines = int_arg(args, "max_lines", 1, 100000000);
     if (!max_lines) return max_lines.error();
     if (max_lines.value()) a.max_lines = std::size_t(*max_lines.value());
@@ -313,7 +310,7 @@ Result<CallArgs> read_arguments(const Json& args) {
     if (!max_file_mib) return max_file_mib.error();
     if (max_file_mib.value()) a.max_file_mib = std::uint64_t(*max_file_mib.value());
 
-    if (a.at_base && a.target)
+    if (a.request.at_base && a.request.target)
         return Error{"at_base and target both set the target; give one of them"};
 
     const Json* spec = find_arg(args, "spec");
@@ -323,11 +320,14 @@ Result<CallArgs> read_arguments(const Json& args) {
             "path of a .json or .jsonl spec file"};
     auto specs = load_specs(*spec, a.spec_path);
     if (!specs) return specs.error();
-    a.specs = std::move(specs).value();
-    if (a.specs.empty())
+    a.request.specs = std::move(specs).value();
+    a.request.max_file_bytes = a.max_file_mib << 20;
+    if (a.request.specs.empty())
         return Error{
             fmt::format("nothing to resolve: {} holds no spec", a.spec_path.value_or("spec"))};
-    if (auto checked = check_specs(a.specs, a.base.has_value(), "pass the base argument"); !checked)
+    if (auto checked =
+            check_specs(a.request.specs, a.request.base.has_value(), "pass the base argument");
+        !checked)
         return checked.error();
     return a;
 }
@@ -337,13 +337,14 @@ Result<CallArgs> read_arguments(const Json& args) {
 // The command line that reprints the pack (pointers append "--only N"): the CLI equivalent
 // of this call, with SPEC standing for a spec that was passed inline.
 std::string rerun_command(const CallArgs& a) {
+    const Request& r = a.request;
     std::string cmd = "context-pack";
-    if (a.repo != ".") cmd += " -C " + text::shell_word(a.repo);
-    if (a.base) cmd += " --base " + text::shell_word(*a.base);
-    if (a.target) cmd += " --target " + text::shell_word(*a.target);
-    if (a.at_base) cmd += " --at-base";
-    if (a.since) cmd += " --since " + text::shell_word(*a.since);
-    if (a.context != 3) cmd += fmt::format(" --context {}", a.context);
+    if (r.repo_dir != ".") cmd += " -C " + text::shell_word(r.repo_dir);
+    if (r.base) cmd += " --base " + text::shell_word(*r.base);
+    if (r.target) cmd += " --target " + text::shell_word(*r.target);
+    if (r.at_base) cmd += " --at-base";
+    if (r.since) cmd += " --since " + text::shell_word(*r.since);
+    if (r.pack.window.context != 3) cmd += fmt::format(" --context {}", r.pack.window.context);
     if (a.max_file_mib != git::kDefaultMaxFileBytes >> 20)
         cmd += fmt::format(" --max-file-mib {}", a.max_file_mib);
     cmd += " " + (a.spec_path ? text::shell_word(*a.spec_path) : std::string("SPEC"));
@@ -371,24 +372,12 @@ Json call_tool(const Json& arguments) {
     if (!args) return tool_error(args.error().message);
     const CallArgs& a = args.value();
 
-    Request request;
-    request.specs = a.specs;
-    request.repo_dir = a.repo;
-    request.base = a.base;
-    request.target = a.target;
-    request.at_base = a.at_base;
-    request.since = a.since;
-    request.only = a.only;
-    request.table_only = a.table_only;
-    request.pack.window.context = a.context;
-    request.max_file_bytes = a.max_file_mib << 20;
-    request.names = kToolNames;
-    auto report = build_report(request);
+    auto report = build_report(a.request);
     if (!report) return tool_error(report.error().message);
 
     TextOptions to;
     to.color = false;
-    to.table_only = a.table_only;
+    to.table_only = a.request.table_only;
     to.max_lines = a.max_lines;
     to.rerun = rerun_command(a);
     std::ostringstream text;
