@@ -27,6 +27,7 @@ Result<Repository> Repository::open_without_index() const {
     out.repo_.reset(raw);
     out.max_file_bytes_ = max_file_bytes_;
     out.names_ = names_;
+    out.max_tree_depth_ = max_tree_depth_;
     out.attributes_->decided = true;          // its attributes are asked of itself
     Handle<git_index, git_index_free> empty;  // the repository keeps its own reference
     if (git_index_new(empty.out()) < 0) return failure("cannot make an empty index");

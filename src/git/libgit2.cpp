@@ -71,6 +71,16 @@ std::optional<bool> config_bool(git_config* config, const char* name, bool fallb
     return value != 0;
 }
 
+std::optional<std::int64_t> config_int(git_config* config, const char* name,
+                                       std::int64_t fallback) {
+    std::int64_t value = 0;
+    int rc = git_config_get_int64(&value, config, name);
+    git_error_clear();
+    if (rc == GIT_ENOTFOUND) return fallback;
+    if (rc < 0) return std::nullopt;
+    return value;
+}
+
 void init_library() {
     static const bool done = [] {
         git_libgit2_init();

@@ -5,6 +5,7 @@
 
 #include <git2.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,8 @@ Error failure(std::string_view what);
 
 // A boolean setting; `fallback` when it is not set, nullopt when it is not a boolean.
 std::optional<bool> config_bool(git_config* config, const char* name, bool fallback);
+// An integer setting; `fallback` when it is not set, nullopt when it is not an integer.
+std::optional<std::int64_t> config_int(git_config* config, const char* name, std::int64_t fallback);
 
 // Process-wide libgit2 setup, once: the repository is trusted local data, and libgit2 must
 // open repositories that use extensions.worktreeConfig.
@@ -36,6 +39,13 @@ struct Handle {
     Handle(const Handle&) = delete;
     Handle& operator=(const Handle&) = delete;
     Handle(Handle&& other) noexcept : ptr(std::exchange(other.ptr, nullptr)) {}
+    Handle& operator=(Handle&& other) noexcept {
+        if (this != &other) {
+            if (ptr) Free(ptr);
+            ptr = std::exchange(other.ptr, nullptr);
+        }
+        return *this;
+    }
     ~Handle() {
         if (ptr) Free(ptr);
     }

@@ -49,6 +49,19 @@ std::vector<std::string> ambiguous_candidates(git_repository* repo, std::string_
     return out;
 }
 
+// core.maxTreeDepth, as git reads it: a positive integer, else the default.
+Result<std::size_t> read_max_tree_depth(git_repository* raw) {
+    Handle<git_config, git_config_free> config;
+    if (git_repository_config_snapshot(config.out(), raw) < 0)
+        return failure("cannot read the repository's configuration");
+    auto depth = config_int(config.get(), "core.maxTreeDepth", kDefaultMaxTreeDepth);
+    if (!depth || *depth < 1)
+        return Error{
+            "core.maxTreeDepth must be a positive integer; fix it with git config "
+            "core.maxTreeDepth 4096"};
+    return static_cast<std::size_t>(*depth);
+}
+
 }  // namespace
 
 git_repository* raw_handle(const Repository& repo) {
@@ -63,6 +76,7 @@ Repository& Repository::operator=(Repository&& other) noexcept {
     attributes_ = std::move(other.attributes_);
     repo_ = std::move(other.repo_);
     max_file_bytes_ = other.max_file_bytes_;
+    max_tree_depth_ = other.max_tree_depth_;
     scan_worktree_ = other.scan_worktree_;
     names_ = std::move(other.names_);
     return *this;
@@ -76,6 +90,10 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
         Repository repo;
         repo.repo_.reset(raw);
         repo.names_ = names;
+        if (auto depth = read_max_tree_depth(raw); !depth)
+            return depth.error();
+        else
+            repo.max_tree_depth_ = depth.value();
         return repo;
     }
     Error error = failure("cannot open the repository");
@@ -112,6 +130,7 @@ Result<Repository> Repository::open_reader() const {
     reader.repo_.reset(raw);
     reader.max_file_bytes_ = max_file_bytes_;
     reader.names_ = names_;
+    reader.max_tree_depth_ = max_tree_depth_;
     return reader;
 }
 

@@ -75,71 +75,57 @@ int tree_order(const git_tree_entry* a, const git_tree_entry* b) {
     return next(x, a) - next(y, b);
 }
 
-Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree* b,
-                        const std::string& prefix, std::vector<Delta>& out);
+// A tree as deep as `depth` path components, refused past the limit as git refuses it
+// (core.maxTreeDepth): the walks below keep their levels on the heap, never on the stack.
+Result<Unit> check_depth(std::size_t depth, std::size_t max_depth, const std::string& path) {
+    if (depth <= max_depth) return Unit{};
+    return Error{fmt::format(
+        "a tree is more than {} directories deep (at {}...); git refuses to walk such trees "
+        "(core.maxTreeDepth) and so does this tool: give revisions whose trees are shallower, "
+        "or raise the limit with git config core.maxTreeDepth N",
+        max_depth, text::printable(path.substr(0, 200)))};
+}
 
-// Every file under a tree that one side lacks, as added or deleted.
-Result<Unit> one_side(git_repository* repo, const git_tree_entry* e, const std::string& path,
-                      bool added, std::vector<Delta>& out) {
-    auto mode = git_tree_entry_filemode(e);
-    if (mode == GIT_FILEMODE_COMMIT) return Unit{};  // submodules are not followed
-    if (mode == GIT_FILEMODE_TREE) {
-        TreeHandle t;
-        if (git_tree_lookup(t.out(), repo, git_tree_entry_id(e)) < 0)
-            return failure(fmt::format("cannot read tree {}", path));
-        return added ? diff_trees(repo, nullptr, t.get(), path + "/", out)
-                     : diff_trees(repo, t.get(), nullptr, path + "/", out);
-    }
+// One level of the name-level diff: a pair of trees (either null: empty) and how far through
+// their entries the walk is.
+struct Level {
+    TreeHandle owned_a, owned_b;
+    const git_tree* a = nullptr;
+    const git_tree* b = nullptr;
+    std::string prefix;
+    std::size_t depth = 0;  // path components of `prefix`
+    std::size_t i = 0, j = 0;
+};
+
+Result<TreeHandle> tree_of(git_repository* repo, const git_tree_entry* e, const std::string& path) {
+    TreeHandle t;
+    if (git_tree_lookup(t.out(), repo, git_tree_entry_id(e)) < 0)
+        return failure(fmt::format("cannot read tree {}", path));
+    return t;
+}
+
+// A file one side lacks, as added or deleted.
+Delta one_side(const git_tree_entry* e, const std::string& path, bool added) {
     Delta d;
     d.change = added ? Change::Added : Change::Deleted;
     d.old_path = d.new_path = path;
     (added ? d.new_oid : d.old_oid) = hex(git_tree_entry_id(e));
-    (added ? d.new_kind : d.old_kind) = kind_of(mode);
-    out.push_back(std::move(d));
-    return Unit{};
+    (added ? d.new_kind : d.old_kind) = kind_of(git_tree_entry_filemode(e));
+    return d;
 }
 
-// The name-level diff of two trees (either may be null: empty), recursing only into
-// subtrees whose ids differ.
-Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree* b,
-                        const std::string& prefix, std::vector<Delta>& out) {
-    std::size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
-    for (std::size_t i = 0, j = 0; i < na || j < nb;) {
-        const git_tree_entry* x = i < na ? git_tree_entry_byindex(a, i) : nullptr;
-        const git_tree_entry* y = j < nb ? git_tree_entry_byindex(b, j) : nullptr;
-        int c = !x ? 1 : !y ? -1 : tree_order(x, y);
-        if (c < 0) {
-            if (auto r = one_side(repo, x, prefix + git_tree_entry_name(x), false, out); !r)
-                return r;
-            ++i;
-            continue;
-        }
-        if (c > 0) {
-            if (auto r = one_side(repo, y, prefix + git_tree_entry_name(y), true, out); !r)
-                return r;
-            ++j;
-            continue;
-        }
-        ++i, ++j;
-        auto mx = git_tree_entry_filemode(x), my = git_tree_entry_filemode(y);
-        if (mx == my && git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y))) continue;
-        std::string path = prefix + git_tree_entry_name(x);
-        bool tx = mx == GIT_FILEMODE_TREE, ty = my == GIT_FILEMODE_TREE;
-        if (tx && ty) {
-            TreeHandle ta, tb;
-            if (git_tree_lookup(ta.out(), repo, git_tree_entry_id(x)) < 0 ||
-                git_tree_lookup(tb.out(), repo, git_tree_entry_id(y)) < 0)
-                return failure(fmt::format("cannot read tree {}", path));
-            if (auto r = diff_trees(repo, ta.get(), tb.get(), path + "/", out); !r) return r;
-            continue;
-        }
-        if (tx || ty || (mx == GIT_FILEMODE_COMMIT) != (my == GIT_FILEMODE_COMMIT)) {
-            // A directory or submodule became a file, or the other way round.
-            if (auto r = one_side(repo, x, path, false, out); !r) return r;
-            if (auto r = one_side(repo, y, path, true, out); !r) return r;
-            continue;
-        }
-        if (mx == GIT_FILEMODE_COMMIT || my == GIT_FILEMODE_COMMIT) continue;  // submodules
+// Both sides of a path whose entries differ: a file's change, or the level to walk next
+// (a subtree on either side, or on both when both are trees).
+Result<std::optional<Level>> compare(git_repository* repo, const git_tree_entry* x,
+                                     const git_tree_entry* y, const std::string& path,
+                                     std::vector<Delta>& out) {
+    auto mx = x ? git_tree_entry_filemode(x) : GIT_FILEMODE_UNREADABLE;
+    auto my = y ? git_tree_entry_filemode(y) : GIT_FILEMODE_UNREADABLE;
+    bool tx = mx == GIT_FILEMODE_TREE, ty = my == GIT_FILEMODE_TREE;
+    bool both_files =
+        x && y && !tx && !ty && (mx == GIT_FILEMODE_COMMIT) == (my == GIT_FILEMODE_COMMIT);
+    if (both_files) {
+        if (mx == GIT_FILEMODE_COMMIT) return std::optional<Level>();  // submodules
         Delta d;
         d.old_path = d.new_path = path;
         d.old_oid = hex(git_tree_entry_id(x));
@@ -148,6 +134,67 @@ Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree*
         d.new_kind = kind_of(my);
         d.change = d.old_kind == d.new_kind ? Change::Modified : Change::TypeChanged;
         out.push_back(std::move(d));
+        return std::optional<Level>();
+    }
+    // One side only, or a directory or submodule that became a file (or the other way
+    // round): the old side's files are deleted, the new side's added; submodules not followed.
+    Level next;
+    next.prefix = path + "/";
+    if (x && mx != GIT_FILEMODE_COMMIT) {
+        if (!tx)
+            out.push_back(one_side(x, path, false));
+        else if (auto t = tree_of(repo, x, path); !t)
+            return t.error();
+        else
+            next.owned_a = std::move(t).value();
+    }
+    if (y && my != GIT_FILEMODE_COMMIT) {
+        if (!ty)
+            out.push_back(one_side(y, path, true));
+        else if (auto t = tree_of(repo, y, path); !t)
+            return t.error();
+        else
+            next.owned_b = std::move(t).value();
+    }
+    if (!next.owned_a.get() && !next.owned_b.get()) return std::optional<Level>();
+    next.a = next.owned_a.get();
+    next.b = next.owned_b.get();
+    return std::optional<Level>(std::move(next));
+}
+
+// The name-level diff of two trees (either may be null: empty), descending only into
+// subtrees whose ids differ. The deltas come in walk order; Repository::diff sorts them.
+Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree* b,
+                        std::size_t max_depth, std::vector<Delta>& out) {
+    std::vector<Level> stack(1);
+    stack[0].a = a;
+    stack[0].b = b;
+    while (!stack.empty()) {
+        Level& level = stack.back();
+        std::size_t na = level.a ? git_tree_entrycount(level.a) : 0;
+        std::size_t nb = level.b ? git_tree_entrycount(level.b) : 0;
+        if (level.i >= na && level.j >= nb) {
+            stack.pop_back();
+            continue;
+        }
+        const git_tree_entry* x = level.i < na ? git_tree_entry_byindex(level.a, level.i) : nullptr;
+        const git_tree_entry* y = level.j < nb ? git_tree_entry_byindex(level.b, level.j) : nullptr;
+        int c = !x ? 1 : !y ? -1 : tree_order(x, y);
+        if (c < 0) y = nullptr;
+        if (c > 0) x = nullptr;
+        level.i += x != nullptr;
+        level.j += y != nullptr;
+        if (x && y && git_tree_entry_filemode(x) == git_tree_entry_filemode(y) &&
+            git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y)))
+            continue;
+        std::string path = level.prefix + git_tree_entry_name(x ? x : y);
+        std::size_t depth = level.depth + 1;
+        auto next = compare(repo, x, y, path, out);
+        if (!next) return next.error();
+        if (!next.value()) continue;
+        if (auto deep = check_depth(depth + 1, max_depth, path); !deep) return deep;
+        next.value()->depth = depth;
+        stack.push_back(std::move(*next.value()));  // `level` is not used past this point
     }
     return Unit{};
 }
@@ -159,7 +206,9 @@ Result<std::vector<Delta>> commit_deltas(const Repository& objects, const git_tr
     TreeHandle target_tree;
     if (auto r = read_commit_tree(raw_handle(objects), target, target_tree); !r) return r.error();
     std::vector<Delta> deltas;
-    if (auto r = diff_trees(raw_handle(objects), base_tree, target_tree.get(), "", deltas); !r)
+    if (auto r = diff_trees(raw_handle(objects), base_tree, target_tree.get(),
+                            objects.max_tree_depth(), deltas);
+        !r)
         return r.error();
     return deltas;
 }
@@ -182,17 +231,37 @@ Result<std::vector<TrackedFile>> Repository::tracked_files(
     }
     TreeHandle tree;
     if (auto r = read_commit_tree(repo_.get(), *target, tree); !r) return r.error();
-    int rc = git_tree_walk(
-        tree.get(), GIT_TREEWALK_PRE,
-        [](const char* root, const git_tree_entry* entry, void* payload) {
-            auto mode = git_tree_entry_filemode(entry);
-            if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE) return 0;
-            static_cast<std::vector<TrackedFile>*>(payload)->push_back(
-                {std::string(root) + git_tree_entry_name(entry), hex(git_tree_entry_id(entry))});
-            return 0;
-        },
-        &files);
-    if (rc < 0) return failure("cannot walk the target's tree");
+    // Depth first in tree order, as git_tree_walk's pre-order visits files, with the levels
+    // on the heap: a tree's depth is the repository author's to choose.
+    struct Open {
+        TreeHandle owned;
+        const git_tree* tree;
+        std::string prefix;
+        std::size_t next = 0;
+    };
+    std::vector<Open> stack;
+    stack.push_back({TreeHandle(), tree.get(), "", 0});
+    while (!stack.empty()) {
+        Open& open = stack.back();
+        if (open.next >= git_tree_entrycount(open.tree)) {
+            stack.pop_back();
+            continue;
+        }
+        const git_tree_entry* e = git_tree_entry_byindex(open.tree, open.next++);
+        std::string path = open.prefix + git_tree_entry_name(e);
+        auto mode = git_tree_entry_filemode(e);
+        if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE) {
+            files.push_back({std::move(path), hex(git_tree_entry_id(e))});
+            continue;
+        }
+        if (mode != GIT_FILEMODE_TREE) continue;
+        if (auto deep = check_depth(stack.size() + 1, max_tree_depth_, path); !deep)
+            return deep.error();
+        auto sub = tree_of(repo_.get(), e, path);
+        if (!sub) return sub.error();
+        const git_tree* t = sub.value().get();
+        stack.push_back({std::move(sub).value(), t, path + "/", 0});  // `open` not used after
+    }
     return files;
 }
 

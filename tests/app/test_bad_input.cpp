@@ -377,3 +377,46 @@ TEST_CASE("bad input B30: files over the size limit are never read whole") {
     CHECK(callers.out.find("\"path\": \"uses.c\"") != std::string::npos);
     CHECK(callers.out.find("\"path\": \"big.c\"") == std::string::npos);
 }
+
+namespace {
+
+// A commit holding one file `depth` directories deep (d/d/.../f), made with git fast-import
+// in one process; its parent is `parent`. Returns the commit's full hash.
+std::string deep_commit(const Repo& repo, int depth, const std::string& parent) {
+    std::string path;
+    for (int i = 0; i < depth; ++i) path += "d/";
+    const std::string ref = "refs/heads/deep" + std::to_string(depth);
+    std::string stream = "commit " + ref + "\ncommitter A <a@b> 0 +0000\ndata 0\nfrom " + parent +
+                         "\nM 100644 inline " + path + "f\ndata 2\nx\n\n";
+    auto imported = cptest::sh("cd " + q(repo.dir()) + " && git fast-import --quiet", stream);
+    REQUIRE(imported.status == 0);
+    auto id = repo.git("rev-parse " + ref);
+    return id.substr(0, id.find_last_not_of(" \n") + 1);
+}
+
+}  // namespace
+
+TEST_CASE("bad input B31: a tree deeper than core.maxTreeDepth") {
+    Simple s;
+    auto deep = deep_commit(s.repo, 13000, s.base);
+    const std::string refused = "a tree is more than 4096 directories deep (at d/d/d/";
+    // Diffing onto it, and walking it for callers, are refused in one line; neither crashes.
+    usage_error(s.anchor("a.c:1", "--target " + deep), refused);
+    usage_error(s.run("--base " + deep + " --target " + deep + " --anchor a.c:1@L1"), refused);
+    // A bare repository whose HEAD is that commit: the default target is HEAD.
+    Repo bare(true);
+    REQUIRE(cptest::sh("git -C " + q(s.repo.dir()) + " push -q " + q(bare.dir()) +
+                       " deep13000:refs/heads/main")
+                .status == 0);
+    bare.git("symbolic-ref HEAD refs/heads/main");
+    usage_error(context_pack(bare.dir(), "--table --base " + s.base + " --anchor a.c:1"), refused);
+    // Within the limit the same shape is carried; the limit is git's setting.
+    auto shallow = deep_commit(s.repo, 100, s.base);
+    auto fine = s.anchor("a.c:1", "--target " + shallow);
+    INFO(fine.err);
+    CHECK(fine.status == 0);
+    s.repo.git("config core.maxTreeDepth 50");
+    usage_error(s.anchor("a.c:1", "--target " + shallow), "more than 50 directories deep");
+    s.repo.git("config core.maxTreeDepth nonsense");
+    usage_error(s.anchor("a.c:1"), "core.maxTreeDepth must be a positive integer");
+}

@@ -47,6 +47,7 @@ struct PathLookup {
 };
 
 inline constexpr std::uint64_t kDefaultMaxFileBytes = 128ull << 20;
+inline constexpr std::size_t kDefaultMaxTreeDepth = 4096;  // git's core.maxTreeDepth
 
 // A file a target tracks: a blob of a commit's tree, or (no id) a path the index lists, to
 // be read from the working tree.
@@ -95,6 +96,9 @@ class Repository {
     // thread before open_reader, whose readers copy it; read from any thread.
     void set_max_file_bytes(std::uint64_t bytes) { max_file_bytes_ = bytes; }
     std::uint64_t max_file_bytes() const { return max_file_bytes_; }
+    // How deep a commit's tree may be (core.maxTreeDepth, default 4096, as git 2.44): walks
+    // past it are refused with an error, never followed. Read at open; any thread.
+    std::size_t max_tree_depth() const { return max_tree_depth_; }
     // Whether diff() may compare the working tree with the index by its own scan
     // (worktree_scan.hpp) before asking libgit2; on by default, off to compare the two.
     // Main thread.
@@ -201,6 +205,7 @@ class Repository {
     std::uint64_t max_file_bytes_ = kDefaultMaxFileBytes;
     bool scan_worktree_ = true;
     OptionNames names_ = kCommandLineNames;
+    std::size_t max_tree_depth_ = kDefaultMaxTreeDepth;
 };
 
 // Whether libgit2's init skipped parsing the CA bundle (see src/git/libgit2.cpp): true once
