@@ -110,7 +110,7 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
         return Error{
             fmt::format("the repository at {} is owned by another user; if you trust it, run: "
                         "git config --global --add safe.directory {}",
-                        where, where)};
+                        text::printable(where), text::shell_word(where))};
     }
     const git_error* e = git_error_last();
     if (e && e->klass == GIT_ERROR_REPOSITORY && std::strstr(e->message, "could not find"))

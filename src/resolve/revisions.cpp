@@ -82,9 +82,21 @@ Result<std::vector<StartedSpec>> start_specs(const git::Repository& repo,
     return started;
 }
 
-// Why a revision did not name one commit, with the mend.
-std::string revision_problem(const git::Repository& repo, const char* role, const std::string& rev,
-                             const Revision& r) {
+namespace {
+
+// A whole object id (SHA-1 or SHA-256 hex): what `git fetch origin ID` can bring by itself.
+bool is_object_id(std::string_view rev) {
+    return (rev.size() == 40 || rev.size() == 64) &&
+           rev.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
+}
+
+}  // namespace
+
+// Why a revision did not name one commit, with the mend. The revision is the spec author's
+// text: messages show it escaped, and a suggested command names only what a fetch can bring.
+std::string revision_problem(const git::Repository& repo, const char* role,
+                             const std::string& spelled, const Revision& r) {
+    const std::string rev = text::printable(spelled);
     switch (r.outcome) {
         case Revision::Outcome::Commit:
             return {};
@@ -92,7 +104,13 @@ std::string revision_problem(const git::Repository& repo, const char* role, cons
             if (repo.is_shallow())
                 return fmt::format("{} {} not in this shallow clone: git fetch --unshallow origin",
                                    role, rev);
-            return fmt::format("{} {} not in this repository: git fetch origin {}", role, rev, rev);
+            if (is_object_id(spelled))
+                return fmt::format("{} {} not in this repository: git fetch origin {}", role, rev,
+                                   text::shell_word(spelled));
+            return fmt::format(
+                "{} {} not in this repository; if it is on the remote, fetch it "
+                "(git fetch origin) or give its full commit id",
+                role, rev);
         case Revision::Outcome::Ambiguous: {
             std::string list;
             for (const auto& c : r.candidates) list += (list.empty() ? "" : ", ") + c;

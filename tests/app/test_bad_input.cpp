@@ -420,3 +420,25 @@ TEST_CASE("bad input B31: a tree deeper than core.maxTreeDepth") {
     s.repo.git("config core.maxTreeDepth nonsense");
     usage_error(s.anchor("a.c:1"), "core.maxTreeDepth must be a positive integer");
 }
+
+TEST_CASE("bad input B32: a suggested command is safe to paste") {
+    Simple s;
+    // A revision that is shell code: named escaped in prose, never inside a command.
+    auto code = s.run("--table --base 'v1.2$(touch${IFS}PWNED)' --anchor a.c:1");
+    unresolved(code,
+               "base v1.2$(touch${IFS}PWNED) not in this repository; if it is on the "
+               "remote, fetch it (git fetch origin) or give its full commit id");
+    CHECK(code.out.find("git fetch origin v1.2") == std::string::npos);
+    // Names a fetch cannot bring by themselves get no fetch command of their own.
+    for (const char* rev : {"HEAD~3", "--", "no-such-branch"}) {
+        auto o = s.run(std::string("--table --base ") + q(rev) + " --anchor a.c:1");
+        INFO(rev << ": " << o.out << o.err);
+        CHECK(o.out.find(std::string("git fetch origin ") + rev) == std::string::npos);
+    }
+    // Control bytes in a revision are shown escaped in the reason.
+    auto escaped = s.run("--table --base \"$(printf 'x\\033[31my')\" --anchor a.c:1");
+    CHECK(escaped.out.find("base 'x\\x1b[31my' is not a valid revision") != std::string::npos);
+    // A whole object id is fetched by id, as before (B04).
+    const std::string id = "1234567890abcdef1234567890abcdef12345678";
+    unresolved(s.run("--table --base " + id + " --anchor a.c:1"), "git fetch origin " + id);
+}

@@ -400,7 +400,8 @@ TEST_CASE("the target option and a spec's own target pick the commit") {
     auto missing = resolve_in(repo, spec, with_target("nope"));
     REQUIRE(missing.ok());
     CHECK(missing->specs[0].anchors[0].reason ==
-          "target nope not in this repository: git fetch origin nope");
+          "target nope not in this repository; if it is on the remote, fetch it (git fetch "
+          "origin) or give its full commit id");
 }
 
 TEST_CASE("a case-only rename is a rename") {
