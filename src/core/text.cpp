@@ -56,23 +56,41 @@ bool contains_word(std::string_view line, std::string_view needle) {
     return false;
 }
 
-std::string printable(std::string_view bytes) {
+namespace {
+
+// printable() and visible(): control bytes escaped; `named` writes \n, \t and \r as such,
+// else the tab stays.
+std::string escaped(std::string_view bytes, bool named) {
     std::string out;
     out.reserve(bytes.size());
-    for (char ch : bytes) {
-        auto c = static_cast<unsigned char>(ch);
-        if (c == '\n')
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        auto c = static_cast<unsigned char>(bytes[i]);
+        auto next = i + 1 < bytes.size() ? static_cast<unsigned char>(bytes[i + 1]) : 0;
+        if (named && c == '\n')
             out += "\\n";
         else if (c == '\t')
-            out += "\\t";
-        else if (c == '\r')
+            out += named ? "\\t" : "\t";
+        else if (named && c == '\r')
             out += "\\r";
         else if (c < 0x20 || c == 0x7f)
             out += fmt::format("\\x{:02x}", c);
-        else
-            out += ch;
+        else if (c == 0xc2 && next >= 0x80 && next <= 0x9f) {  // a C1 control, as UTF-8
+            out += fmt::format("\\u{:04x}", next);
+            ++i;
+        } else
+            out += bytes[i];
     }
     return out;
+}
+
+}  // namespace
+
+std::string printable(std::string_view bytes) {
+    return escaped(bytes, true);
+}
+
+std::string visible(std::string_view line) {
+    return escaped(line, false);
 }
 
 std::string shell_word(std::string_view word) {

@@ -25,10 +25,11 @@ std::string target_cell(const Target& target, const std::string& written) {
 }
 
 std::string header_line(const SpecReport& spec) {
-    std::string base =
-        spec.base.empty() ? spec.base_rev + " (unresolved)" : text::short_oid(spec.base);
-    std::string target = target_cell(spec.target, spec.target_rev);
-    std::string name = spec.id.empty() ? spec.source : fmt::format("{} ({})", spec.id, spec.source);
+    std::string base = spec.base.empty() ? text::printable(spec.base_rev) + " (unresolved)"
+                                         : text::short_oid(spec.base);
+    std::string target = target_cell(spec.target, text::printable(spec.target_rev));
+    std::string name = text::printable(
+        spec.id.empty() ? spec.source : fmt::format("{} ({})", spec.id, spec.source));
     std::string counts;
     for (Status s : kAllStatuses) {
         if (auto n = spec.count(s))
@@ -176,9 +177,11 @@ void print_summary(std::ostream& out, const Summary& summary, bool color) {
         return r;
     };
     std::vector<Row> rows{head, row("all", all), Row{"by spec"}};
-    for (const auto& [name, c] : summary.by_spec) rows.push_back(row("  " + name, c));
+    for (const auto& [name, c] : summary.by_spec)
+        rows.push_back(row("  " + text::printable(name), c));
     rows.push_back(Row{"by path prefix"});
-    for (const auto& [name, c] : summary.by_prefix) rows.push_back(row("  " + name, c));
+    for (const auto& [name, c] : summary.by_prefix)
+        rows.push_back(row("  " + text::printable(name), c));
     std::vector<std::size_t> width(head.size());
     for (const Row& r : rows)
         for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());

@@ -23,7 +23,7 @@ std::string anchor_line(const AnchorResult& a) {
                     a.to ? format_location(*a.to) : "-", format_location(at_base));
     if (!a.anchor.note.empty())
         line += fmt::format(" | {}: {}", a.anchor.kind == AnchorKind::Edit ? "change" : "why",
-                            a.anchor.note);
+                            text::printable(a.anchor.note));
     return line;
 }
 
@@ -32,8 +32,8 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
     std::vector<std::string> out;
     LineNo last_shown = w.lines.empty() ? w.first - 1 : w.lines.back().number;
     if (w.unavailable) last_shown = w.last;  // the anchors' span, though not shown
-    std::string span =
-        last_shown >= w.first ? format_location({w.path, w.first, last_shown}) : w.path;
+    std::string span = last_shown >= w.first ? format_location({w.path, w.first, last_shown})
+                                             : text::printable(w.path);
     std::string in = w.definition
                          ? fmt::format(" in {} (line {})", text::printable(w.definition->text),
                                        w.definition->line)
@@ -50,16 +50,17 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
         for (auto i : w.anchors) {
             const AnchorResult& a = spec.anchors[i];
             if (a.lines_deleted && a.to && a.to->end_line == line)
-                out.push_back(fmt::format(
-                    "{:>{}} ~ (#{}: its lines at base {}:{}-{} were "
-                    "deleted here)",
-                    "", width + 2, a.row, a.anchor.path, a.anchor.line, a.anchor.last_line()));
+                out.push_back(
+                    fmt::format("{:>{}} ~ (#{}: its lines at base {}:{}-{} were "
+                                "deleted here)",
+                                "", width + 2, a.row, text::printable(a.anchor.path), a.anchor.line,
+                                a.anchor.last_line()));
         }
     };
     if (w.lines.empty()) out.push_back("  (no lines at target)");
     gaps_after(w.first - 1);
     for (const WindowLine& l : w.lines) {
-        std::string text = l.text;
+        std::string text = text::visible(l.text);
         if (l.cut_bytes) text += fmt::format(" … (+{} bytes)", l.cut_bytes);
         std::string number = fmt::format("{:>{}}", l.number, width);
         if (l.anchored)
@@ -70,8 +71,8 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
         gaps_after(l.number);
     }
     if (w.omitted())
-        out.push_back(fmt::format("… +{} lines ({}:{}-{})", w.omitted(), w.path, w.omitted_from,
-                                  w.omitted_to));
+        out.push_back(fmt::format("… +{} lines ({}:{}-{})", w.omitted(), text::printable(w.path),
+                                  w.omitted_from, w.omitted_to));
     return out;
 }
 
@@ -91,16 +92,16 @@ std::vector<std::string> caller_lines(const Callers& c, bool color) {
                                     c.symbol, c.total, c.total == 1 ? "" : "s", c.per_file.size(),
                                     c.per_file.size() == 1 ? "" : "s", in_windows)));
     for (const CallerHit& h : c.hits) {
-        std::string text = h.text;
+        std::string text = text::visible(h.text);
         if (h.cut_bytes) text += fmt::format(" … (+{} bytes)", h.cut_bytes);
-        out.push_back(fmt::format("{}:{}: {}", h.path, h.line, text));
+        out.push_back(fmt::format("{}:{}: {}", text::printable(h.path), h.line, text));
     }
     if (c.total > c.hits.size()) {
         std::string files;
         std::size_t listed = 0;
         for (const FileCount& f : c.per_file) {
             if (listed == 20) break;
-            files += fmt::format("{}{} {}", listed ? ", " : "", f.path, f.count);
+            files += fmt::format("{}{} {}", listed ? ", " : "", text::printable(f.path), f.count);
             ++listed;
         }
         if (listed < c.per_file.size())

@@ -442,3 +442,49 @@ TEST_CASE("bad input B32: a suggested command is safe to paste") {
     const std::string id = "1234567890abcdef1234567890abcdef12345678";
     unresolved(s.run("--table --base " + id + " --anchor a.c:1"), "git fetch origin " + id);
 }
+
+namespace {
+
+// Control bytes a terminal would act on: C0 but newline and tab, DEL, C1 in UTF-8.
+bool has_raw_controls(const std::string& text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        auto c = static_cast<unsigned char>(text[i]);
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) return true;
+        if (c == 0xc2 && i + 1 < text.size() &&
+            (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80)
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("bad input B33: control bytes in contents, names and spec text") {
+    Repo repo;
+    const std::string evil =
+        "int evil;\x1b]0;pwned\x07 \r// forged\n\xc2\x9b"
+        "2J\tx\n";
+    repo.write("code.c", "int call_me;\n" + evil);
+    repo.write("e\x1bx.c", "int call_me = 1;\n");
+    auto base = repo.commit();
+    const std::string spec = R"({"id": "plan\u001b[2J", "base": ")" + base + R"(",
+            "file_changes": [{"location": {"path": "code.c", "line": 1, "end_line": 3,
+                                           "symbol": "call_me"},
+                              "change": "make it\u001b[31m red"},
+                             {"location": {"path": "e\u001bx.c", "line": 1}}]})";
+    auto text = context_pack(repo.dir(), "--color never -", spec);
+    INFO(cptest::sh("printf '%s' " + q(text.out) + " | cat -v").out);
+    CHECK(text.status == 0);
+    CHECK_FALSE(has_raw_controls(text.out));
+    CHECK(text.out.find("plan\\x1b[2J") != std::string::npos);          // the spec's id
+    CHECK(text.out.find("make it\\x1b[31m red") != std::string::npos);  // its note
+    CHECK(text.out.find("e\\x1bx.c:1") != std::string::npos);           // a file name
+    CHECK(text.out.find("int evil;\\x1b]0;pwned\\x07 \\x0d// forged") != std::string::npos);
+    CHECK(text.out.find("\\u009b2J\tx") != std::string::npos);  // a tab stays a tab
+    // JSON carries the exact text: C0 bytes escaped as JSON escapes them, the rest as it is.
+    auto json = context_pack(repo.dir(), "--format json -", spec);
+    CHECK(json.out.find(R"(plan\u001b[2J)") != std::string::npos);
+    CHECK(json.out.find("\x1b") == std::string::npos);
+    CHECK(json.out.find("\xc2\x9b"
+                        "2J") != std::string::npos);
+}

@@ -57,3 +57,28 @@ TEST_CASE("contains_word: whole words as git grep -w -F") {
     CHECK_FALSE(contains_word("", "foo"));
     CHECK_FALSE(contains_word("foo", ""));
 }
+
+TEST_CASE("visible escapes control bytes but keeps tabs and text; printable names \\n \\t \\r") {
+    struct Row {
+        std::string_view in, visible, printable;
+    };
+    const Row rows[] = {
+        {"plain", "plain", "plain"},
+        {"a\tb", "a\tb", "a\\tb"},                          // code keeps its tabs
+        {"\x1b[31mred", "\\x1b[31mred", "\\x1b[31mred"},    // a terminal escape
+        {"over\rwrite", "over\\x0dwrite", "over\\rwrite"},  // CR forging a line
+        {"a\nb", "a\\x0ab", "a\\nb"},                       // LF forging a line
+        {"nul\0x"sv, "nul\\x00x", "nul\\x00x"},             // NUL
+        {"del\x7f", "del\\x7f", "del\\x7f"},                // DEL
+        {"csi\xc2\x9b"
+         "2J",
+         "csi\\u009b2J", "csi\\u009b2J"},  // C1 CSI in UTF-8
+        {"\xc2\xa0nbsp \xc3\xa9", "\xc2\xa0nbsp \xc3\xa9", "\xc2\xa0nbsp \xc3\xa9"},  // text
+        {"end\xc2", "end\xc2", "end\xc2"},  // a lone lead byte is not a control
+    };
+    for (const Row& r : rows) {
+        INFO(printable(r.in));
+        CHECK(visible(r.in) == r.visible);
+        CHECK(printable(r.in) == r.printable);
+    }
+}

@@ -41,6 +41,12 @@ bool contains_word(std::string_view line, std::string_view needle);
 // `bytes` with control characters escaped (\n, \t, \xNN), for one-line messages and cells.
 std::string printable(std::string_view bytes);
 
+// `line` as a terminal may show it and a person read it: control bytes (C0 but the tab, DEL,
+// and the C1 controls that UTF-8 encodes as C2 80-9F) escaped as \xNN or \u00NN, so that
+// file contents, names and spec text can neither forge lines nor send terminal escapes;
+// tabs and other text as they are.
+std::string visible(std::string_view line);
+
 // Cuts a line to at most `max_bytes` bytes without splitting a UTF-8 sequence; returns the
 // number of bytes cut.
 std::size_t cut_line(std::string& line, std::size_t max_bytes);
