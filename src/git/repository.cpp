@@ -11,6 +11,26 @@
 namespace cp::git {
 namespace {
 
+// Whether a count in a revision (`~N`, `^N`, `@{N}`, `@{-N}`) is past what git takes (an
+// int): libgit2 1.5 wraps such a count around, and `main@{9999999999999999999}` would name
+// the branch's tip.
+bool has_count_out_of_range(std::string_view rev) {
+    for (std::size_t i = 0; i < rev.size(); ++i) {
+        std::size_t start = i + 1;
+        if (rev[i] == '@' && start < rev.size() && rev[start] == '{')
+            ++start;
+        else if (rev[i] != '~' && rev[i] != '^')
+            continue;
+        if (start < rev.size() && rev[start] == '-') ++start;
+        std::size_t end = start;
+        while (end < rev.size() && rev[end] >= '0' && rev[end] <= '9') ++end;
+        std::string_view digits = rev.substr(start, end - start);
+        while (digits.size() > 1 && digits.front() == '0') digits.remove_prefix(1);
+        if (digits.size() > 10 || (digits.size() == 10 && digits > "2147483647")) return true;
+    }
+    return false;
+}
+
 bool is_hex_prefix(std::string_view rev) {
     return rev.size() >= 4 && rev.size() < GIT_OID_HEXSZ &&
            rev.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
@@ -151,8 +171,9 @@ Revision Repository::resolve_commit(std::string_view rev) const {
     Revision out;
     std::string spec(rev);
     ObjectHandle obj;
-    int rc =
-        rev.empty() ? GIT_EINVALIDSPEC : git_revparse_single(obj.out(), repo_.get(), spec.c_str());
+    int rc = rev.empty() || has_count_out_of_range(rev)
+                 ? GIT_EINVALIDSPEC
+                 : git_revparse_single(obj.out(), repo_.get(), spec.c_str());
     if (rc == GIT_EAMBIGUOUS) {
         out.outcome = Revision::Outcome::Ambiguous;
         if (is_hex_prefix(rev)) out.candidates = ambiguous_candidates(repo_.get(), rev);

@@ -198,8 +198,12 @@ Result<Unit> AnchorRules::resolve_new(Pair& p, AnchorResult& r) {
         }
     }
     r.exists_at_target = exists;
-    r.reason = fmt::format("{} absent at base; {} at target", r.anchor.path,
+    r.reason = fmt::format("{} absent at base; {} at target", text::printable(r.anchor.path),
                            exists ? "present" : "not yet");
+    // On POSIX a backslash is part of a file's name, as git takes it; say so where one may
+    // have been meant as a separator.
+    if (r.anchor.path.find('\\') != std::string::npos)
+        *r.reason += "; its \\ is part of the file's name (directories are separated by /)";
     return Unit{};
 }
 

@@ -139,7 +139,6 @@ std::optional<std::string> path_problem(std::string_view path) {
     };
     if (path.empty()) return bad("is empty");
     if (path.front() == '/') return bad("is absolute");
-    if (path.find('\\') != std::string_view::npos) return bad("holds a backslash");
     if (path.find('\0') != std::string_view::npos) return bad("holds a NUL byte");
     std::size_t pos = 0;
     for (;;) {

@@ -488,3 +488,29 @@ TEST_CASE("bad input B33: control bytes in contents, names and spec text") {
     CHECK(json.out.find("\xc2\x9b"
                         "2J") != std::string::npos);
 }
+
+TEST_CASE("bad input B34: a backslash in a path is part of its name") {
+    Simple s;
+    s.repo.write("win\\style.c", "int w;\n");
+    auto base = s.repo.commit();
+    auto o = s.run("--table --base " + base + " --anchor 'win\\style.c:1'");
+    INFO(o.out << o.err);
+    CHECK(o.status == 0);
+    CHECK(o.out.find("win\\style.c:1  SAME    win\\style.c:1") != std::string::npos);
+    // Meant as a separator: absent under that name, and the note says how to write it.
+    auto meant = s.run("--table --base " + base + " --anchor 'dir\\b.c:1'");
+    CHECK(meant.out.find("dir\\b.c absent at base; not yet at target; its \\ is part of the "
+                         "file's name (directories are separated by /)") != std::string::npos);
+}
+
+TEST_CASE("bad input B35: a count in a revision past what git takes") {
+    Simple s;
+    auto o = s.run("--table --base 'HEAD@{9999999999999999999}' --anchor a.c:1");
+    unresolved(o, "base 'HEAD@{9999999999999999999}' is not a valid revision");
+    unresolved(s.run("--table --base 'HEAD~99999999999' --anchor a.c:1"),
+               "is not a valid revision");
+    usage_error(s.anchor("a.c:1", "--target 'HEAD^4294967297'"), "does not name a commit");
+    // Counts in range are as git takes them.
+    auto fine = s.run("--table --base 'HEAD~0' --anchor a.c:1");
+    CHECK(fine.status == 0);
+}
