@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "context_pack/app/exit_status.hpp"
+#include "context_pack/model/json_text.hpp"
 #include "mcp_tool.hpp"
 
 namespace cp::mcp {
@@ -37,13 +38,11 @@ class Server {
 
     // The reply to one line, or nullopt when it needs none (notifications, responses).
     std::optional<std::string> handle_line(const std::string& line) {
-        Json message;
-        try {
-            message = Json::parse(line);
-        } catch (const Json::exception& e) {  // parse_error, and out_of_range for 1e400
-            return dump(
-                error_reply(nullptr, kParseError, fmt::format("Parse error: {}", e.what())));
-        }
+        auto parsed = parse_ordered_json(line);  // nesting bounded: copies below recurse
+        if (!parsed)
+            return dump(error_reply(nullptr, kParseError,
+                                    fmt::format("Parse error: {}", parsed.error().message)));
+        const Json& message = parsed.value();
         if (!message.is_array()) {
             auto reply = handle(message);
             return reply ? std::optional(dump(*reply)) : std::nullopt;

@@ -1,0 +1,118 @@
+// Hostile input at the front ends' doors, rows B40 upward of docs/bad-input.md: JSON nested
+// past the limit, special files given as specs, standard output that cannot be written, and
+// messages that must not quote a spec's bytes. The binary runs under `timeout 10`, so a
+// regression that hangs fails instead.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "context_pack/app/mcp.hpp"
+#include "context_pack/model/json_text.hpp"
+#include "context_pack/model/spec.hpp"
+#include "support/fixture.hpp"
+
+using cptest::Output;
+using cptest::q;
+using cptest::Repo;
+using Json = nlohmann::json;
+
+namespace {
+
+struct Simple {
+    Repo repo;
+    std::string base;
+    Simple() {
+        repo.write("a.c", cptest::numbered(10));
+        base = repo.commit();
+    }
+    // The binary in the repository under `timeout 10` (status 124 when it hangs).
+    Output run(const std::string& args, const std::string& input = "") const {
+        return cptest::sh(
+            "cd " + q(repo.dir()) + " && timeout 10 " + q(CONTEXT_PACK_BINARY) + " " + args, input);
+    }
+};
+
+void usage_error(const Output& o, const std::string& message) {
+    INFO(o.err);
+    CHECK(o.status == 2);
+    CHECK(o.out.empty());
+    CHECK(o.err.find(message) != std::string::npos);
+    CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
+}
+
+std::string request(int id, const std::string& method, const Json& params = Json::object()) {
+    return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
+}
+
+std::string call(int id, const Json& arguments) {
+    return request(id, "tools/call", Json{{"name", "context_pack"}, {"arguments", arguments}});
+}
+
+// The server's replies, one JSON value a line of `out`.
+std::vector<Json> replies_of(const std::string& out) {
+    std::vector<Json> replies;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) replies.push_back(Json::parse(line));
+    return replies;
+}
+
+std::string nested(int levels, const std::string& inside = "") {
+    return std::string(std::size_t(levels), '[') + inside + std::string(std::size_t(levels), ']');
+}
+
+const std::string kTooDeep = "nested deeper than 256 levels";
+
+}  // namespace
+
+TEST_CASE("bad input B40: a JSON-RPC message nested 50,000 levels deep") {
+    Simple s;
+    auto deep = R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":)" + nested(50000) + "}}";
+    auto o = s.run("mcp", deep + "\n" + request(2, "ping") + "\n");
+    INFO(o.err);
+    CHECK(o.status == 0);
+    auto replies = replies_of(o.out);
+    REQUIRE(replies.size() == 2);
+    CHECK(replies[0]["error"]["code"] == -32700);
+    CHECK_THAT(replies[0]["error"]["message"].get<std::string>(), Catch::Contains(kTooDeep));
+    CHECK(replies[1]["id"] == 2);
+    CHECK(replies[1]["result"] == Json::object());
+
+    // The limit exactly: 256 levels parse, 257 do not (the message object is the first level).
+    auto at = [](int levels) { return cp::parse_json(nested(levels)); };
+    CHECK(at(256).ok());
+    REQUIRE_FALSE(at(257).ok());
+    CHECK_THAT(at(257).error().message, Catch::Contains(kTooDeep));
+    CHECK(cp::parse_ordered_json(nested(256)).ok());
+    CHECK_FALSE(cp::parse_ordered_json("{\"a\":" + nested(256) + "}").ok());
+}
+
+TEST_CASE("bad input B41: a spec nested past the limit") {
+    Simple s;
+    cptest::TempDir dir;
+    auto spec = R"({"base": "HEAD", "reads": )" + nested(50000) + "}";
+    std::ofstream(dir.path() + "/deep.json") << spec;
+    usage_error(s.run(q(dir.path() + "/deep.json")),
+                dir.path() + "/deep.json: invalid JSON: arrays and objects " + kTooDeep);
+    usage_error(s.run("-", spec), "<stdin>: invalid JSON: arrays and objects " + kTooDeep);
+    std::ofstream(dir.path() + "/deep.jsonl") << "\n" << spec << "\n";
+    usage_error(s.run(q(dir.path() + "/deep.jsonl")), "deep.jsonl:2: invalid JSON");
+
+    // Over MCP: a spec sent as JSON text, and one read from a file.
+    std::istringstream in(call(1, {{"spec", spec}, {"repo", s.repo.dir()}}) + "\n" +
+                          call(2, {{"spec", dir.path() + "/deep.json"}}) + "\n" +
+                          request(3, "ping") + "\n");
+    std::ostringstream out, err;
+    CHECK(cp::mcp::serve(in, out, err) == 0);
+    auto replies = replies_of(out.str());
+    REQUIRE(replies.size() == 3);
+    for (int i : {0, 1}) {
+        CHECK(replies[i]["result"]["isError"] == true);
+        CHECK_THAT(replies[i]["result"]["content"][0]["text"].get<std::string>(),
+                   Catch::Contains(kTooDeep));
+    }
+    CHECK(replies[2]["result"] == Json::object());
+}
