@@ -55,7 +55,7 @@ constexpr const char* kDescription =
 Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
     std::vector<Spec> specs;
     for (const auto& name : o.spec_files) {
-        auto parsed = read_spec_input(name, in);
+        auto parsed = read_spec_input(name, &in);
         if (!parsed) return parsed.error();
         for (auto& s : parsed.value()) specs.push_back(std::move(s));
     }

@@ -116,3 +116,83 @@ TEST_CASE("bad input B41: a spec nested past the limit") {
     }
     CHECK(replies[2]["result"] == Json::object());
 }
+
+TEST_CASE("bad input B42: a FIFO as spec file, alone or in a spec folder") {
+    Simple s;
+    cptest::TempDir dir;
+    auto fifo = dir.path() + "/plan.json";
+    REQUIRE(cptest::sh("mkfifo " + q(fifo)).status == 0);
+    usage_error(s.run(q(fifo)), "spec " + fifo +
+                                    " is a pipe or FIFO, not a regular file; give a .json or "
+                                    ".jsonl file, or - to read standard input");
+
+    // Over MCP the server answers at once and goes on.
+    auto o = s.run("mcp", call(1, {{"spec", fifo}}) + "\n" + request(2, "ping") + "\n");
+    INFO(o.err);
+    CHECK(o.status == 0);
+    auto replies = replies_of(o.out);
+    REQUIRE(replies.size() == 2);
+    CHECK(replies[0]["result"]["isError"] == true);
+    auto text = replies[0]["result"]["content"][0]["text"].get<std::string>();
+    CHECK_THAT(text, Catch::Contains("is a pipe or FIFO, not a regular file"));
+    CHECK_THAT(text, !Catch::Contains("standard input"));  // the server's stdin is taken
+    CHECK(replies[1]["result"] == Json::object());
+
+    // In a folder, entries that are not regular files are skipped: the FIFO, a folder named
+    // like a spec file.
+    REQUIRE(cptest::sh("mkdir " + q(dir.path() + "/sub.json")).status == 0);
+    std::ofstream(dir.path() + "/real.json")
+        << R"({"base": "HEAD", "reads": [{"location": {"path": "a.c", "line": 2}}]})";
+    auto folder = s.run("--table " + q(dir.path()));
+    INFO(folder.err);
+    CHECK(folder.status == 0);
+    CHECK_THAT(folder.out, Catch::Contains("1  read  a.c:2    SAME"));
+    CHECK_THAT(folder.out, !Catch::Contains("sub.json"));
+}
+
+TEST_CASE("bad input B43: /dev/stdin, /proc/self/fd/0 and /dev/zero as spec") {
+    Simple s;
+    usage_error(s.run("/dev/zero"), "spec /dev/zero is a character device, not a regular file");
+    // Through a pipe it is refused; redirected from a regular file it would be read.
+    usage_error(cptest::sh("cd " + q(s.repo.dir()) + " && cat | timeout 10 " +
+                               q(CONTEXT_PACK_BINARY) + " /dev/stdin",
+                           "{}"),
+                "spec /dev/stdin is a pipe or FIFO");
+
+    // The server's standard input is a pipe here, as under an MCP client: a spec naming it
+    // must not swallow the messages after it.
+    auto input = call(1, {{"spec", "/dev/stdin"}}) + "\n" + call(2, {{"spec", "/proc/self/fd/0"}}) +
+                 "\n" + call(3, {{"spec", "/dev/zero"}}) + "\n" + request(4, "ping") + "\n";
+    auto o = cptest::sh(
+        "cd " + q(s.repo.dir()) + " && cat | timeout 10 " + q(CONTEXT_PACK_BINARY) + " mcp", input);
+    INFO(o.err);
+    CHECK(o.status == 0);
+    auto replies = replies_of(o.out);
+    REQUIRE(replies.size() == 4);
+    const std::vector<std::string> kinds = {"is a pipe or FIFO", "is a pipe or FIFO",
+                                            "is a character device"};
+    for (int i = 0; i < 3; ++i) {
+        CHECK(replies[i]["result"]["isError"] == true);
+        CHECK_THAT(replies[i]["result"]["content"][0]["text"].get<std::string>(),
+                   Catch::Contains(kinds[i]));
+    }
+    CHECK(replies[3]["id"] == 4);
+    CHECK(replies[3]["result"] == Json::object());
+}
+
+TEST_CASE("bad input B44: spec input over 64 MiB") {
+    Simple s;
+    cptest::TempDir dir;
+    auto file = [&](const std::string& name, const std::string& size) {
+        auto path = dir.path() + "/" + name;
+        REQUIRE(cptest::sh("truncate -s " + size + " " + q(path)).status == 0);
+        return path;
+    };
+    // Refused by its size, before a byte is read.
+    usage_error(s.run(q(file("big.json", "67108865"))),
+                "big.json is over the 64 MiB a spec input may be; split it");
+    // At the limit it is read (and is not JSON).
+    usage_error(s.run(q(file("full.json", "67108864"))), "full.json: invalid JSON");
+    // Standard input is read up to the limit, then refused.
+    usage_error(s.run("- < /dev/zero"), "standard input is over the 64 MiB a spec input may be");
+}
