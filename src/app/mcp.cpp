@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <istream>
 #include <optional>
@@ -155,11 +157,13 @@ int serve(std::istream& in, std::ostream& out, std::ostream& err) {
         if (line.find_first_not_of(" \t") == std::string::npos) continue;
         auto reply = server.handle_line(line);
         if (!reply) continue;
+        errno = 0;
         out << *reply << '\n';
         out.flush();
-        if (!out) {
-            err << "context-pack mcp: cannot write to standard output; stopping\n";
-            return kExitProblems;
+        if (!out) {  // the client is gone, or the descriptor is full: nobody hears a reply
+            err << "context-pack mcp: cannot write to standard output: "
+                << (errno ? std::strerror(errno) : "write error") << "; stopping\n";
+            return kExitCannotRun;
         }
     }
     return kExitOk;

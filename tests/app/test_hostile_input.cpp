@@ -196,3 +196,52 @@ TEST_CASE("bad input B44: spec input over 64 MiB") {
     // Standard input is read up to the limit, then refused.
     usage_error(s.run("- < /dev/zero"), "standard input is over the 64 MiB a spec input may be");
 }
+
+TEST_CASE("bad input B45: standard output that cannot be written: /dev/full, closed") {
+    Simple s;
+    cptest::TempDir dir;
+    auto spec = dir.path() + "/plan.json";
+    std::ofstream(spec)
+        << R"({"base": "HEAD", "reads": [{"location": {"path": "a.c", "line": 2}}]})";
+    const std::string line = "context-pack: cannot write to standard output: ";
+    for (const std::string& args : {"--table " + q(spec), "--format json " + q(spec),
+                                    std::string("--help"), std::string("--version")}) {
+        INFO(args);
+        auto full = s.run(args + " > /dev/full");
+        CHECK(full.status == 2);
+        CHECK(full.err == line + "No space left on device\n");
+        auto closed = s.run(args + " >&-");
+        CHECK(closed.status == 2);
+        CHECK(closed.err == line + "Bad file descriptor\n");
+    }
+    // The server stops at its first reply that cannot be written, saying why.
+    auto mcp = s.run("mcp > /dev/full", request(1, "ping") + "\n" + request(2, "ping") + "\n");
+    CHECK(mcp.status == 2);
+    CHECK(mcp.err ==
+          "context-pack mcp: cannot write to standard output: No space left on device; "
+          "stopping\n");
+    // A stream that fails without errno: the same line, without a reason the system gave.
+    std::istringstream in(request(1, "ping") + "\n");
+    std::ostringstream out, err;
+    out.setstate(std::ios::badbit);
+    CHECK(cp::mcp::serve(in, out, err) == 2);
+    CHECK_THAT(err.str(), Catch::StartsWith("context-pack mcp: cannot write to standard output"));
+}
+
+TEST_CASE("bad input B46: a closed pipe with SIGPIPE ignored") {
+    Simple s;
+    cptest::TempDir dir;
+    // A table of 5,000 rows, far more than a pipe holds, so the writes meet the closed end.
+    Json spec = {{"base", "HEAD"}, {"reads", Json::array()}};
+    for (int i = 0; i < 5000; ++i)
+        spec["reads"].push_back({{"location", {{"path", "a.c"}, {"line", 1}}}});
+    std::ofstream(dir.path() + "/many.json") << spec.dump();
+    auto o = cptest::sh("cd " + q(s.repo.dir()) + " && { trap '' PIPE; timeout 10 " +
+                        q(CONTEXT_PACK_BINARY) + " --table " + q(dir.path() + "/many.json") +
+                        " 2>" + q(dir.path() + "/err") + "; echo $? > " +
+                        q(dir.path() + "/status") + "; } | head -c 1 > /dev/null");
+    REQUIRE(o.status == 0);
+    CHECK(cptest::slurp(dir.path() + "/status") == "2\n");
+    CHECK(cptest::slurp(dir.path() + "/err") ==
+          "context-pack: cannot write to standard output: Broken pipe\n");
+}
