@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "context_pack/core/text.hpp"
+
 namespace cp {
 namespace {
 
@@ -134,6 +136,11 @@ Result<std::vector<Spec>> read_folder(const std::string& name) {
 
 Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream* in,
                                           const std::string& where) {
+    // open() would stop at the NUL and read another file than the one named.
+    if (name.find('\0') != std::string::npos)
+        return Error{fmt::format(
+            "spec path '{}' holds a NUL byte, which no file name can; give the path without it",
+            text::printable(name))};
     if (name == "-" && in) {
         auto text = read_capped(*in);
         if (!text) return text.error();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "context_pack/app/mcp.hpp"
+#include "context_pack/app/spec_input.hpp"
 #include "context_pack/model/json_text.hpp"
 #include "context_pack/model/spec.hpp"
 #include "support/fixture.hpp"
@@ -244,4 +245,77 @@ TEST_CASE("bad input B46: a closed pipe with SIGPIPE ignored") {
     CHECK(cptest::slurp(dir.path() + "/status") == "2\n");
     CHECK(cptest::slurp(dir.path() + "/err") ==
           "context-pack: cannot write to standard output: Broken pipe\n");
+}
+
+TEST_CASE("bad input B47: no message quotes a spec's bytes") {
+    Simple s;
+    cptest::TempDir dir;
+    const std::string secret = "hunter2-SECRET";
+    struct Case {
+        std::string text;
+        std::string message;  // what is said instead, after "invalid JSON: "
+    };
+    const std::vector<Case> cases = {
+        {R"({"base": "HEAD", "id": ")" + secret + "\x01\"}",
+         "parse error at line 1, column 39: syntax error while parsing value - invalid string: "
+         "control character U+0001 (SOH) must be escaped"},
+        {"{\"base\": \"" + secret + "\xe9\"}",
+         "parse error at line 1, column 26: syntax "
+         "error while parsing value - invalid string: ill-formed UTF-8 byte"},
+        {"{\"base\": \"" + secret + "\\q\"}",
+         "parse error at line 1, column 26: syntax error while parsing value - invalid string: "
+         "forbidden character after backslash"},
+        {"{\"base\":\n \"" + secret, "parse error at line 2, column 17: syntax error"},
+        {"{\"line\": 1e999" + std::string("9") + "}", "a number is out of the range of a double"},
+    };
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        INFO(i);
+        auto path = dir.path() + "/plan" + std::to_string(i) + ".json";
+        std::ofstream(path, std::ios::binary) << cases[i].text;
+        auto file = s.run(q(path));
+        usage_error(file, path + ": invalid JSON: " + cases[i].message);
+        CHECK_THAT(file.err, !Catch::Contains(secret) && !Catch::Contains("last read"));
+        CHECK_THAT(file.err, !Catch::Contains("99999"));
+        auto piped = s.run("-", cases[i].text);
+        usage_error(piped, "<stdin>: invalid JSON: " + cases[i].message);
+        CHECK_THAT(piped.err, !Catch::Contains(secret) && !Catch::Contains("last read"));
+
+        // Over MCP: the spec as a file, as JSON text, and a message of the same bytes. A
+        // string of invalid UTF-8 cannot be sent inside a JSON-RPC message; its file is.
+        std::string input = call(1, {{"spec", path}}) + "\n";
+        if (cases[i].text.find('\xe9') == std::string::npos)
+            input += call(2, {{"spec", cases[i].text}}) + "\n";
+        std::string raw = cases[i].text;
+        std::replace(raw.begin(), raw.end(), '\n', ' ');
+        input += raw + "\n";
+        std::istringstream in(input);
+        std::ostringstream out, err;
+        CHECK(cp::mcp::serve(in, out, err) == 0);
+        CHECK_THAT(out.str(), !Catch::Contains(secret) && !Catch::Contains("last read"));
+        CHECK_THAT(out.str(), Catch::Contains("invalid JSON: " + cases[i].message.substr(0, 20)));
+        CHECK_THAT(out.str(), Catch::Contains("Parse error: "));
+    }
+}
+
+TEST_CASE("bad input B48: a spec path with a NUL byte") {
+    Simple s;
+    cptest::TempDir dir;
+    auto plan = dir.path() + "/plan.json";
+    std::ofstream(plan)
+        << R"({"base": "HEAD", "reads": [{"location": {"path": "a.c", "line": 2}}]})";
+    const std::string named = plan + std::string(1, '\0') + ".txt";
+    // Not the file before the NUL: refused, on one line.
+    auto read = cp::read_spec_input(named, nullptr);
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error().message == "spec path '" + plan +
+                                      "\\x00.txt' holds a NUL byte, which no file name can; give "
+                                      "the path without it");
+    std::istringstream in(call(1, {{"spec", named}, {"repo", s.repo.dir()}}) + "\n");
+    std::ostringstream out, err;
+    CHECK(cp::mcp::serve(in, out, err) == 0);
+    auto replies = replies_of(out.str());
+    REQUIRE(replies.size() == 1);
+    CHECK(replies[0]["result"]["isError"] == true);
+    CHECK_THAT(replies[0]["result"]["content"][0]["text"].get<std::string>(),
+               Catch::Contains("holds a NUL byte"));
 }
