@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -55,7 +56,7 @@ constexpr const char* kDescription =
 Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
     std::vector<Spec> specs;
     for (const auto& name : o.spec_files) {
-        auto parsed = read_spec_input(name, in);
+        auto parsed = read_spec_input(name, &in);
         if (!parsed) return parsed.error();
         for (auto& s : parsed.value()) specs.push_back(std::move(s));
     }
@@ -117,6 +118,20 @@ int fail(std::ostream& err, const std::string& message) {
     return kExitCannotRun;
 }
 
+// `status` once what was written to `out` has reached it; a failed write (a full disk, a
+// closed descriptor, EPIPE with SIGPIPE ignored) is exit 2 with one line, as git and rg do.
+// errno is what the failing write left, cleared by the caller before writing.
+int flushed(std::ostream& out, std::ostream& err, int status) {
+    int saved = errno;
+    if (out) {
+        out.flush();
+        saved = errno;
+    }
+    if (out) return status;
+    return fail(err, fmt::format("cannot write to standard output: {}",
+                                 saved ? std::strerror(saved) : "write error"));
+}
+
 // The options, each bound to its field of `o`.
 void add_options(CLI::App& app, Options& o) {
     app.add_option("specs", o.spec_files,
@@ -164,6 +179,7 @@ Request request_of(Options o, std::vector<Spec> specs) {
 
 void print(std::ostream& out, const Report& report, const Options& o, int argc, char** argv) {
     if (o.format == "json") {
+        errno = 0;
         print_json(out, report);
     } else {
         TextOptions to;
@@ -171,9 +187,9 @@ void print(std::ostream& out, const Report& report, const Options& o, int argc, 
         to.table_only = o.request.table_only;
         to.max_lines = o.max_lines;
         to.rerun = rerun_command(argc, argv);
+        errno = 0;
         print_pack(out, report, to);
     }
-    out.flush();
 }
 
 }  // namespace
@@ -188,11 +204,13 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
+        errno = 0;
         out << app.help();
-        return kExitOk;
+        return flushed(out, err, kExitOk);
     } catch (const CLI::CallForVersion&) {
+        errno = 0;
         out << app.version() << '\n';
-        return kExitOk;
+        return flushed(out, err, kExitOk);
     } catch (const CLI::ParseError& e) {
         return fail(err, fmt::format("{}; see context-pack --help", e.what()));
     }
@@ -202,7 +220,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     auto report = build_report(request_of(o, std::move(specs).value()));
     if (!report) return fail(err, report.error().message);
     print(out, report.value(), o, argc, argv);
-    return report->exit_status();
+    return flushed(out, err, report->exit_status());
 }
 
 }  // namespace cp::cli

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <istream>
 #include <optional>
@@ -11,6 +13,7 @@
 #include <utility>
 
 #include "context_pack/app/exit_status.hpp"
+#include "context_pack/model/json_text.hpp"
 #include "mcp_tool.hpp"
 
 namespace cp::mcp {
@@ -37,13 +40,11 @@ class Server {
 
     // The reply to one line, or nullopt when it needs none (notifications, responses).
     std::optional<std::string> handle_line(const std::string& line) {
-        Json message;
-        try {
-            message = Json::parse(line);
-        } catch (const Json::exception& e) {  // parse_error, and out_of_range for 1e400
-            return dump(
-                error_reply(nullptr, kParseError, fmt::format("Parse error: {}", e.what())));
-        }
+        auto parsed = parse_ordered_json(line);  // nesting bounded: copies below recurse
+        if (!parsed)
+            return dump(error_reply(nullptr, kParseError,
+                                    fmt::format("Parse error: {}", parsed.error().message)));
+        const Json& message = parsed.value();
         if (!message.is_array()) {
             auto reply = handle(message);
             return reply ? std::optional(dump(*reply)) : std::nullopt;
@@ -156,11 +157,13 @@ int serve(std::istream& in, std::ostream& out, std::ostream& err) {
         if (line.find_first_not_of(" \t") == std::string::npos) continue;
         auto reply = server.handle_line(line);
         if (!reply) continue;
+        errno = 0;
         out << *reply << '\n';
         out.flush();
-        if (!out) {
-            err << "context-pack mcp: cannot write to standard output; stopping\n";
-            return kExitProblems;
+        if (!out) {  // the client is gone, or the descriptor is full: nobody hears a reply
+            err << "context-pack mcp: cannot write to standard output: "
+                << (errno ? std::strerror(errno) : "write error") << "; stopping\n";
+            return kExitCannotRun;
         }
     }
     return kExitOk;

@@ -252,8 +252,7 @@ Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string
         return Error{
             "spec '-' would read standard input, which carries the MCP messages; "
             "pass the spec object instead"};
-    std::istringstream no_input;
-    auto specs = read_spec_input(text, no_input, relative_to(text));
+    auto specs = read_spec_input(text, nullptr, relative_to(text));  // stdin carries MCP
     if (specs) spec_path = text;
     return specs;
 }

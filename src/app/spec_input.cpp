@@ -1,55 +1,152 @@
 #include "context_pack/app/spec_input.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+
+#include "context_pack/core/text.hpp"
 
 namespace cp {
+namespace {
 
-Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream& in,
-                                          const std::string& where) {
-    std::ostringstream buf;
-    if (name == "-") {
-        buf << in.rdbuf();
-    } else {
-        struct stat st {};
-        if (::stat(name.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-            // A folder of specs (a batch drift report): its .json and .jsonl files, by name.
-            std::vector<std::string> files;
-            std::error_code ec;
-            for (const auto& entry : std::filesystem::directory_iterator(name, ec)) {
-                auto file = entry.path().string();
-                if (entry.is_regular_file() &&
-                    (file.ends_with(".json") || file.ends_with(".jsonl")))
-                    files.push_back(file);
-            }
-            if (ec) return Error{fmt::format("cannot list spec folder {}: {}", name, ec.message())};
-            if (files.empty())
-                return Error{fmt::format(
-                    "{} is a folder with no .json or .jsonl spec files; give a spec file", name)};
-            std::sort(files.begin(), files.end());
-            std::vector<Spec> specs;
-            for (const auto& file : files) {
-                auto parsed = read_spec_input(file, in, where);
-                if (!parsed) return parsed.error();
-                for (auto& spec : parsed.value()) specs.push_back(std::move(spec));
-            }
-            return specs;
-        }
-        std::ifstream file(name, std::ios::binary);
-        if (!file)
-            return Error{
-                fmt::format("cannot read spec file {}: {}{}", name, std::strerror(errno), where)};
-        buf << file.rdbuf();
+constexpr std::size_t kChunk = std::size_t{1} << 16;
+
+// An open file descriptor, closed with its owner.
+class Fd {
+  public:
+    explicit Fd(int fd) : fd_(fd) {}
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
     }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return fd_; }
+
+  private:
+    int fd_;
+};
+
+// What a file that is not a regular file is, as a message names it.
+const char* kind_of(mode_t mode) {
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISFIFO(mode)) return "a pipe or FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+Error too_large(const std::string& shown) {
+    return Error{
+        fmt::format("{} is over the {} MiB a spec input may be; split it into several spec files",
+                    shown, kMaxSpecBytes >> 20)};
+}
+
+// At most kMaxSpecBytes of a regular file (it may grow after fstat, or be a /proc file whose
+// size says 0).
+Result<std::string> read_capped(int fd, const std::string& name) {
+    std::string text;
+    while (text.size() <= kMaxSpecBytes) {
+        auto old = text.size();
+        text.resize(old + kChunk);
+        auto n = ::read(fd, text.data() + old, kChunk);
+        text.resize(old + std::size_t(std::max<ssize_t>(n, 0)));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0)
+            return Error{fmt::format("cannot read spec file {}: {}", name, std::strerror(errno))};
+        if (n == 0) break;
+    }
+    if (text.size() > kMaxSpecBytes) return too_large(name);
+    return text;
+}
+
+Result<std::string> read_capped(std::istream& in) {
+    std::string text;
+    while (text.size() <= kMaxSpecBytes && in) {
+        auto old = text.size();
+        text.resize(old + kChunk);
+        in.read(text.data() + old, std::streamsize(kChunk));
+        text.resize(old + std::size_t(in.gcount()));
+    }
+    if (text.size() > kMaxSpecBytes) return too_large("standard input");
+    return text;
+}
+
+Result<std::vector<Spec>> parse_input(const std::string& text, const std::string& name) {
     bool jsonl = name.size() > 6 && name.ends_with(".jsonl");
-    return parse_specs(buf.str(), name == "-" ? "<stdin>" : name, jsonl);
+    return parse_specs(text, name == "-" ? "<stdin>" : name, jsonl);
+}
+
+Result<std::vector<Spec>> read_folder(const std::string& name);
+
+// A spec file, or a folder of them when `folder_ok`. Opened without blocking, so a FIFO
+// never waits for a writer, then judged by what the open descriptor is.
+Result<std::vector<Spec>> read_file(const std::string& name, const std::string& where,
+                                    bool folder_ok, const char* instead) {
+    Fd fd(::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+    if (fd.get() < 0)
+        return Error{
+            fmt::format("cannot read spec file {}: {}{}", name, std::strerror(errno), where)};
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0)
+        return Error{fmt::format("cannot read spec file {}: {}", name, std::strerror(errno))};
+    if (S_ISDIR(st.st_mode) && folder_ok) return read_folder(name);
+    if (!S_ISREG(st.st_mode))
+        return Error{fmt::format("spec {} is {}, not a regular file; give a .json or .jsonl file{}",
+                                 name, kind_of(st.st_mode), instead)};
+    if (std::uint64_t(st.st_size) > kMaxSpecBytes) return too_large(name);
+    auto text = read_capped(fd.get(), name);
+    if (!text) return text.error();
+    return parse_input(text.value(), name);
+}
+
+// A folder of specs (a batch drift report): its .json and .jsonl regular files, by name.
+// Other entries (FIFOs, devices, sockets, folders, dangling links) are skipped.
+Result<std::vector<Spec>> read_folder(const std::string& name) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(name, ec)) {
+        auto file = entry.path().string();
+        std::error_code type_ec;
+        if (entry.is_regular_file(type_ec) && (file.ends_with(".json") || file.ends_with(".jsonl")))
+            files.push_back(file);
+    }
+    if (ec) return Error{fmt::format("cannot list spec folder {}: {}", name, ec.message())};
+    if (files.empty())
+        return Error{fmt::format(
+            "{} is a folder with no .json or .jsonl spec files; give a spec file", name)};
+    std::sort(files.begin(), files.end());
+    std::vector<Spec> specs;
+    for (const auto& file : files) {
+        // Not a folder, even if one was swapped in since the listing.
+        auto parsed = read_file(file, "", false, "");
+        if (!parsed) return parsed.error();
+        for (auto& spec : parsed.value()) specs.push_back(std::move(spec));
+    }
+    return specs;
+}
+
+}  // namespace
+
+Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream* in,
+                                          const std::string& where) {
+    // open() would stop at the NUL and read another file than the one named.
+    if (name.find('\0') != std::string::npos)
+        return Error{fmt::format(
+            "spec path '{}' holds a NUL byte, which no file name can; give the path without it",
+            text::printable(name))};
+    if (name == "-" && in) {
+        auto text = read_capped(*in);
+        if (!text) return text.error();
+        return parse_input(text.value(), name);
+    }
+    return read_file(name, where, true, in ? ", or - to read standard input" : "");
 }
 
 }  // namespace cp

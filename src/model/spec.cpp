@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "context_pack/core/text.hpp"
+#include "context_pack/model/json_text.hpp"
 
 namespace cp {
 namespace {
@@ -129,13 +130,6 @@ class Reader {
     }
 };
 
-std::string parse_message(const json::exception& e) {
-    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: "
-    std::string_view what = e.what();
-    if (auto p = what.find("] "); p != std::string_view::npos) what.remove_prefix(p + 2);
-    return std::string(what);
-}
-
 bool all_digits(std::string_view s) {
     return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
 }
@@ -150,13 +144,9 @@ std::optional<std::int64_t> to_line(std::string_view s) {
 }  // namespace
 
 Result<Spec> parse_spec(std::string_view json_text, const std::string& source) {
-    json doc;
-    try {
-        doc = json::parse(json_text);
-    } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e400
-        return Error{fmt::format("{}: invalid JSON: {}", source, parse_message(e))};
-    }
-    return Reader(source).run(doc);
+    auto doc = parse_json(json_text);
+    if (!doc) return Error{fmt::format("{}: invalid JSON: {}", source, doc.error().message)};
+    return Reader(source).run(doc.value());
 }
 
 Result<std::vector<Spec>> parse_specs(std::string_view text, const std::string& source,

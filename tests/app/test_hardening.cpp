@@ -145,13 +145,14 @@ TEST_CASE("signals and pipes: a closed pipe ends quietly, SIGINT exits 130") {
 
     // A process that is interrupted before it finishes exits 130 and leaves nothing behind.
     auto before = snapshot(repo.dir());
-    // The spec comes from a FIFO that stays open, so the process is still running when the
-    // signal arrives; env restores SIGINT, which a shell's background job starts ignoring.
+    // The spec comes on standard input from a FIFO that stays open (a FIFO named as a spec
+    // file is refused), so the process is still running when the signal arrives; env
+    // restores SIGINT, which a shell's background job starts ignoring.
     cptest::TempDir io;
     auto fifo = io.path() + "/spec";
     auto interrupted = cptest::sh(
         "mkfifo " + q(fifo) + " && cd " + q(repo.dir()) + " && { sleep 5 > " + q(fifo) +
-        " & holder=$!; env --default-signal=INT " + q(CONTEXT_PACK_BINARY) + " " + q(fifo) +
+        " & holder=$!; env --default-signal=INT " + q(CONTEXT_PACK_BINARY) + " - < " + q(fifo) +
         " & pid=$!; sleep 0.3; "
         "kill -INT $pid; wait $pid; echo \"status $?\"; kill $holder; }");
     CHECK(interrupted.out == "status 130\n");

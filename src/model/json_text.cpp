@@ -1,0 +1,81 @@
+#include "context_pack/model/json_text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+
+namespace cp {
+namespace {
+
+// Thrown by the parser callback at the first array or object past the limit, which stops the
+// parse there: the value is never built deeper.
+struct TooDeep {};
+
+// What nlohmann's parser says it expected; nothing else may follow a quote of the input.
+bool token_names(std::string_view s) {
+    static constexpr std::string_view kNames[] = {"true literal",
+                                                  "false literal",
+                                                  "null literal",
+                                                  "string literal",
+                                                  "number literal",
+                                                  "'['",
+                                                  "'{'",
+                                                  "']'",
+                                                  "'}'",
+                                                  "':'",
+                                                  "','",
+                                                  "end of input",
+                                                  "'[', '{', or a literal"};
+    return std::find(std::begin(kNames), std::end(kNames), s) != std::end(kNames);
+}
+
+// nlohmann's message, without its tag and without the bytes it quotes: a spec file may hold
+// anything (a secret pasted by mistake), and no message is to repeat it. What is left is the
+// position and what was wrong and expected, all words of the parser's own.
+std::string parse_message(const nlohmann::json::exception& e) {
+    if (e.id == 406) return "a number is out of the range of a double";  // it quoted the number
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error while
+    // parsing value - invalid literal; last read: 'tru'; expected '[', '{', or a literal"
+    std::string_view what = e.what();
+    if (auto p = what.find("] "); p != std::string_view::npos) what.remove_prefix(p + 2);
+    auto quote = what.find("; last read: '");
+    if (quote == std::string_view::npos) return std::string(what);  // "unexpected ']'" etc.
+    std::string message(what.substr(0, quote));
+    auto expected = what.rfind("; expected ");
+    if (expected != std::string_view::npos && expected > quote &&
+        token_names(what.substr(expected + 11)))
+        message += what.substr(expected);
+    return message;
+}
+
+template <class Json>
+Result<Json> parse(std::string_view text) {
+    auto bounded = [](int depth, nlohmann::json::parse_event_t event, Json&) {
+        // depth counts the arrays and objects around this one: 0 for the outermost.
+        if ((event == nlohmann::json::parse_event_t::object_start ||
+             event == nlohmann::json::parse_event_t::array_start) &&
+            depth >= kMaxJsonDepth)
+            throw TooDeep{};
+        return true;
+    };
+    try {
+        return Json::parse(text, bounded);
+    } catch (const TooDeep&) {
+        return Error{fmt::format("arrays and objects nested deeper than {} levels", kMaxJsonDepth)};
+    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e400
+        return Error{parse_message(e)};
+    }
+}
+
+}  // namespace
+
+Result<nlohmann::json> parse_json(std::string_view text) {
+    return parse<nlohmann::json>(text);
+}
+
+Result<nlohmann::ordered_json> parse_ordered_json(std::string_view text) {
+    return parse<nlohmann::ordered_json>(text);
+}
+
+}  // namespace cp

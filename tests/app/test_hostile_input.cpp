@@ -1,0 +1,321 @@
+// Hostile input at the front ends' doors, rows B40 upward of docs/bad-input.md: JSON nested
+// past the limit, special files given as specs, standard output that cannot be written, and
+// messages that must not quote a spec's bytes. The binary runs under `timeout 10`, so a
+// regression that hangs fails instead.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "context_pack/app/mcp.hpp"
+#include "context_pack/app/spec_input.hpp"
+#include "context_pack/model/json_text.hpp"
+#include "context_pack/model/spec.hpp"
+#include "support/fixture.hpp"
+
+using cptest::Output;
+using cptest::q;
+using cptest::Repo;
+using Json = nlohmann::json;
+
+namespace {
+
+struct Simple {
+    Repo repo;
+    std::string base;
+    Simple() {
+        repo.write("a.c", cptest::numbered(10));
+        base = repo.commit();
+    }
+    // The binary in the repository under `timeout 10` (status 124 when it hangs).
+    Output run(const std::string& args, const std::string& input = "") const {
+        return cptest::sh(
+            "cd " + q(repo.dir()) + " && timeout 10 " + q(CONTEXT_PACK_BINARY) + " " + args, input);
+    }
+};
+
+void usage_error(const Output& o, const std::string& message) {
+    INFO(o.err);
+    CHECK(o.status == 2);
+    CHECK(o.out.empty());
+    CHECK(o.err.find(message) != std::string::npos);
+    CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
+}
+
+std::string request(int id, const std::string& method, const Json& params = Json::object()) {
+    return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
+}
+
+std::string call(int id, const Json& arguments) {
+    return request(id, "tools/call", Json{{"name", "context_pack"}, {"arguments", arguments}});
+}
+
+// The server's replies, one JSON value a line of `out`.
+std::vector<Json> replies_of(const std::string& out) {
+    std::vector<Json> replies;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) replies.push_back(Json::parse(line));
+    return replies;
+}
+
+std::string nested(int levels, const std::string& inside = "") {
+    return std::string(std::size_t(levels), '[') + inside + std::string(std::size_t(levels), ']');
+}
+
+const std::string kTooDeep = "nested deeper than 256 levels";
+
+}  // namespace
+
+TEST_CASE("bad input B40: a JSON-RPC message nested 50,000 levels deep") {
+    Simple s;
+    auto deep = R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":)" + nested(50000) + "}}";
+    auto o = s.run("mcp", deep + "\n" + request(2, "ping") + "\n");
+    INFO(o.err);
+    CHECK(o.status == 0);
+    auto replies = replies_of(o.out);
+    REQUIRE(replies.size() == 2);
+    CHECK(replies[0]["error"]["code"] == -32700);
+    CHECK_THAT(replies[0]["error"]["message"].get<std::string>(), Catch::Contains(kTooDeep));
+    CHECK(replies[1]["id"] == 2);
+    CHECK(replies[1]["result"] == Json::object());
+
+    // The limit exactly: 256 levels parse, 257 do not (the message object is the first level).
+    auto at = [](int levels) { return cp::parse_json(nested(levels)); };
+    CHECK(at(256).ok());
+    REQUIRE_FALSE(at(257).ok());
+    CHECK_THAT(at(257).error().message, Catch::Contains(kTooDeep));
+    CHECK(cp::parse_ordered_json(nested(256)).ok());
+    CHECK_FALSE(cp::parse_ordered_json("{\"a\":" + nested(256) + "}").ok());
+}
+
+TEST_CASE("bad input B41: a spec nested past the limit") {
+    Simple s;
+    cptest::TempDir dir;
+    auto spec = R"({"base": "HEAD", "reads": )" + nested(50000) + "}";
+    std::ofstream(dir.path() + "/deep.json") << spec;
+    usage_error(s.run(q(dir.path() + "/deep.json")),
+                dir.path() + "/deep.json: invalid JSON: arrays and objects " + kTooDeep);
+    usage_error(s.run("-", spec), "<stdin>: invalid JSON: arrays and objects " + kTooDeep);
+    std::ofstream(dir.path() + "/deep.jsonl") << "\n" << spec << "\n";
+    usage_error(s.run(q(dir.path() + "/deep.jsonl")), "deep.jsonl:2: invalid JSON");
+
+    // Over MCP: a spec sent as JSON text, and one read from a file.
+    std::istringstream in(call(1, {{"spec", spec}, {"repo", s.repo.dir()}}) + "\n" +
+                          call(2, {{"spec", dir.path() + "/deep.json"}}) + "\n" +
+                          request(3, "ping") + "\n");
+    std::ostringstream out, err;
+    CHECK(cp::mcp::serve(in, out, err) == 0);
+    auto replies = replies_of(out.str());
+    REQUIRE(replies.size() == 3);
+    for (int i : {0, 1}) {
+        CHECK(replies[i]["result"]["isError"] == true);
+        CHECK_THAT(replies[i]["result"]["content"][0]["text"].get<std::string>(),
+                   Catch::Contains(kTooDeep));
+    }
+    CHECK(replies[2]["result"] == Json::object());
+}
+
+TEST_CASE("bad input B42: a FIFO as spec file, alone or in a spec folder") {
+    Simple s;
+    cptest::TempDir dir;
+    auto fifo = dir.path() + "/plan.json";
+    REQUIRE(cptest::sh("mkfifo " + q(fifo)).status == 0);
+    usage_error(s.run(q(fifo)), "spec " + fifo +
+                                    " is a pipe or FIFO, not a regular file; give a .json or "
+                                    ".jsonl file, or - to read standard input");
+
+    // Over MCP the server answers at once and goes on.
+    auto o = s.run("mcp", call(1, {{"spec", fifo}}) + "\n" + request(2, "ping") + "\n");
+    INFO(o.err);
+    CHECK(o.status == 0);
+    auto replies = replies_of(o.out);
+    REQUIRE(replies.size() == 2);
+    CHECK(replies[0]["result"]["isError"] == true);
+    auto text = replies[0]["result"]["content"][0]["text"].get<std::string>();
+    CHECK_THAT(text, Catch::Contains("is a pipe or FIFO, not a regular file"));
+    CHECK_THAT(text, !Catch::Contains("standard input"));  // the server's stdin is taken
+    CHECK(replies[1]["result"] == Json::object());
+
+    // In a folder, entries that are not regular files are skipped: the FIFO, a folder named
+    // like a spec file.
+    REQUIRE(cptest::sh("mkdir " + q(dir.path() + "/sub.json")).status == 0);
+    std::ofstream(dir.path() + "/real.json")
+        << R"({"base": "HEAD", "reads": [{"location": {"path": "a.c", "line": 2}}]})";
+    auto folder = s.run("--table " + q(dir.path()));
+    INFO(folder.err);
+    CHECK(folder.status == 0);
+    CHECK_THAT(folder.out, Catch::Contains("1  read  a.c:2    SAME"));
+    CHECK_THAT(folder.out, !Catch::Contains("sub.json"));
+}
+
+TEST_CASE("bad input B43: /dev/stdin, /proc/self/fd/0 and /dev/zero as spec") {
+    Simple s;
+    usage_error(s.run("/dev/zero"), "spec /dev/zero is a character device, not a regular file");
+    // Through a pipe it is refused; redirected from a regular file it would be read.
+    usage_error(cptest::sh("cd " + q(s.repo.dir()) + " && cat | timeout 10 " +
+                               q(CONTEXT_PACK_BINARY) + " /dev/stdin",
+                           "{}"),
+                "spec /dev/stdin is a pipe or FIFO");
+
+    // The server's standard input is a pipe here, as under an MCP client: a spec naming it
+    // must not swallow the messages after it.
+    auto input = call(1, {{"spec", "/dev/stdin"}}) + "\n" + call(2, {{"spec", "/proc/self/fd/0"}}) +
+                 "\n" + call(3, {{"spec", "/dev/zero"}}) + "\n" + request(4, "ping") + "\n";
+    auto o = cptest::sh(
+        "cd " + q(s.repo.dir()) + " && cat | timeout 10 " + q(CONTEXT_PACK_BINARY) + " mcp", input);
+    INFO(o.err);
+    CHECK(o.status == 0);
+    auto replies = replies_of(o.out);
+    REQUIRE(replies.size() == 4);
+    const std::vector<std::string> kinds = {"is a pipe or FIFO", "is a pipe or FIFO",
+                                            "is a character device"};
+    for (int i = 0; i < 3; ++i) {
+        CHECK(replies[i]["result"]["isError"] == true);
+        CHECK_THAT(replies[i]["result"]["content"][0]["text"].get<std::string>(),
+                   Catch::Contains(kinds[i]));
+    }
+    CHECK(replies[3]["id"] == 4);
+    CHECK(replies[3]["result"] == Json::object());
+}
+
+TEST_CASE("bad input B44: spec input over 64 MiB") {
+    Simple s;
+    cptest::TempDir dir;
+    auto file = [&](const std::string& name, const std::string& size) {
+        auto path = dir.path() + "/" + name;
+        REQUIRE(cptest::sh("truncate -s " + size + " " + q(path)).status == 0);
+        return path;
+    };
+    // Refused by its size, before a byte is read.
+    usage_error(s.run(q(file("big.json", "67108865"))),
+                "big.json is over the 64 MiB a spec input may be; split it");
+    // At the limit it is read (and is not JSON).
+    usage_error(s.run(q(file("full.json", "67108864"))), "full.json: invalid JSON");
+    // Standard input is read up to the limit, then refused.
+    usage_error(s.run("- < /dev/zero"), "standard input is over the 64 MiB a spec input may be");
+}
+
+TEST_CASE("bad input B45: standard output that cannot be written: /dev/full, closed") {
+    Simple s;
+    cptest::TempDir dir;
+    auto spec = dir.path() + "/plan.json";
+    std::ofstream(spec)
+        << R"({"base": "HEAD", "reads": [{"location": {"path": "a.c", "line": 2}}]})";
+    const std::string line = "context-pack: cannot write to standard output: ";
+    for (const std::string& args : {"--table " + q(spec), "--format json " + q(spec),
+                                    std::string("--help"), std::string("--version")}) {
+        INFO(args);
+        auto full = s.run(args + " > /dev/full");
+        CHECK(full.status == 2);
+        CHECK(full.err == line + "No space left on device\n");
+        auto closed = s.run(args + " >&-");
+        CHECK(closed.status == 2);
+        CHECK(closed.err == line + "Bad file descriptor\n");
+    }
+    // The server stops at its first reply that cannot be written, saying why.
+    auto mcp = s.run("mcp > /dev/full", request(1, "ping") + "\n" + request(2, "ping") + "\n");
+    CHECK(mcp.status == 2);
+    CHECK(mcp.err ==
+          "context-pack mcp: cannot write to standard output: No space left on device; "
+          "stopping\n");
+    // A stream that fails without errno: the same line, without a reason the system gave.
+    std::istringstream in(request(1, "ping") + "\n");
+    std::ostringstream out, err;
+    out.setstate(std::ios::badbit);
+    CHECK(cp::mcp::serve(in, out, err) == 2);
+    CHECK_THAT(err.str(), Catch::StartsWith("context-pack mcp: cannot write to standard output"));
+}
+
+TEST_CASE("bad input B46: a closed pipe with SIGPIPE ignored") {
+    Simple s;
+    cptest::TempDir dir;
+    // A table of 5,000 rows, far more than a pipe holds, so the writes meet the closed end.
+    Json spec = {{"base", "HEAD"}, {"reads", Json::array()}};
+    for (int i = 0; i < 5000; ++i)
+        spec["reads"].push_back({{"location", {{"path", "a.c"}, {"line", 1}}}});
+    std::ofstream(dir.path() + "/many.json") << spec.dump();
+    auto o = cptest::sh("cd " + q(s.repo.dir()) + " && { trap '' PIPE; timeout 10 " +
+                        q(CONTEXT_PACK_BINARY) + " --table " + q(dir.path() + "/many.json") +
+                        " 2>" + q(dir.path() + "/err") + "; echo $? > " +
+                        q(dir.path() + "/status") + "; } | head -c 1 > /dev/null");
+    REQUIRE(o.status == 0);
+    CHECK(cptest::slurp(dir.path() + "/status") == "2\n");
+    CHECK(cptest::slurp(dir.path() + "/err") ==
+          "context-pack: cannot write to standard output: Broken pipe\n");
+}
+
+TEST_CASE("bad input B47: no message quotes a spec's bytes") {
+    Simple s;
+    cptest::TempDir dir;
+    const std::string secret = "hunter2-SECRET";
+    struct Case {
+        std::string text;
+        std::string message;  // what is said instead, after "invalid JSON: "
+    };
+    const std::vector<Case> cases = {
+        {R"({"base": "HEAD", "id": ")" + secret + "\x01\"}",
+         "parse error at line 1, column 39: syntax error while parsing value - invalid string: "
+         "control character U+0001 (SOH) must be escaped"},
+        {"{\"base\": \"" + secret + "\xe9\"}",
+         "parse error at line 1, column 26: syntax "
+         "error while parsing value - invalid string: ill-formed UTF-8 byte"},
+        {"{\"base\": \"" + secret + "\\q\"}",
+         "parse error at line 1, column 26: syntax error while parsing value - invalid string: "
+         "forbidden character after backslash"},
+        {"{\"base\":\n \"" + secret, "parse error at line 2, column 17: syntax error"},
+        {"{\"line\": 1e999" + std::string("9") + "}", "a number is out of the range of a double"},
+    };
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        INFO(i);
+        auto path = dir.path() + "/plan" + std::to_string(i) + ".json";
+        std::ofstream(path, std::ios::binary) << cases[i].text;
+        auto file = s.run(q(path));
+        usage_error(file, path + ": invalid JSON: " + cases[i].message);
+        CHECK_THAT(file.err, !Catch::Contains(secret) && !Catch::Contains("last read"));
+        CHECK_THAT(file.err, !Catch::Contains("99999"));
+        auto piped = s.run("-", cases[i].text);
+        usage_error(piped, "<stdin>: invalid JSON: " + cases[i].message);
+        CHECK_THAT(piped.err, !Catch::Contains(secret) && !Catch::Contains("last read"));
+
+        // Over MCP: the spec as a file, as JSON text, and a message of the same bytes. A
+        // string of invalid UTF-8 cannot be sent inside a JSON-RPC message; its file is.
+        std::string input = call(1, {{"spec", path}}) + "\n";
+        if (cases[i].text.find('\xe9') == std::string::npos)
+            input += call(2, {{"spec", cases[i].text}}) + "\n";
+        std::string raw = cases[i].text;
+        std::replace(raw.begin(), raw.end(), '\n', ' ');
+        input += raw + "\n";
+        std::istringstream in(input);
+        std::ostringstream out, err;
+        CHECK(cp::mcp::serve(in, out, err) == 0);
+        CHECK_THAT(out.str(), !Catch::Contains(secret) && !Catch::Contains("last read"));
+        CHECK_THAT(out.str(), Catch::Contains("invalid JSON: " + cases[i].message.substr(0, 20)));
+        CHECK_THAT(out.str(), Catch::Contains("Parse error: "));
+    }
+}
+
+TEST_CASE("bad input B48: a spec path with a NUL byte") {
+    Simple s;
+    cptest::TempDir dir;
+    auto plan = dir.path() + "/plan.json";
+    std::ofstream(plan)
+        << R"({"base": "HEAD", "reads": [{"location": {"path": "a.c", "line": 2}}]})";
+    const std::string named = plan + std::string(1, '\0') + ".txt";
+    // Not the file before the NUL: refused, on one line.
+    auto read = cp::read_spec_input(named, nullptr);
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error().message == "spec path '" + plan +
+                                      "\\x00.txt' holds a NUL byte, which no file name can; give "
+                                      "the path without it");
+    std::istringstream in(call(1, {{"spec", named}, {"repo", s.repo.dir()}}) + "\n");
+    std::ostringstream out, err;
+    CHECK(cp::mcp::serve(in, out, err) == 0);
+    auto replies = replies_of(out.str());
+    REQUIRE(replies.size() == 1);
+    CHECK(replies[0]["result"]["isError"] == true);
+    CHECK_THAT(replies[0]["result"]["content"][0]["text"].get<std::string>(),
+               Catch::Contains("holds a NUL byte"));
+}
