@@ -191,6 +191,9 @@ Result<std::optional<std::string>> string_arg(const Json& args, const char* key)
     if (!v->is_string())
         return Error{fmt::format("{} must be a string, not {}", key, type_name(*v))};
     auto s = v->get<std::string>();
+    if (s.find('\0') != std::string::npos)  // libgit2 and the OS would cut it there
+        return Error{fmt::format("{} '{}' holds a NUL byte, which no path or revision can", key,
+                                 text::printable(s))};
     return s.empty() ? std::nullopt : std::optional<std::string>(s);
 }
 

@@ -318,4 +318,20 @@ TEST_CASE("bad input B48: a spec path with a NUL byte") {
     CHECK(replies[0]["result"]["isError"] == true);
     CHECK_THAT(replies[0]["result"]["content"][0]["text"].get<std::string>(),
                Catch::Contains("holds a NUL byte"));
+    // The other string arguments alike: never cut at the NUL, refused whole.
+    for (const char* key : {"repo", "base", "target", "since"}) {
+        Json args = {{"spec", plan}, {"repo", s.repo.dir()}};
+        args[key] = (key == std::string("repo") ? s.repo.dir() : std::string("HEAD")) +
+                    std::string(1, '\0') + "x";
+        std::istringstream again(call(2, args) + "\n");
+        std::ostringstream answer, errors;
+        CHECK(cp::mcp::serve(again, answer, errors) == 0);
+        auto r = replies_of(answer.str());
+        REQUIRE(r.size() == 1);
+        INFO(key << ": " << r[0].dump());
+        CHECK(r[0]["result"]["isError"] == true);
+        CHECK_THAT(r[0]["result"]["content"][0]["text"].get<std::string>(),
+                   Catch::Contains(std::string(key) + " '") &&
+                       Catch::Contains("holds a NUL byte, which no path or revision can"));
+    }
 }
