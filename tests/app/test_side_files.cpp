@@ -112,6 +112,50 @@ TEST_CASE("bad input B51: a .gitattributes that is, or points at, a FIFO") {
     }
 }
 
+TEST_CASE("bad input B52: a .gitignore that is a symlink or a FIFO, in a subdirectory") {
+    Fixture f;
+    // a.c moved to sub/new.c, untracked: a rename only if sub/new.c is not ignored, which
+    // needs the whole diff and so the ignore rules.
+    f.repo.write("sub/kept.c", "int kept;\n");
+    f.base = f.repo.commit();
+    f.repo.remove("a.c");
+    f.repo.write("sub/new.c", cptest::numbered(10));
+
+    SECTION("a committed symlink out of the tree") {
+        f.link("sub/.gitignore", f.outside.path() + "/ignore-all");
+        f.repo.git("add sub/.gitignore");
+        const std::string why = "sub/.gitignore is a symlink; git ignores such a .gitignore";
+        refused(f.run("--anchor a.c:2-4"), why);
+        // libgit2's own diff (which the scan leaves to it with core.ignorecase) checks first.
+        f.repo.git("config core.ignorecase true");
+        refused(f.run("--anchor a.c:2-4"), why);
+    }
+    SECTION("a FIFO in a nested untracked directory") {
+        f.repo.write("sub/deeper/more/x.c", "int x;\n");
+        f.fifo(f.repo.at("sub/deeper/more/.gitignore"));
+        refused(f.run("--anchor a.c:2-4"), "sub/deeper/more/.gitignore is a FIFO");
+    }
+}
+
+TEST_CASE("bad input B53: info/attributes or info/exclude that is a FIFO") {
+    Fixture f;
+    f.repo.write("a.c", "L1\nL2\nthree\nL4\nL5\nL6\nL7\nL8\nL9\nL10\n");
+    cptest::sh("mkdir -p " + q(f.repo.at(".git/info")));
+
+    SECTION("info/attributes") {
+        f.fifo(f.repo.at(".git/info/attributes"));
+        refused(f.run("--anchor a.c:2-4"),
+                "/.git/info/attributes is a FIFO, which libgit2 would open as a info/attributes");
+    }
+    SECTION("info/exclude, read for the untracked files of a whole diff") {
+        ::unlink(f.repo.at(".git/info/exclude").c_str());
+        f.fifo(f.repo.at(".git/info/exclude"));
+        f.repo.remove("a.c");
+        f.repo.write("moved.c", cptest::numbered(10));
+        refused(f.run("--anchor a.c:2-4"), "/.git/info/exclude is a FIFO");
+    }
+}
+
 TEST_CASE("bad input B54: regular .gitattributes and .gitignore work as before") {
     Fixture f;
     f.repo.write(".gitattributes", "*.dat binary\n");
