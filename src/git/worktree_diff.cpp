@@ -2,6 +2,8 @@
 // half (index to working tree, by our scan or by libgit2) joined as
 // git_diff_tree_to_workdir_with_index joins them, then git diff BASE's answer for each change
 // (a staged edit undone on disk is no change, racily clean entries re-hashed).
+#include <dirent.h>
+#include <fcntl.h>
 #include <git2/sys/repository.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "context_pack/git/index_file.hpp"
@@ -258,15 +261,86 @@ Result<std::optional<Joined>> scanned_halves(const Repository& repo, git_tree* b
     return std::optional<Joined>(std::move(out));
 }
 
+// A descriptor, closed when it goes.
+struct Fd {
+    int fd;
+    explicit Fd(int f) : fd(f) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+// libgit2 skips an entry named .git in any letter case.
+bool is_dot_git(std::string_view name) {
+    auto lower = [](char c) { return char(c >= 'A' && c <= 'Z' ? c + 32 : c); };
+    return name.size() == 4 && name[0] == '.' && lower(name[1]) == 'g' && lower(name[2]) == 'i' &&
+           lower(name[3]) == 't';
+}
+
+// The untracked directories beneath `prefix` (open at `fd`) that libgit2's diff walks, those
+// not ignored and not nested repositories, each .gitignore checked before libgit2 is asked
+// about the names beside it. Directories of tracked files (`tracked`) are walked through.
+// Symlinks are never followed.
+Result<Unit> side_files_of_untracked(const Repository& repo, git_repository* raw, int fd,
+                                     const std::string& prefix,
+                                     const std::set<std::string, std::less<>>& tracked) {
+    int copy = ::dup(fd);
+    DIR* dir = copy < 0 ? nullptr : ::fdopendir(copy);
+    if (!dir) {
+        if (copy >= 0) ::close(copy);
+        return Unit{};  // unreadable: libgit2 drops it too
+    }
+    std::vector<std::string> subdirs;
+    while (dirent* e = ::readdir(dir)) {
+        std::string_view name(e->d_name);
+        if (name == "." || name == ".." || is_dot_git(name)) continue;
+        struct stat st {};
+        bool is_dir =
+            e->d_type == DT_DIR ||
+            (e->d_type == DT_UNKNOWN && ::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+             S_ISDIR(st.st_mode));
+        if (is_dir) subdirs.emplace_back(name);
+    }
+    ::closedir(dir);
+    for (const std::string& name : subdirs) {
+        const std::string path = prefix + name;
+        if (!tracked.contains(path + "/")) {
+            int ignored = 0;
+            if (auto safe = repo.side_files_of(path, Repository::SideFile::Ignore); !safe)
+                return safe.error();
+            if (git_ignore_path_is_ignored(&ignored, raw, path.c_str()) < 0) {
+                git_error_clear();  // libgit2's diff meets it
+                return Unit{};
+            }
+            if (ignored) continue;
+        }
+        Fd sub(::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        if (sub.fd < 0) continue;
+        struct stat git {};
+        if (!tracked.contains(path + "/") && ::fstatat(sub.fd, ".git", &git, 0) == 0)
+            continue;  // a nested repository: libgit2 does not walk it
+        if (auto safe = repo.side_files_of(path + "/.", Repository::SideFile::Ignore); !safe)
+            return safe.error();
+        if (auto inner = side_files_of_untracked(repo, raw, sub.fd, path + "/", tracked); !inner)
+            return inner.error();
+    }
+    return Unit{};
+}
+
 // libgit2's whole diff opens the .gitignore of every directory it walks and the
 // .gitattributes on the way to each file it hashes: those of every directory holding a
-// tracked file are checked first (Repository::side_files_of), once each.
+// tracked file are checked first (Repository::side_files_of), once each, then the untracked
+// directories it would walk. It lists every directory itself, so this adds no more than a
+// fraction of its own work, and only to runs that leave the diff to it.
 Result<Unit> side_files_of_index(const Repository& repo, git_repository* raw) {
     Handle<git_index, git_index_free> index;
     if (git_repository_index(index.out(), raw) < 0) {
         git_error_clear();  // libgit2's diff meets it
         return Unit{};
     }
+    std::set<std::string, std::less<>> tracked;  // directories of tracked files, with a '/'
     std::string_view last_dir = "/";
     for (std::size_t i = 0, n = git_index_entrycount(index.get()); i < n; ++i) {
         std::string_view path = git_index_get_byindex(index.get(), i)->path;
@@ -275,8 +349,15 @@ Result<Unit> side_files_of_index(const Repository& repo, git_repository* raw) {
         last_dir = dir;
         for (auto which : {Repository::SideFile::Ignore, Repository::SideFile::Attributes})
             if (auto safe = repo.side_files_of(path, which); !safe) return safe.error();
+        for (auto slash = dir.find('/'); slash != std::string_view::npos;
+             slash = dir.find('/', slash + 1))
+            tracked.emplace(dir.substr(0, slash + 1));
     }
-    return Unit{};
+    if (auto safe = repo.side_files_of(".", Repository::SideFile::Ignore); !safe)
+        return safe.error();
+    Fd top(::open(repo.workdir().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (top.fd < 0) return Unit{};
+    return side_files_of_untracked(repo, raw, top.fd, "", tracked);
 }
 
 // libgit2's halves: the unstaged half made here merged into the staged half from

@@ -134,6 +134,18 @@ TEST_CASE("bad input B52: a .gitignore that is a symlink or a FIFO, in a subdire
         f.repo.write("sub/deeper/more/x.c", "int x;\n");
         f.fifo(f.repo.at("sub/deeper/more/.gitignore"));
         refused(f.run("--anchor a.c:2-4"), "sub/deeper/more/.gitignore is a FIFO");
+        // libgit2's own diff walks the untracked directories too: they are checked first.
+        f.repo.git("config core.ignorecase true");
+        refused(f.run("--anchor a.c:2-4"), "sub/deeper/more/.gitignore is a FIFO");
+        // Beneath an ignored directory neither diff looks: nothing is refused.
+        f.repo.write("sub/.gitignore", "deeper/\n");
+        for (const char* ignorecase : {"true", "false"}) {
+            f.repo.git(std::string("config core.ignorecase ") + ignorecase);
+            auto o = f.run("--anchor a.c:2-4");
+            INFO(o.out << o.err);
+            CHECK(o.status != 2);
+            CHECK(o.out.find("sub/new.c:2-4") != std::string::npos);
+        }
     }
 }
 
