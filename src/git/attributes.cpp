@@ -69,13 +69,23 @@ Result<Unit> Repository::side_files_of(std::string_view path, SideFile which) co
         if (slash == std::string_view::npos) return Unit{};
         dir = std::string(path.substr(0, slash + 1));
         pos = slash + 1;
-        // A directory on the way that is not one on disk (absent, or a symlink, which reads
-        // never follow): nothing beneath it is looked at.
+        // A directory on the way that is not one on disk (absent, a file): libgit2 finds
+        // nothing beneath it. A symlink to a directory: an attribute question would look
+        // through it, out of the tree; no ignore question is asked beneath it (neither diff
+        // walks a symlink).
         if (!ok.contains(dir)) {
+            const std::string shown = dir.substr(0, dir.size() - 1);
             struct stat st {};
-            if (::lstat((root + dir.substr(0, dir.size() - 1)).c_str(), &st) != 0 ||
-                !S_ISDIR(st.st_mode))
-                return Unit{};
+            if (::lstat((root + shown).c_str(), &st) != 0 || S_ISREG(st.st_mode)) return Unit{};
+            if (S_ISLNK(st.st_mode)) {
+                if (ignore || ::stat((root + shown).c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+                    return Unit{};
+                return Error{
+                    fmt::format("{} is a symlink in the work tree, through which "
+                                "libgit2 would read {}{}: remove it (rm {})",
+                                shown, dir, name, text::shell_word(shown))};
+            }
+            if (!S_ISDIR(st.st_mode)) return Unit{};
             ok.insert(dir);
         }
     }

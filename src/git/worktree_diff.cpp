@@ -347,8 +347,12 @@ Result<Unit> side_files_of_index(const Repository& repo, git_repository* raw) {
         std::string_view dir = path.substr(0, path.rfind('/') + 1);
         if (dir == last_dir) continue;
         last_dir = dir;
-        for (auto which : {Repository::SideFile::Ignore, Repository::SideFile::Attributes})
-            if (auto safe = repo.side_files_of(path, which); !safe) return safe.error();
+        if (auto safe = repo.side_files_of(path, Repository::SideFile::Ignore); !safe)
+            return safe.error();
+        // libgit2 hashes no file beneath a symlink: no attribute is asked there.
+        if (repo.worktree_symlink(path)) continue;
+        if (auto safe = repo.side_files_of(path, Repository::SideFile::Attributes); !safe)
+            return safe.error();
         for (auto slash = dir.find('/'); slash != std::string_view::npos;
              slash = dir.find('/', slash + 1))
             tracked.emplace(dir.substr(0, slash + 1));

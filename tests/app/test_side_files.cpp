@@ -112,6 +112,30 @@ TEST_CASE("bad input B51: a .gitattributes that is, or points at, a FIFO") {
     }
 }
 
+TEST_CASE("bad input B51: a directory on the way that is a symlink to a .gitattributes FIFO") {
+    Fixture f;
+    f.fifo(f.outside.path() + "/.gitattributes");
+    const std::string first = f.base;
+    f.repo.write("dir/b.c", cptest::numbered(10, "b"));
+    f.repo.commit();
+    cptest::sh("rm -r " + q(f.repo.at("dir")));
+    f.link("dir", f.outside.path());
+    // Between commits, the work tree's attributes would be read through it.
+    f.base = first;
+    refused(f.run("--target HEAD --anchor dir/b.c:2"),
+            "dir is a symlink in the work tree, through which libgit2 would read "
+            "dir/.gitattributes: remove it (rm dir)");
+    // In the working tree, the path is reached through a symlink, as before; nothing is read.
+    auto o = f.run("--anchor dir/b.c:2");
+    INFO(o.out << o.err);
+    CHECK(o.status == 1);
+    CHECK(o.out.find("reached through the symlink dir") != std::string::npos);
+    f.repo.git("config core.ignorecase true");  // libgit2's own diff: the same
+    o = f.run("--anchor dir/b.c:2");
+    CHECK(o.status == 1);
+    CHECK(o.out.find("reached through the symlink dir") != std::string::npos);
+}
+
 TEST_CASE("bad input B52: a .gitignore that is a symlink or a FIFO, in a subdirectory") {
     Fixture f;
     // a.c moved to sub/new.c, untracked: a rename only if sub/new.c is not ignored, which

@@ -156,7 +156,8 @@ class Repository {
     // (or, for `SideFile::Ignore`, .gitignore) of the root and of each directory on the way,
     // and info/attributes (info/exclude) of the git directory. libgit2 1.5 stats and opens
     // them following symlinks and would block on a FIFO, so one that is there and not a
-    // regular file or a directory is refused with a one-line error naming it and the mend;
+    // regular file or a directory is refused with a one-line error naming it and the mend,
+    // as is, for attributes, a directory on the way that is a symlink to one;
     // git 2.32 and later ignore a symlinked one, which libgit2 cannot be told to do. Cheap:
     // one lstat per directory for the run (cached). Main thread: it fills that cache.
     enum class SideFile { Attributes, Ignore };
