@@ -6,13 +6,95 @@
 #include <sys/stat.h>
 
 #include "caches.hpp"
+#include "context_pack/core/text.hpp"
 #include "context_pack/git/index_file.hpp"
 
 namespace cp::git {
+namespace {
 
-DiffAttribute Repository::diff_attribute(const std::string& path) const {
+// What a side file is when libgit2 must not open it; empty when it may (a regular file), or
+// when libgit2 passes it by as absent (a directory).
+std::string_view refused_kind(mode_t mode) {
+    if (S_ISREG(mode) || S_ISDIR(mode)) return {};
+    if (S_ISLNK(mode)) return "a symlink";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    return "not a regular file";
+}
+
+Error refusal(const std::string& shown, std::string_view kind, std::string_view name) {
+    const std::string rm = "rm " + text::shell_word(shown);
+    if (kind == "a symlink")
+        return Error{
+            fmt::format("{} is a symlink; git ignores such a {} since 2.32, libgit2 "
+                        "would follow it: remove it from the work tree ({}) or make it "
+                        "a regular file",
+                        shown, name, rm)};
+    return Error{fmt::format("{} is {}, which libgit2 would open as a {} and {}: remove it ({})",
+                             shown, kind, name,
+                             kind == "a FIFO" ? "wait on forever" : "read as rules", rm)};
+}
+
+}  // namespace
+
+Result<Unit> Repository::side_files_of(std::string_view path, SideFile which) const {
+    const bool ignore = which == SideFile::Ignore;
+    const std::string_view name = ignore ? ".gitignore" : ".gitattributes";
+    auto& ok = attributes_->side_files_ok;
+    // In the git directory: the owner's own, so a symlink there is followed, as git does; but
+    // never a file that would block or be no file at all.
+    const std::string info = ignore ? "info/exclude" : "info/attributes";
+    if (!ok.contains(info)) {
+        const std::string full = git_repository_commondir(repo_.get()) + info;
+        struct stat st {};
+        if (::stat(full.c_str(), &st) == 0 && !refused_kind(st.st_mode).empty())
+            return refusal(full, refused_kind(st.st_mode), info);
+        ok.insert(info);
+    }
+    const std::string root = workdir();
+    if (root.empty()) return Unit{};
+    // The root's, then each directory's on the way to `path` (its last name is not one).
+    std::string dir;
+    for (std::size_t pos = 0;;) {
+        const std::string key = dir + std::string(name);
+        if (!ok.contains(key)) {
+            struct stat st {};
+            if (::lstat((root + key).c_str(), &st) == 0 && !refused_kind(st.st_mode).empty())
+                return refusal(key, refused_kind(st.st_mode), name);
+            ok.insert(key);
+        }
+        auto slash = path.find('/', pos);
+        if (slash == std::string_view::npos) return Unit{};
+        dir = std::string(path.substr(0, slash + 1));
+        pos = slash + 1;
+        // A directory on the way that is not one on disk (absent, a file): libgit2 finds
+        // nothing beneath it. A symlink to a directory: an attribute question would look
+        // through it, out of the tree; no ignore question is asked beneath it (neither diff
+        // walks a symlink).
+        if (!ok.contains(dir)) {
+            const std::string shown = dir.substr(0, dir.size() - 1);
+            struct stat st {};
+            if (::lstat((root + shown).c_str(), &st) != 0 || S_ISREG(st.st_mode)) return Unit{};
+            if (S_ISLNK(st.st_mode)) {
+                if (ignore || ::stat((root + shown).c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+                    return Unit{};
+                return Error{
+                    fmt::format("{} is a symlink in the work tree, through which "
+                                "libgit2 would read {}{}: remove it (rm {})",
+                                shown, dir, name, text::shell_word(shown))};
+            }
+            if (!S_ISDIR(st.st_mode)) return Unit{};
+            ok.insert(dir);
+        }
+    }
+}
+
+Result<DiffAttribute> Repository::diff_attribute(const std::string& path) const {
     auto known = attributes_->diff_attribute.find(path);
     if (known != attributes_->diff_attribute.end()) return known->second;
+    if (auto safe = side_files_of(path, SideFile::Attributes); !safe) return safe.error();
     DiffAttribute found = diff_attribute_uncached(path);
     attributes_->diff_attribute.emplace(path, found);
     return found;
@@ -82,7 +164,7 @@ DiffAttribute Repository::diff_attribute_uncached(const std::string& path) const
     }
 }
 
-DiffAttribute Diff::diff_attribute(const std::string& path) const {
+Result<DiffAttribute> Diff::diff_attribute(const std::string& path) const {
     return repo_->diff_attribute(path);
 }
 

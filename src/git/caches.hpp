@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "libgit2.hpp"
@@ -23,7 +24,8 @@ struct Repository::Trees {
 struct Repository::Attributes {
     std::map<std::string, DiffAttribute, std::less<>> diff_attribute;  // by path: fixed for a run
     bool decided = false;
-    std::unique_ptr<Repository> handle;  // see attribute_handle()
+    std::unique_ptr<Repository> handle;                // see attribute_handle()
+    std::set<std::string, std::less<>> side_files_ok;  // side files found safe (side_files_of)
 };
 
 }  // namespace cp::git

@@ -176,7 +176,11 @@ Result<Hunks> Diff::hunks(const Delta& delta, const std::string* old_bytes,
                           const std::string* new_bytes) const {
     auto in = read_sides(delta, old_bytes, new_bytes);
     if (!in) return in.error();
-    return line_hunks(in.value(), diff_attribute(delta.old_path), diff_attribute(delta.new_path));
+    auto old_attribute = diff_attribute(delta.old_path);
+    if (!old_attribute) return old_attribute.error();
+    auto new_attribute = diff_attribute(delta.new_path);
+    if (!new_attribute) return new_attribute.error();
+    return line_hunks(in.value(), old_attribute.value(), new_attribute.value());
 }
 
 }  // namespace cp::git

@@ -2,6 +2,8 @@
 // half (index to working tree, by our scan or by libgit2) joined as
 // git_diff_tree_to_workdir_with_index joins them, then git diff BASE's answer for each change
 // (a staged edit undone on disk is no change, racily clean entries re-hashed).
+#include <dirent.h>
+#include <fcntl.h>
 #include <git2/sys/repository.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "context_pack/git/index_file.hpp"
@@ -126,18 +129,22 @@ std::vector<RawDelta> join_halves(std::vector<RawDelta> staged, std::vector<RawD
 
 // The unstaged half by worktree_scan.hpp, with libgit2 deciding what it decides in its own
 // diff: ignore rules, clean filters for a file whose stat data no longer vouches for it.
-std::optional<std::vector<RawDelta>> scan_unstaged(const Repository& repo, git_repository* raw,
-                                                   const IndexFile& index) {
+// A side file libgit2 must not open (Repository::side_files_of) is an error; nullopt: the scan
+// cannot tell.
+Result<std::optional<std::vector<RawDelta>>> scan_unstaged(const Repository& repo,
+                                                           git_repository* raw,
+                                                           const IndexFile& index) {
+    const std::optional<std::vector<RawDelta>> cannot_tell;
     Handle<git_config, git_config_free> config;
     if (git_repository_config_snapshot(config.out(), raw) < 0) {
         git_error_clear();
-        return std::nullopt;
+        return cannot_tell;
     }
     auto ignorecase = config_bool(config.get(), "core.ignorecase", false);
     auto filemode = config_bool(config.get(), "core.filemode", true);
     auto symlinks = config_bool(config.get(), "core.symlinks", true);
     auto trustctime = config_bool(config.get(), "core.trustctime", true);
-    if (!ignorecase || *ignorecase || !filemode || !symlinks || !trustctime) return std::nullopt;
+    if (!ignorecase || *ignorecase || !filemode || !symlinks || !trustctime) return cannot_tell;
     ScanRules rules;
     rules.trust_mode = *filemode;
     rules.has_symlinks = *symlinks;
@@ -146,7 +153,12 @@ std::optional<std::vector<RawDelta>> scan_unstaged(const Repository& repo, git_r
 
     const std::string root = repo.workdir();
     ScanHooks hooks;
+    std::optional<Error> refused;  // a .gitignore on the way that libgit2 must not open
     hooks.ignored = [&](const std::string& path) -> std::optional<bool> {
+        if (auto safe = repo.side_files_of(path, Repository::SideFile::Ignore); !safe) {
+            refused = safe.error();
+            return std::nullopt;
+        }
         int ignored = 0;
         if (git_ignore_path_is_ignored(&ignored, raw, path.c_str()) < 0) {
             git_error_clear();
@@ -182,13 +194,14 @@ std::optional<std::vector<RawDelta>> scan_unstaged(const Repository& repo, git_r
     for (const IndexRecord& r : index.entries) {
         if (r.path != ".gitattributes" && !r.path.ends_with("/.gitattributes")) continue;
         auto same = repo.unchanged_on_disk(r.path, r.id);
-        if (!same || !same.value()) return std::nullopt;  // an error is libgit2's to meet
+        if (!same || !same.value()) return cannot_tell;  // an error is libgit2's to meet
     }
     auto changes = scan_worktree(root, index, rules, hooks);
-    if (!changes) return std::nullopt;
+    if (refused) return *refused;
+    if (!changes) return cannot_tell;
     std::vector<RawDelta> out;
     for (const ScanChange& c : *changes) out.push_back(raw_of(c));
-    return out;
+    return std::optional<std::vector<RawDelta>>(std::move(out));
 }
 
 // Both halves joined, with the index they were made against, which the racy-git rule reads:
@@ -225,7 +238,12 @@ struct Joined {
 Result<std::optional<Joined>> scanned_halves(const Repository& repo, git_tree* base_tree,
                                              const Repository::TakeStaged& take_staged) {
     auto index = read_index_file(repo.index_file());
-    auto unstaged = index ? scan_unstaged(repo, raw_handle(repo), *index) : std::nullopt;
+    std::optional<std::vector<RawDelta>> unstaged;
+    if (index) {
+        auto scanned = scan_unstaged(repo, raw_handle(repo), *index);
+        if (!scanned) return scanned.error();
+        unstaged = std::move(scanned).value();
+    }
     if (!unstaged) return std::optional<Joined>();
     auto staged = take_staged ? take_staged() : std::nullopt;
     Handle<git_diff, git_diff_free> own;
@@ -243,6 +261,109 @@ Result<std::optional<Joined>> scanned_halves(const Repository& repo, git_tree* b
     return std::optional<Joined>(std::move(out));
 }
 
+// A descriptor, closed when it goes.
+struct Fd {
+    int fd;
+    explicit Fd(int f) : fd(f) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+// libgit2 skips an entry named .git in any letter case.
+bool is_dot_git(std::string_view name) {
+    auto lower = [](char c) { return char(c >= 'A' && c <= 'Z' ? c + 32 : c); };
+    return name.size() == 4 && name[0] == '.' && lower(name[1]) == 'g' && lower(name[2]) == 'i' &&
+           lower(name[3]) == 't';
+}
+
+// The untracked directories beneath `prefix` (open at `fd`) that libgit2's diff walks, those
+// not ignored and not nested repositories, each .gitignore checked before libgit2 is asked
+// about the names beside it. Directories of tracked files (`tracked`) are walked through.
+// Symlinks are never followed.
+Result<Unit> side_files_of_untracked(const Repository& repo, git_repository* raw, int fd,
+                                     const std::string& prefix,
+                                     const std::set<std::string, std::less<>>& tracked) {
+    int copy = ::dup(fd);
+    DIR* dir = copy < 0 ? nullptr : ::fdopendir(copy);
+    if (!dir) {
+        if (copy >= 0) ::close(copy);
+        return Unit{};  // unreadable: libgit2 drops it too
+    }
+    std::vector<std::string> subdirs;
+    while (dirent* e = ::readdir(dir)) {
+        std::string_view name(e->d_name);
+        if (name == "." || name == ".." || is_dot_git(name)) continue;
+        struct stat st {};
+        bool is_dir =
+            e->d_type == DT_DIR ||
+            (e->d_type == DT_UNKNOWN && ::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+             S_ISDIR(st.st_mode));
+        if (is_dir) subdirs.emplace_back(name);
+    }
+    ::closedir(dir);
+    for (const std::string& name : subdirs) {
+        const std::string path = prefix + name;
+        if (!tracked.contains(path + "/")) {
+            int ignored = 0;
+            if (auto safe = repo.side_files_of(path, Repository::SideFile::Ignore); !safe)
+                return safe.error();
+            if (git_ignore_path_is_ignored(&ignored, raw, path.c_str()) < 0) {
+                git_error_clear();  // libgit2's diff meets it
+                return Unit{};
+            }
+            if (ignored) continue;
+        }
+        Fd sub(::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        if (sub.fd < 0) continue;
+        struct stat git {};
+        if (!tracked.contains(path + "/") && ::fstatat(sub.fd, ".git", &git, 0) == 0)
+            continue;  // a nested repository: libgit2 does not walk it
+        if (auto safe = repo.side_files_of(path + "/.", Repository::SideFile::Ignore); !safe)
+            return safe.error();
+        if (auto inner = side_files_of_untracked(repo, raw, sub.fd, path + "/", tracked); !inner)
+            return inner.error();
+    }
+    return Unit{};
+}
+
+// libgit2's whole diff opens the .gitignore of every directory it walks and the
+// .gitattributes on the way to each file it hashes: those of every directory holding a
+// tracked file are checked first (Repository::side_files_of), once each, then the untracked
+// directories it would walk. It lists every directory itself, so this adds no more than a
+// fraction of its own work, and only to runs that leave the diff to it.
+Result<Unit> side_files_of_index(const Repository& repo, git_repository* raw) {
+    Handle<git_index, git_index_free> index;
+    if (git_repository_index(index.out(), raw) < 0) {
+        git_error_clear();  // libgit2's diff meets it
+        return Unit{};
+    }
+    std::set<std::string, std::less<>> tracked;  // directories of tracked files, with a '/'
+    std::string_view last_dir = "/";
+    for (std::size_t i = 0, n = git_index_entrycount(index.get()); i < n; ++i) {
+        std::string_view path = git_index_get_byindex(index.get(), i)->path;
+        std::string_view dir = path.substr(0, path.rfind('/') + 1);
+        if (dir == last_dir) continue;
+        last_dir = dir;
+        if (auto safe = repo.side_files_of(path, Repository::SideFile::Ignore); !safe)
+            return safe.error();
+        // libgit2 hashes no file beneath a symlink: no attribute is asked there.
+        if (repo.worktree_symlink(path)) continue;
+        if (auto safe = repo.side_files_of(path, Repository::SideFile::Attributes); !safe)
+            return safe.error();
+        for (auto slash = dir.find('/'); slash != std::string_view::npos;
+             slash = dir.find('/', slash + 1))
+            tracked.emplace(dir.substr(0, slash + 1));
+    }
+    if (auto safe = repo.side_files_of(".", Repository::SideFile::Ignore); !safe)
+        return safe.error();
+    Fd top(::open(repo.workdir().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (top.fd < 0) return Unit{};
+    return side_files_of_untracked(repo, raw, top.fd, "", tracked);
+}
+
 // libgit2's halves: the unstaged half made here merged into the staged half from
 // `take_staged`, or, without one or when they disagree, the whole diff at once. Staged and
 // unstaged changes together, without re-hashing every file the index already vouches for;
@@ -250,6 +371,7 @@ Result<std::optional<Joined>> scanned_halves(const Repository& repo, git_tree* b
 Result<Joined> libgit2_halves(const Repository& repo, git_tree* base_tree,
                               const Repository::TakeStaged& take_staged) {
     git_repository* raw = raw_handle(repo);
+    if (auto safe = side_files_of_index(repo, raw); !safe) return safe.error();
     git_diff_options opts = worktree_diff_options();
     Handle<git_diff, git_diff_free> whole;
     if (take_staged) {

@@ -111,6 +111,7 @@ Result<std::optional<std::string>> Repository::read_worktree_as_stored(
     auto raw = read_worktree(path);
     if (!raw || !raw.value()) return raw;
     std::string rel(path);
+    if (auto safe = side_files_of(path, SideFile::Attributes); !safe) return safe.error();
     Handle<git_filter_list, git_filter_list_free> filters;
     // Only libgit2's built-in filters exist here (CRLF, ident): nothing runs a program. Whether
     // any applies is asked without the index where that gives the same answer; a filter that

@@ -80,6 +80,8 @@ Result<std::optional<std::vector<Delta>>> hashed_deltas(const Repository& repo,
     std::vector<Delta> out;
     for (const Settle& s : settle) {
         const std::string& path = *s.path;
+        if (auto safe = repo.side_files_of(path, Repository::SideFile::Attributes); !safe)
+            return safe.error();
         Handle<git_filter_list, git_filter_list_free> filters;
         if (git_filter_list_load(filters.out(), raw_handle(attributes), nullptr, path.c_str(),
                                  GIT_FILTER_TO_ODB, GIT_FILTER_DEFAULT) < 0) {

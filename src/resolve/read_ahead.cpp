@@ -70,8 +70,10 @@ void ReadAhead::schedule(Pair& p, const Anchor& a) {
         return;
     }
     if (p.hunks.count(delta->old_path) || hunks_.count({&p, delta->old_path})) return;
-    auto old_attribute = p.diff.diff_attribute(delta->old_path);
-    auto new_attribute = p.diff.diff_attribute(delta->new_path);
+    auto old_attribute_asked = p.diff.diff_attribute(delta->old_path);
+    auto new_attribute_asked = p.diff.diff_attribute(delta->new_path);
+    if (!old_attribute_asked || !new_attribute_asked) return;  // the error is met where needed
+    auto old_attribute = old_attribute_asked.value(), new_attribute = new_attribute_asked.value();
     std::optional<git::HunkInput> sides;  // read here for the working tree
     if (!p.target) {
         collect_blob(delta->old_oid);

@@ -284,7 +284,8 @@ TEST_CASE("working tree path by path: when each path can be settled alone, and w
                     CHECK(int(mine->change) == int(theirs->change));
                     CHECK(mine->new_path == theirs->new_path);
                     CHECK(mine->old_oid == theirs->old_oid);
-                    CHECK(int(partial.value()->diff_attribute(p)) == int(whole->diff_attribute(p)));
+                    CHECK(int(partial.value()->diff_attribute(p).value()) ==
+                          int(whole->diff_attribute(p).value()));
                     auto a = partial.value()->hunks(*mine);
                     auto b = whole->hunks(*theirs);
                     REQUIRE((a.ok() && b.ok()));

@@ -94,9 +94,9 @@ class Diff {
     Result<HunkInput> read_sides(const Delta& delta, const std::string* old_bytes = nullptr,
                                  const std::string* new_bytes = nullptr,
                                  const Repository* reader = nullptr) const;
-    // The diff attribute of a path, as its hunks take it. Main thread (it fills the
-    // repository's diff-attribute cache).
-    DiffAttribute diff_attribute(const std::string& path) const;
+    // The diff attribute of a path, as its hunks take it (Repository::diff_attribute).
+    // Main thread (it fills the repository's diff-attribute cache).
+    Result<DiffAttribute> diff_attribute(const std::string& path) const;
     // Made by Repository::worktree_diff_of: only the paths asked for, and not others it
     // would pair them with (renames, additions). Repository::diff makes the whole one.
     bool partial() const { return partial_; }

@@ -148,9 +148,20 @@ class Repository {
     // the size limit, or reached through a symlink (reads never follow one, so they never
     // leave the tree). Any thread: no libgit2 call (pool threads reach it by read_tracked).
     Result<std::optional<std::string>> read_worktree(std::string_view path) const;
-    // The diff attribute of a path (a driver counts by its diff.<driver>.binary setting).
+    // The diff attribute of a path (a driver counts by its diff.<driver>.binary setting);
+    // an error when a side file libgit2 would read for it is refused (side_files_of).
     // Main thread: it fills the diff-attribute cache.
-    DiffAttribute diff_attribute(const std::string& path) const;
+    Result<DiffAttribute> diff_attribute(const std::string& path) const;
+    // The side files libgit2 opens by itself when asked about `path`: the .gitattributes
+    // (or, for `SideFile::Ignore`, .gitignore) of the root and of each directory on the way,
+    // and info/attributes (info/exclude) of the git directory. libgit2 1.5 stats and opens
+    // them following symlinks and would block on a FIFO, so one that is there and not a
+    // regular file or a directory is refused with a one-line error naming it and the mend,
+    // as is, for attributes, a directory on the way that is a symlink to one;
+    // git 2.32 and later ignore a symlinked one, which libgit2 cannot be told to do. Cheap:
+    // one lstat per directory for the run (cached). Main thread: it fills that cache.
+    enum class SideFile { Attributes, Ignore };
+    Result<Unit> side_files_of(std::string_view path, SideFile which) const;
     // The first component of `path` that is a symlink in the working tree, if any.
     // Main thread.
     std::optional<std::string> worktree_symlink(std::string_view path) const;
