@@ -1,0 +1,99 @@
+// Rows of docs/bad-input.md where the tool once gave a wrong answer or a wrong diagnosis
+// (issue 13): each fixture is built with the git CLI and the answer compared with git's.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "support/fixture.hpp"
+
+using cptest::context_pack;
+using cptest::Output;
+using cptest::q;
+using cptest::Repo;
+
+namespace {
+
+Output anchor(const Repo& repo, const std::string& base, const std::string& anchor,
+              const std::string& extra = "") {
+    return context_pack(repo.dir(), extra + " --table --base " + base + " --anchor " + q(anchor));
+}
+
+bool has(const Output& o, const std::string& text) {
+    return o.out.find(text) != std::string::npos;
+}
+
+// Writes `count` files dir/<prefix>N.c of distinct content, all in one shell call.
+void write_many(const Repo& repo, const std::string& dir, const std::string& prefix, int count) {
+    auto made = cptest::sh("cd " + q(repo.dir()) + " && mkdir -p " + dir +
+                           " && i=0; while [ $i -lt " + std::to_string(count) + " ]; do printf '" +
+                           prefix + " %s\\nsecond line of %s\\n' $i $i > " + dir + "/" + prefix +
+                           "$i.c; i=$((i+1)); done");
+    REQUIRE(made.status == 0);
+}
+
+}  // namespace
+
+TEST_CASE("bad input B60: rename detection over diff.renameLimit") {
+    Repo repo;
+    repo.write("a.c", cptest::numbered(10));
+    repo.write("e.txt", cptest::numbered(6, "E"));
+    for (int i = 1; i <= 3; ++i)
+        repo.write("x" + std::to_string(i) + ".c", cptest::numbered(8, "X" + std::to_string(i)));
+    auto base = repo.commit("base");
+    repo.git("config diff.renameLimit 2");
+    // a.c renamed with lines 2-3 edited (so only rename detection can find it), e.txt renamed
+    // as it is, three unrelated files replaced by three others: 4 x 4 candidates over 2 x 2.
+    repo.git("mv a.c moved.c");
+    repo.write("moved.c", "L1\nl2 edited\nl3 edited\nL4\nL5\nL6\nL7\nL8\nL9\nL10\n");
+    repo.git("mv e.txt f.txt");
+    for (int i = 1; i <= 3; ++i) {
+        repo.remove("x" + std::to_string(i) + ".c");
+        repo.write("y" + std::to_string(i) + ".c", cptest::numbered(8, "Y" + std::to_string(i)));
+    }
+    repo.git("add -A");
+
+    // git skips inexact detection and advises 4; it still finds the exact rename.
+    auto git = repo.git_status("diff -M --name-status " + base + " 2>&1");
+    CHECK(git.out.find("D\ta.c") != std::string::npos);
+    CHECK(git.out.find("R100\te.txt\tf.txt") != std::string::npos);
+    CHECK(git.out.find("diff.renameLimit variable to at least 4") != std::string::npos);
+
+    auto o = anchor(repo, base, "a.c:2-3");
+    INFO(o.out << o.err);
+    CHECK(has(o, "GONE"));
+    CHECK(has(o,
+              "rename detection was skipped, as 4 deleted x 4 added files are over "
+              "diff.renameLimit 2 squared"));
+    CHECK(has(o, "git config diff.renameLimit 4"));
+    CHECK(!has(o, "no file of similar content found"));
+    auto exact = anchor(repo, base, "e.txt:2");
+    INFO(exact.out);
+    CHECK(has(exact, "f.txt:2"));
+
+    // The advised limit suffices, for git and for the tool; 0 is no limit, as in git.
+    for (const char* limit : {"4", "0"}) {
+        repo.git(std::string("config diff.renameLimit ") + limit);
+        auto renamed = repo.git_status("diff -M --name-status " + base + " 2>&1");
+        CHECK(renamed.out.find("\ta.c\tmoved.c") != std::string::npos);
+        auto carried = anchor(repo, base, "a.c:2-3");
+        INFO(limit << ": " << carried.out);
+        CHECK(has(carried, "moved.c:2-3"));
+        CHECK(!has(carried, "GONE"));
+    }
+}
+
+TEST_CASE("bad input B61: rename detection over the default limit of 1000") {
+    Repo repo;
+    write_many(repo, "d", "f", 1001);
+    auto base = repo.commit("base");
+    repo.git("rm -q -r d");
+    write_many(repo, "g", "h", 1001);
+    repo.commit("replaced");
+    auto git = repo.git_status("diff -M --name-status " + base + " HEAD 2>&1");
+    CHECK(git.out.find("diff.renameLimit variable to at least 1001") != std::string::npos);
+
+    auto o = anchor(repo, base, "d/f7.c:1", "--target HEAD");
+    INFO(o.out << o.err);
+    CHECK(has(o, "GONE"));
+    CHECK(has(o, "as 1001 deleted x 1001 added files are over diff.renameLimit 1000 squared"));
+    CHECK(has(o, "git config diff.renameLimit 1001"));
+}
