@@ -218,6 +218,26 @@ struct Joined {
         if (!e) return std::nullopt;
         return Indexed{e->id, e->mtime.seconds};
     }
+
+    // The id of a path's stage-0 entry when it is marked skip-worktree (sparse checkout).
+    std::optional<git_oid> skip_worktree(const std::string& path) const {
+        if (scanned) {
+            auto& entries = scanned->entries;
+            auto it = std::lower_bound(
+                entries.begin(), entries.end(), path,
+                [](const IndexRecord& r, const std::string& p) { return r.path < p; });
+            if (it == entries.end() || it->path != path || it->flags.stage != 0 ||
+                !it->flags.skip_worktree)
+                return std::nullopt;
+            git_oid id;
+            git_oid_fromraw(&id, it->id.data());
+            return id;
+        }
+        const git_index_entry* e =
+            index.get() ? git_index_get_bypath(index.get(), path.c_str(), 0) : nullptr;
+        if (!e || !(e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE)) return std::nullopt;
+        return e->id;
+    }
 };
 
 // The unstaged half by our own scan, joined with the staged half (from `take_staged`, or made
@@ -317,6 +337,12 @@ Result<std::optional<Delta>> delta_of(const Repository& repo, const std::string&
                                       const RawDelta& d, const Joined& joined) {
     auto change = change_of(d.status);
     if (!change) return std::optional<Delta>();
+    // A sparse checkout's entry outside the cone is absent from disk by design: git counts
+    // it unchanged in the working tree, where libgit2 1.5 reports it deleted.
+    if (*change == Change::Deleted) {
+        auto sparse = joined.skip_worktree(d.old_file.path);
+        if (sparse && git_oid_equal(&*sparse, &d.old_file.id)) return std::optional<Delta>();
+    }
     if (*change == Change::Modified && d.old_file.mode == d.new_file.mode &&
         d.old_file.mode != GIT_FILEMODE_COMMIT) {
         auto undone = undone_on_disk(repo, d, joined);

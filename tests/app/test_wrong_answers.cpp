@@ -97,3 +97,36 @@ TEST_CASE("bad input B61: rename detection over the default limit of 1000") {
     CHECK(has(o, "as 1001 deleted x 1001 added files are over diff.renameLimit 1000 squared"));
     CHECK(has(o, "git config diff.renameLimit 1001"));
 }
+
+TEST_CASE("bad input B62: a sparse checkout's files outside the cone") {
+    for (const char* mode : {"--cone", "--no-cone"}) {
+        INFO(mode);
+        Repo repo;
+        repo.write("dir/in.c", cptest::numbered(10, "D"));
+        repo.write("other/out.c", "int outside_fn(void);\nint x;\nint y;\n");
+        auto base = repo.commit("base");
+        repo.git(std::string("sparse-checkout set ") + mode + " dir");
+        repo.write("dir/in.c", "D1\nD2 edited\nD3\nD4\nD5\nD6\nD7\nD8\nD9\nD10\n");
+        // Outside the cone the file is not on disk, its entry skip-worktree; git shows it
+        // unchanged and the edit inside the cone alone.
+        REQUIRE(cptest::slurp(repo.at("other/out.c")).empty());
+        CHECK(repo.git("ls-files -t other/out.c") == "S other/out.c\n");
+        CHECK(repo.git("diff --name-status " + base) == "M\tdir/in.c\n");
+
+        auto o = context_pack(
+            repo.dir(), "--table --base " + base + " --anchor other/out.c:1 --anchor dir/in.c:2",
+            "");
+        INFO(o.out << o.err);
+        CHECK(o.out.find("1  read  other/out.c:1  SAME") != std::string::npos);
+        CHECK(o.out.find("GONE") == std::string::npos);
+        CHECK(o.out.find("2  read  dir/in.c:2     SAME") == std::string::npos);
+
+        // The symbol check reads the entry's content, which is the base's.
+        auto spec = R"({"base": ")" + base +
+                    R"(", "reads": [{"location": {"path": "other/out.c", "line": 1, )"
+                    R"("symbol": "outside_fn"}}]})";
+        auto checked = context_pack(repo.dir(), "-", spec);
+        INFO(checked.out << checked.err);
+        CHECK(checked.out.find("SAME    other/out.c:1  outside_fn found") != std::string::npos);
+    }
+}
