@@ -164,6 +164,7 @@ Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& obje
         renamed.new_path = to.new_path;
         renamed.new_oid = to.new_oid;
         renamed.new_kind = to.new_kind;
+        renamed.untracked = to.untracked;
         renamed.similarity = p.score * 100 / rename::kMaxScore;
         paired[static_cast<std::size_t>(&from - deltas.data())] = true;
         paired[static_cast<std::size_t>(&to - deltas.data())] = true;

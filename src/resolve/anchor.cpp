@@ -117,7 +117,13 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
                                kind_word(delta->new_kind));
         return Unit{};
     }
-    return carry(p, r, *delta, base_bytes, check_symbols);
+    auto carried = carry(p, r, *delta, base_bytes, check_symbols);
+    if (carried && delta->untracked && delta->old_path == delta->new_path && !r.reason)
+        r.reason = fmt::format(
+            "{} deleted from the index (as by git rm --cached); still on disk, untracked: "
+            "carried onto the file there",
+            a.path);
+    return carried;
 }
 
 Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,

@@ -130,3 +130,32 @@ TEST_CASE("bad input B62: a sparse checkout's files outside the cone") {
         CHECK(checked.out.find("SAME    other/out.c:1  outside_fn found") != std::string::npos);
     }
 }
+
+TEST_CASE("bad input B63: a file deleted from the index but left on disk (git rm --cached)") {
+    Repo repo;
+    repo.write("a.c", cptest::numbered(10));
+    auto base = repo.commit("base");
+    repo.git("rm -q --cached a.c");
+    // git diff BASE shows a deletion; git status, the deletion and the untracked file.
+    CHECK(repo.git("diff --name-status " + base) == "D\ta.c\n");
+    CHECK(repo.git("status --porcelain") == "D  a.c\n?? a.c\n");
+
+    auto o = anchor(repo, base, "a.c:2");
+    INFO(o.out << o.err);
+    CHECK(has(o, "1  read  a.c:2    SAME    a.c:2"));
+    CHECK(has(o, "a.c deleted from the index (as by git rm --cached); still on disk, untracked"));
+    CHECK(!has(o, "no file of similar content found"));
+
+    // Edited on disk as well: carried through the edit.
+    repo.write("a.c", "L1\nL2\nL3\nL4\nL5 edited\nL6\nL7\nL8\nL9\nL10\n");
+    auto edited = anchor(repo, base, "a.c:5");
+    INFO(edited.out);
+    CHECK(has(edited, "1  read  a.c:5    TOUCHED  a.c:5"));
+
+    // Ignored, it is no longer untracked (git status does not list it): still gone.
+    repo.write(".gitignore", "a.c\n");
+    CHECK(repo.git("status --porcelain") == "D  a.c\n?? .gitignore\n");
+    auto ignored = anchor(repo, base, "a.c:2");
+    INFO(ignored.out);
+    CHECK(has(ignored, "GONE"));
+}

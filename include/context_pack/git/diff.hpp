@@ -44,6 +44,7 @@ struct Delta {
     int similarity = 0;   // percent, for renames
     EntryKind old_kind = EntryKind::File;
     EntryKind new_kind = EntryKind::File;
+    bool untracked = false;  // the target side is a working-tree file the index does not hold
 };
 
 struct Hunks {
