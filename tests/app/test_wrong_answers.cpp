@@ -121,13 +121,15 @@ TEST_CASE("bad input B62: a sparse checkout's files outside the cone") {
         CHECK(o.out.find("GONE") == std::string::npos);
         CHECK(o.out.find("2  read  dir/in.c:2     SAME") == std::string::npos);
 
-        // The symbol check reads the entry's content, which is the base's.
+        // The symbol check and the window read the entry's content, which is the base's.
         auto spec = R"({"base": ")" + base +
                     R"(", "reads": [{"location": {"path": "other/out.c", "line": 1, )"
                     R"("symbol": "outside_fn"}}]})";
         auto checked = context_pack(repo.dir(), "-", spec);
         INFO(checked.out << checked.err);
         CHECK(checked.out.find("SAME    other/out.c:1  outside_fn found") != std::string::npos);
+        CHECK(checked.out.find("> 1 | int outside_fn(void);\n  2 | int x;") != std::string::npos);
+        CHECK(checked.out.find("no readable file at target") == std::string::npos);
     }
 }
 
