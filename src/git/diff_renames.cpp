@@ -143,10 +143,14 @@ Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& obje
         source_names.push_back({d->old_path, d->old_kind == EntryKind::File});
     for (const Delta* d : targets)
         target_names.push_back({d->new_path, d->new_kind == EntryKind::File});
-    auto limit = rename_limit(repo);
-    if (!limit) return limit.error();
+    // The limit is read only when there is something to pair, so that a diff without renames
+    // (or settled path by path) does not depend on it.
     rename::Options options;
-    options.limit = limit.value();
+    if (!sources.empty() && !targets.empty()) {
+        auto limit = rename_limit(repo);
+        if (!limit) return limit.error();
+        options.limit = limit.value();
+    }
     RenameFiles files(objects, sources, targets, worktree);
     auto detection = rename::detect_renames(source_names, target_names, files, options);
     if (files.error()) return *files.error();

@@ -161,3 +161,23 @@ TEST_CASE("bad input B63: a file deleted from the index but left on disk (git rm
     INFO(ignored.out);
     CHECK(has(ignored, "GONE"));
 }
+
+TEST_CASE("bad input B64: a diff.renameLimit that is not a number") {
+    Repo repo;
+    repo.write("a.c", cptest::numbered(10));
+    auto base = repo.commit("base");
+    repo.git("config diff.renameLimit lots");
+    repo.git("mv a.c b.c");
+    // git refuses to diff at all; the tool, when it has renames to look for.
+    auto git = repo.git_status("diff --name-status " + base + " 2>&1");
+    CHECK(git.status != 0);
+    CHECK(git.out.find("bad numeric config value 'lots' for 'diff.renamelimit'") !=
+          std::string::npos);
+    auto o = anchor(repo, base, "a.c:2");
+    INFO(o.out << o.err);
+    CHECK(o.status == 2);
+    CHECK(o.out.empty());
+    CHECK(o.err ==
+          "context-pack: diff.renameLimit is not an integer, and git refuses it too; fix it with "
+          "git config diff.renameLimit 1000\n");
+}
