@@ -117,7 +117,8 @@ Result<RenameCandidates> rename_candidates(const Repository& repo, const Reposit
     return c;
 }
 
-// git's diff.renameLimit: the default 1000 when unset, no limit at 0 or below.
+// git's diff.renameLimit: the default 1000 when unset, no limit at 0 or below. Read through
+// the handle that reads the objects: a commit diff's may be another thread's reader.
 Result<std::size_t> rename_limit(const Repository& repo) {
     Handle<git_config, git_config_free> config;
     if (git_repository_config_snapshot(config.out(), raw_handle(repo)) < 0)
@@ -147,7 +148,7 @@ Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& obje
     // (or settled path by path) does not depend on it.
     rename::Options options;
     if (!sources.empty() && !targets.empty()) {
-        auto limit = rename_limit(repo);
+        auto limit = rename_limit(objects);
         if (!limit) return limit.error();
         options.limit = limit.value();
     }

@@ -34,7 +34,7 @@ Result<WorktreeDeltas> worktree_deltas(const Repository& repo, const std::string
 // untracked ones the targets; blobs are read through `objects`, working-tree files through
 // `repo`, and files over `repo`'s size limit and submodules take no part. The pairs come
 // first, then every delta left unpaired, in its order. The limit is git's diff.renameLimit;
-// `skipped` says when it stopped inexact detection.
+// `skipped` says when it stopped inexact detection; it is read through `objects`.
 struct PairedDeltas {
     std::vector<Delta> deltas;
     std::optional<rename::Skipped> skipped;

@@ -69,6 +69,13 @@ TEST_CASE("bad input B60: rename detection over diff.renameLimit") {
     INFO(exact.out);
     CHECK(has(exact, "f.txt:2"));
 
+    // Between two commits, whichever handle reads them, the same.
+    auto target = repo.commit("renamed");
+    auto committed = anchor(repo, base, "a.c:2-3", "--target " + target);
+    INFO(committed.out << committed.err);
+    CHECK(has(committed, "are over diff.renameLimit 2 squared"));
+    CHECK(has(committed, "git config diff.renameLimit 4"));
+
     // The advised limit suffices, for git and for the tool; 0 is no limit, as in git.
     for (const char* limit : {"4", "0"}) {
         repo.git(std::string("config diff.renameLimit ") + limit);
