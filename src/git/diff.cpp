@@ -35,7 +35,8 @@ Result<Diff> Repository::diff(const std::string& base, const std::optional<std::
     // other side of a renamed file.
     auto paired = pair_renames(*this, objects, std::move(deltas), out.worktree_);
     if (!paired) return paired.error();
-    out.deltas_ = std::move(paired).value();
+    out.deltas_ = std::move(paired->deltas);
+    out.renames_skipped_ = paired->skipped;
 
     // Sorted by each side's path, for find_old and find_new.
     std::sort(out.deltas_.begin(), out.deltas_.end(),

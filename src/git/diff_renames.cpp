@@ -117,10 +117,24 @@ Result<RenameCandidates> rename_candidates(const Repository& repo, const Reposit
     return c;
 }
 
+// git's diff.renameLimit: the default 1000 when unset, no limit at 0 or below. Read through
+// the handle that reads the objects: a commit diff's may be another thread's reader.
+Result<std::size_t> rename_limit(const Repository& repo) {
+    Handle<git_config, git_config_free> config;
+    if (git_repository_config_snapshot(config.out(), raw_handle(repo)) < 0)
+        return failure("cannot read the repository's configuration");
+    auto limit = config_int(config.get(), "diff.renameLimit", rename::kDefaultLimit);
+    if (!limit)
+        return Error{
+            "diff.renameLimit is not an integer, and git refuses it too; fix it with git config "
+            "diff.renameLimit 1000"};
+    return *limit > 0 ? std::size_t(*limit) : 0;
+}
+
 }  // namespace
 
-Result<std::vector<Delta>> pair_renames(const Repository& repo, const Repository& objects,
-                                        std::vector<Delta> deltas, bool worktree) {
+Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& objects,
+                                  std::vector<Delta> deltas, bool worktree) {
     auto candidates = rename_candidates(repo, objects, deltas, worktree);
     if (!candidates) return candidates.error();
     const std::vector<const Delta*>& sources = candidates->sources;
@@ -130,11 +144,22 @@ Result<std::vector<Delta>> pair_renames(const Repository& repo, const Repository
         source_names.push_back({d->old_path, d->old_kind == EntryKind::File});
     for (const Delta* d : targets)
         target_names.push_back({d->new_path, d->new_kind == EntryKind::File});
+    // The limit is read only when there is something to pair, so that a diff without renames
+    // (or settled path by path) does not depend on it.
+    rename::Options options;
+    if (!sources.empty() && !targets.empty()) {
+        auto limit = rename_limit(objects);
+        if (!limit) return limit.error();
+        options.limit = limit.value();
+    }
     RenameFiles files(objects, sources, targets, worktree);
-    auto pairs = rename::find_renames(source_names, target_names, files);
+    auto detection = rename::detect_renames(source_names, target_names, files, options);
     if (files.error()) return *files.error();
+    const std::vector<rename::Pair>& pairs = detection.pairs;
 
-    std::vector<Delta> out;
+    PairedDeltas paired_deltas;
+    paired_deltas.skipped = detection.skipped;
+    std::vector<Delta>& out = paired_deltas.deltas;
     std::vector<bool> paired(deltas.size());
     for (const rename::Pair& p : pairs) {
         const Delta& from = *sources[p.source];
@@ -144,6 +169,7 @@ Result<std::vector<Delta>> pair_renames(const Repository& repo, const Repository
         renamed.new_path = to.new_path;
         renamed.new_oid = to.new_oid;
         renamed.new_kind = to.new_kind;
+        renamed.untracked = to.untracked;
         renamed.similarity = p.score * 100 / rename::kMaxScore;
         paired[static_cast<std::size_t>(&from - deltas.data())] = true;
         paired[static_cast<std::size_t>(&to - deltas.data())] = true;
@@ -151,7 +177,7 @@ Result<std::vector<Delta>> pair_renames(const Repository& repo, const Repository
     }
     for (std::size_t i = 0; i < deltas.size(); ++i)
         if (!paired[i]) out.push_back(std::move(deltas[i]));
-    return out;
+    return paired_deltas;
 }
 
 }  // namespace cp::git

@@ -3,9 +3,11 @@
 // and renames paired over either (diff_renames.cpp). Private to src/git/.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "context_pack/git/rename.hpp"
 #include "libgit2.hpp"
 
 namespace cp::git {
@@ -31,8 +33,13 @@ Result<WorktreeDeltas> worktree_deltas(const Repository& repo, const std::string
 // `deltas` with git's renames paired (rename.hpp): deleted paths are the sources, added and
 // untracked ones the targets; blobs are read through `objects`, working-tree files through
 // `repo`, and files over `repo`'s size limit and submodules take no part. The pairs come
-// first, then every delta left unpaired, in its order.
-Result<std::vector<Delta>> pair_renames(const Repository& repo, const Repository& objects,
-                                        std::vector<Delta> deltas, bool worktree);
+// first, then every delta left unpaired, in its order. The limit is git's diff.renameLimit;
+// `skipped` says when it stopped inexact detection; it is read through `objects`.
+struct PairedDeltas {
+    std::vector<Delta> deltas;
+    std::optional<rename::Skipped> skipped;
+};
+Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& objects,
+                                  std::vector<Delta> deltas, bool worktree);
 
 }  // namespace cp::git

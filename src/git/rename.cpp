@@ -73,13 +73,13 @@ class Detector {
           prints_{std::vector<std::optional<Fingerprint>>(sources.size()),
                   std::vector<std::optional<Fingerprint>>(targets.size())} {}
 
-    std::vector<Pair> run() {
+    Detection run() {
         if (sources_.empty() || targets_.empty()) return {};
         exact();
-        if (options_.minimum_score >= kMaxScore) return pairs_;
+        if (options_.minimum_score >= kMaxScore) return {pairs_, std::nullopt};
         by_basename();
         matrix();
-        return pairs_;
+        return {pairs_, skipped_};
     }
 
   private:
@@ -167,8 +167,12 @@ class Detector {
             if (!target_done_[t]) targets.push_back(t);
         if (sources.empty() || targets.empty()) return;
         if (options_.limit > 0 && static_cast<double>(sources.size()) * targets.size() >
-                                      static_cast<double>(options_.limit) * options_.limit)
-            return;  // git skips inexact detection over the limit
+                                      static_cast<double>(options_.limit) * options_.limit) {
+            // git skips inexact detection over the limit, and advises the larger count.
+            skipped_ = Skipped{sources.size(), targets.size(), options_.limit,
+                               std::max(sources.size(), targets.size())};
+            return;
+        }
 
         std::vector<Score> mx(targets.size() * kCandidatesPerTarget);
         for (std::size_t k = 0; k < targets.size(); ++k) {
@@ -198,6 +202,7 @@ class Detector {
     std::vector<bool> source_used_, target_done_;
     std::vector<std::optional<Fingerprint>> prints_[2];
     std::vector<Pair> pairs_;
+    std::optional<Skipped> skipped_;
 };
 
 }  // namespace
@@ -236,10 +241,16 @@ int similarity(std::string_view source, std::string_view target, int minimum_sco
     return score_of(copied(a, b), std::max(source.size(), target.size()));
 }
 
+Detection detect_renames(const std::vector<Candidate>& sources,
+                         const std::vector<Candidate>& targets, Files& files,
+                         const Options& options) {
+    return Detector(sources, targets, files, options).run();
+}
+
 std::vector<Pair> find_renames(const std::vector<Candidate>& sources,
                                const std::vector<Candidate>& targets, Files& files,
                                const Options& options) {
-    return Detector(sources, targets, files, options).run();
+    return detect_renames(sources, targets, files, options).pairs;
 }
 
 }  // namespace cp::rename

@@ -231,6 +231,26 @@ struct Joined {
         if (!e) return std::nullopt;
         return Indexed{e->id, e->mtime.seconds};
     }
+
+    // The id of a path's stage-0 entry when it is marked skip-worktree (sparse checkout).
+    std::optional<git_oid> skip_worktree(const std::string& path) const {
+        if (scanned) {
+            auto& entries = scanned->entries;
+            auto it = std::lower_bound(
+                entries.begin(), entries.end(), path,
+                [](const IndexRecord& r, const std::string& p) { return r.path < p; });
+            if (it == entries.end() || it->path != path || it->flags.stage != 0 ||
+                !it->flags.skip_worktree)
+                return std::nullopt;
+            git_oid id;
+            git_oid_fromraw(&id, it->id.data());
+            return id;
+        }
+        const git_index_entry* e =
+            index.get() ? git_index_get_bypath(index.get(), path.c_str(), 0) : nullptr;
+        if (!e || !(e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE)) return std::nullopt;
+        return e->id;
+    }
 };
 
 // The unstaged half by our own scan, joined with the staged half (from `take_staged`, or made
@@ -439,6 +459,12 @@ Result<std::optional<Delta>> delta_of(const Repository& repo, const std::string&
                                       const RawDelta& d, const Joined& joined) {
     auto change = change_of(d.status);
     if (!change) return std::optional<Delta>();
+    // A sparse checkout's entry outside the cone is absent from disk by design: git counts
+    // it unchanged in the working tree, where libgit2 1.5 reports it deleted.
+    if (*change == Change::Deleted) {
+        auto sparse = joined.skip_worktree(d.old_file.path);
+        if (sparse && git_oid_equal(&*sparse, &d.old_file.id)) return std::optional<Delta>();
+    }
     if (*change == Change::Modified && d.old_file.mode == d.new_file.mode &&
         d.old_file.mode != GIT_FILEMODE_COMMIT) {
         auto undone = undone_on_disk(repo, d, joined);
@@ -452,6 +478,7 @@ Result<std::optional<Delta>> delta_of(const Repository& repo, const std::string&
     delta.old_oid = hex(&d.old_file.id);
     delta.old_kind = kind_of(static_cast<git_filemode_t>(d.old_file.mode));
     delta.new_kind = kind_of(static_cast<git_filemode_t>(d.new_file.mode));
+    delta.untracked = d.status == GIT_DELTA_UNTRACKED;
     if (delta.change == Change::Conflicted) {  // libgit2 leaves the base side empty
         auto at_base = repo.lookup(base, delta.old_path);
         if (!at_base) return at_base.error();
@@ -467,6 +494,29 @@ Result<std::optional<Delta>> delta_of(const Repository& repo, const std::string&
             return std::optional<Delta>();
     }
     return std::optional<Delta>(std::move(delta));
+}
+
+// A path deleted from the index but left on disk (git rm --cached) is also untracked, as git
+// status shows it; both halves' joins keep only the deletion. The untracked file, when not
+// ignored, is added back as the rename target it is, so that the deletion can pair with it.
+std::optional<RawDelta> left_on_disk(const Repository& repo, const RawDelta& deleted) {
+    struct stat st {};
+    const std::string& path = deleted.old_file.path;
+    if (::lstat((repo.workdir() + path).c_str(), &st) != 0) return std::nullopt;
+    if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) return std::nullopt;
+    int ignored = 0;
+    if (git_ignore_path_is_ignored(&ignored, raw_handle(repo), path.c_str()) < 0) {
+        git_error_clear();
+        return std::nullopt;
+    }
+    if (ignored) return std::nullopt;
+    RawDelta d;
+    d.status = GIT_DELTA_UNTRACKED;
+    d.old_file.path = d.new_file.path = path;
+    d.new_file.mode = S_ISLNK(st.st_mode)           ? GIT_FILEMODE_LINK
+                      : (st.st_mode & S_IXUSR) != 0 ? GIT_FILEMODE_BLOB_EXECUTABLE
+                                                    : GIT_FILEMODE_BLOB;
+    return d;
 }
 
 }  // namespace
@@ -513,7 +563,15 @@ Result<WorktreeDeltas> worktree_deltas(const Repository& repo, const std::string
     for (const RawDelta& d : joined->raw) {
         auto delta = delta_of(repo, base, d, *joined);
         if (!delta) return delta.error();
-        if (delta.value()) out.deltas.push_back(std::move(*delta.value()));
+        if (!delta.value()) continue;
+        bool deleted = delta.value()->change == Change::Deleted;
+        out.deltas.push_back(std::move(*delta.value()));
+        if (!deleted || joined->indexed(d.old_file.path)) continue;
+        if (auto untracked = left_on_disk(repo, d)) {
+            auto added = delta_of(repo, base, *untracked, *joined);
+            if (!added) return added.error();
+            if (added.value()) out.deltas.push_back(std::move(*added.value()));
+        }
     }
     return out;
 }

@@ -80,6 +80,20 @@ Result<std::optional<std::string>> Repository::read_worktree(std::string_view pa
     return std::optional<std::string>(std::move(content).value());
 }
 
+Result<std::optional<std::string>> Repository::not_checked_out(std::string_view path) const {
+    const std::optional<std::string> none;
+    if (workdir().empty()) return none;
+    const std::string rel(path);
+    struct stat st {};
+    if (::lstat((workdir() + rel).c_str(), &st) == 0) return none;
+    Handle<git_index, git_index_free> index;
+    if (git_repository_index(index.out(), repo_.get()) < 0)
+        return failure("cannot read the index", names_);
+    const git_index_entry* e = git_index_get_bypath(index.get(), rel.c_str(), 0);
+    if (!e || !(e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE)) return none;
+    return std::optional<std::string>(hex(&e->id));
+}
+
 Result<bool> Repository::unchanged_on_disk(const std::string& path,
                                            const std::array<unsigned char, 20>& id) const {
     auto bytes = read_worktree(path);

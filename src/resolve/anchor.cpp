@@ -98,7 +98,17 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
     }
     if (delta->change == Change::Deleted) {
         r.status = Status::Gone;
-        r.reason = fmt::format("{} deleted at target; no file of similar content found", a.path);
+        if (const auto& skipped = p.diff.renames_skipped()) {
+            // git's own advice, as git diff -M words it: the limit that would have sufficed.
+            r.reason = fmt::format(
+                "{} deleted at target; rename detection was skipped, as {} deleted x {} added "
+                "files are over diff.renameLimit {} squared; to look for its renamed copy, run "
+                "git config diff.renameLimit {}",
+                a.path, skipped->sources, skipped->targets, skipped->limit, skipped->needed);
+        } else {
+            r.reason =
+                fmt::format("{} deleted at target; no file of similar content found", a.path);
+        }
         return relocator_.relocate(p, r, base_bytes, nullptr, nullptr);
     }
     if (delta->change == Change::TypeChanged || delta->new_kind != EntryKind::File) {
@@ -107,7 +117,13 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
                                kind_word(delta->new_kind));
         return Unit{};
     }
-    return carry(p, r, *delta, base_bytes, check_symbols);
+    auto carried = carry(p, r, *delta, base_bytes, check_symbols);
+    if (carried && delta->untracked && delta->old_path == delta->new_path && !r.reason)
+        r.reason = fmt::format(
+            "{} deleted from the index (as by git rm --cached); still on disk, untracked: "
+            "carried onto the file there",
+            a.path);
+    return carried;
 }
 
 Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,

@@ -20,6 +20,16 @@ Result<const std::string*> Content::file(const std::optional<std::string>& targe
         if (it == worktree_.end()) {
             auto bytes = repo_.read_worktree(path);
             if (!bytes) return bytes.error();
+            if (!bytes.value()) {
+                // Outside a sparse checkout, the file as git counts it is the index's blob.
+                auto sparse = repo_.not_checked_out(path);
+                if (!sparse) return sparse.error();
+                if (sparse.value()) {
+                    auto kept = blob(*sparse.value());
+                    if (!kept) return kept.error();
+                    if (kept.value()) bytes.value() = *kept.value();
+                }
+            }
             it = worktree_.emplace(path, std::move(bytes).value()).first;
         }
         return it->second ? &*it->second : nullptr;

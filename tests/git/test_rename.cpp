@@ -352,3 +352,40 @@ TEST_CASE("rename fingerprints: git's spanhash chunks, similarity and basename",
     CHECK(rename::basename("c.txt") == "c.txt");
     CHECK(rename::basename("dir/") == "");
 }
+
+TEST_CASE("rename detection over the limit says so, with the limit git advises", "[git]") {
+    // Three sources and two targets left after one exact rename: 3 x 2 over 1 x 1 and 2 x 2,
+    // not over 3 x 3. git advises the larger count.
+    std::vector<File> sources = {{"a.txt", lines("aaaa", 1, 10)},
+                                 {"b.txt", lines("bbbb", 1, 10)},
+                                 {"c.txt", lines("cccc", 1, 10)},
+                                 {"e.txt", lines("eeee", 1, 10)}};
+    std::vector<File> targets = {{"m.txt", lines("aaaa", 1, 9) + lines("mmmm", 10, 1)},
+                                 {"n.txt", lines("bbbb", 1, 9) + lines("nnnn", 10, 1)},
+                                 {"z.txt", lines("eeee", 1, 10)}};
+    Repo repo;
+    for (const auto& f : sources) put(repo, f);
+    auto base = repo.commit("base");
+    for (const auto& f : sources) repo.remove(f.path);
+    for (const auto& f : targets) put(repo, f);
+    auto target = repo.commit("target");
+    for (std::size_t limit : {1, 2, 3, 0}) {
+        INFO("limit " << limit);
+        MemoryFiles files(sources, targets);
+        rename::Options options;
+        options.limit = limit;
+        auto found =
+            rename::detect_renames(candidates(sources), candidates(targets), files, options);
+        auto git = repo.git_status("diff --name-status -M -l" + std::to_string(limit) + " " + base +
+                                   " " + target + " 2>&1");
+        INFO(git.out);
+        bool git_skipped = git.out.find("at least 3 and retry") != std::string::npos;
+        CHECK(found.skipped.has_value() == git_skipped);
+        CHECK(found.pairs.size() == (git_skipped ? 1u : 3u));  // the exact rename either way
+        if (!found.skipped) continue;
+        CHECK(found.skipped->sources == 3);
+        CHECK(found.skipped->targets == 2);
+        CHECK(found.skipped->limit == limit);
+        CHECK(found.skipped->needed == 3);
+    }
+}

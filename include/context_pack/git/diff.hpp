@@ -4,12 +4,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "context_pack/core/mapping.hpp"
 #include "context_pack/core/result.hpp"
+#include "context_pack/git/rename.hpp"
 
 struct git_diff;
 
@@ -42,6 +44,7 @@ struct Delta {
     int similarity = 0;   // percent, for renames
     EntryKind old_kind = EntryKind::File;
     EntryKind new_kind = EntryKind::File;
+    bool untracked = false;  // the target side is a working-tree file the index does not hold
 };
 
 struct Hunks {
@@ -103,13 +106,17 @@ class Diff {
     // A working-tree diff whose unstaged half came from our own scan (worktree_scan.hpp), not
     // from libgit2's; the two give the same deltas, and the scan steps aside when it cannot.
     bool scanned() const { return scanned_; }
+    // Set when git's diff.renameLimit stopped inexact rename detection, as git diff -M warns:
+    // a deleted path may then have a renamed twin that was not looked for.
+    const std::optional<rename::Skipped>& renames_skipped() const { return renames_skipped_; }
 
   private:
     friend class Repository;
     const Repository* repo_ = nullptr;
     bool worktree_ = false;
-    bool partial_ = false;       // also: no clean filter applies, files are stored as they are
-    bool scanned_ = false;       // the unstaged half came from worktree_scan.hpp
+    bool partial_ = false;  // also: no clean filter applies, files are stored as they are
+    bool scanned_ = false;  // the unstaged half came from worktree_scan.hpp
+    std::optional<rename::Skipped> renames_skipped_;
     std::vector<Delta> deltas_;  // sorted by old_path for lookup
     std::vector<const Delta*> by_new_;
 };

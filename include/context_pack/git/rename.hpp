@@ -1,12 +1,13 @@
 // Rename detection as `git diff -M` does it (git 2.39's diffcore-rename): exact renames by
 // content id first, then pairs whose unique basenames match at 75% similarity, then the
-// best pairs of the remaining sources x targets at git's default 50%, skipped when that
-// matrix exceeds the rename limit squared. Similarity is git's spanhash estimate, so scores
-// and pairings match git's. Pure: content arrives through a callback interface.
+// best pairs of the remaining sources x targets at git's default 50%, skipped (and said so)
+// when that matrix exceeds the rename limit squared. Similarity is git's spanhash estimate, so
+// scores and pairings match git's. Pure: content arrives through a callback interface.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,10 +43,29 @@ struct Pair {
 
 struct Options {
     int minimum_score = kDefaultScore;
-    std::size_t limit = kDefaultLimit;
+    std::size_t limit = kDefaultLimit;  // 0: no limit (git's diff.renameLimit of 0 or less)
+};
+
+// Inexact detection skipped: the sources and targets left after exact and basename pairs,
+// whose product is over limit squared, and the limit git would advise (the larger count).
+struct Skipped {
+    std::size_t sources = 0;
+    std::size_t targets = 0;
+    std::size_t limit = 0;
+    std::size_t needed = 0;
+};
+
+struct Detection {
+    std::vector<Pair> pairs;
+    std::optional<Skipped> skipped;  // set when the limit stopped inexact detection
 };
 
 // `sources` are deleted paths, `targets` added ones, each in path order.
+Detection detect_renames(const std::vector<Candidate>& sources,
+                         const std::vector<Candidate>& targets, Files& files,
+                         const Options& options = {});
+
+// The pairs of detect_renames alone.
 std::vector<Pair> find_renames(const std::vector<Candidate>& sources,
                                const std::vector<Candidate>& targets, Files& files,
                                const Options& options = {});

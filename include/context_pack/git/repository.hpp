@@ -148,6 +148,10 @@ class Repository {
     // the size limit, or reached through a symlink (reads never follow one, so they never
     // leave the tree). Any thread: no libgit2 call (pool threads reach it by read_tracked).
     Result<std::optional<std::string>> read_worktree(std::string_view path) const;
+    // The blob id of a file a sparse checkout leaves off disk: a skip-worktree entry of the
+    // index (stage 0) with nothing at its path, which git counts unchanged; nullopt for any
+    // other path. Main thread: it reads the index through this handle.
+    Result<std::optional<std::string>> not_checked_out(std::string_view path) const;
     // The diff attribute of a path (a driver counts by its diff.<driver>.binary setting);
     // an error when a side file libgit2 would read for it is refused (side_files_of).
     // Main thread: it fills the diff-attribute cache.

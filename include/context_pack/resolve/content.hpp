@@ -1,5 +1,6 @@
 // File bytes at a target, read once: a blob by id, a path at a commit, or a path in the
-// working tree (what is on disk). Shared by resolution (symbol checks), windows and callers.
+// working tree (what is on disk; for a file a sparse checkout leaves off disk, the index's
+// blob, as git counts it). Shared by resolution (symbol checks), windows and callers.
 #pragma once
 
 #include <map>
