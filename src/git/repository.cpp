@@ -119,6 +119,42 @@ bool has_core_worktree(git_repository* raw) {
     return rc == 0;
 }
 
+// What a repository format extension libgit2 1.5 refuses says, as one line: the object
+// format (extensions.objectFormat, e.g. sha256) or ref storage (extensions.refStorage, e.g.
+// reftable) it names, read from the repository's config at `start`. Empty for another error.
+std::string unsupported_format(const std::string& start, const char* ceiling) {
+    const git_error* e = git_error_last();
+    if (!e || !e->message) return {};
+    const std::string detail = e->message;
+    const char* key =
+        detail.find("extensions.objectformat") != std::string::npos ? "extensions.objectFormat"
+        : detail.find("extensions.refstorage") != std::string::npos ? "extensions.refStorage"
+                                                                    : nullptr;
+    if (!key) return {};
+    std::string value = "?";
+    git_buf found = GIT_BUF_INIT;
+    if (git_repository_discover(&found, start.c_str(), 0, ceiling) == 0) {
+        Handle<git_config, git_config_free> config;
+        git_buf named = GIT_BUF_INIT;
+        if (git_config_open_ondisk(config.out(), (std::string(found.ptr) + "config").c_str()) ==
+                0 &&
+            git_config_get_string_buf(&named, config.get(), key) == 0)
+            value = named.ptr;
+        git_buf_dispose(&named);
+    }
+    git_buf_dispose(&found);
+    git_error_clear();
+    return std::string(key) == "extensions.objectFormat"
+               ? fmt::format(
+                     "the repository stores objects as {} ({} = {}), which this tool "
+                     "(libgit2 1.5) cannot read; only SHA-1 repositories are supported",
+                     text::printable(value), key, text::printable(value))
+               : fmt::format(
+                     "the repository keeps its refs in {} ({} = {}), which this tool "
+                     "(libgit2 1.5) cannot read; only the files ref storage is supported",
+                     text::printable(value), key, text::printable(value));
+}
+
 }  // namespace
 
 Environment Environment::of_process() {
@@ -249,6 +285,7 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
             repo.max_tree_depth_ = depth.value();
         return repo;
     }
+    if (auto format = unsupported_format(start, ceiling); !format.empty()) return Error{format};
     Error error = failure("cannot open the repository");
     // libgit2 1.5 reports a safe.directory refusal as a config lookup failure: try again
     // without the ownership check only to tell that case apart, then refuse all the same.

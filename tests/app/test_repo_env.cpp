@@ -132,3 +132,23 @@ TEST_CASE("bad input B58: GIT_CEILING_DIRECTORIES bounds the search") {
                 "not a git repository (or any parent up to GIT_CEILING_DIRECTORIES)");
     CHECK(context_pack(s.work + "/sub", s.anchor()).status == 0);
 }
+
+TEST_CASE("bad input B59: a SHA-256 or reftable repository") {
+    cptest::TempDir root;
+    const std::string sha256 = root.path() + "/sha256", reftable = root.path() + "/reftable";
+    REQUIRE(sh("git init -q --object-format=sha256 " + q(sha256) + " && cd " + q(sha256) +
+               " && echo a > a.c && git add a.c && git commit -qm base")
+                .status == 0);
+    usage_error(context_pack(sha256, "--base HEAD --anchor a.c:1"),
+                "the repository stores objects as sha256 (extensions.objectFormat = sha256), "
+                "which this tool (libgit2 1.5) cannot read");
+    // git 2.39 cannot make a reftable repository: the extension alone is what libgit2 sees.
+    REQUIRE(sh("git init -q " + q(reftable) + " && cd " + q(reftable) +
+               " && echo a > a.c && git add a.c && git commit -qm base" +
+               " && git config core.repositoryformatversion 1" +
+               " && git config extensions.refStorage reftable")
+                .status == 0);
+    usage_error(context_pack(reftable, "--base HEAD --anchor a.c:1"),
+                "the repository keeps its refs in reftable (extensions.refStorage = reftable), "
+                "which this tool (libgit2 1.5) cannot read");
+}
