@@ -174,6 +174,7 @@ void add_options(CLI::App& app, Options& o) {
 Request request_of(Options o, std::vector<Spec> specs) {
     o.request.specs = std::move(specs);
     o.request.max_file_bytes = o.max_file_mib << 20;
+    o.request.git_env = git::Environment::of_process();  // as git passes it to commands
     return std::move(o.request);
 }
 

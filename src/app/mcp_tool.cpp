@@ -273,6 +273,7 @@ Result<CallArgs> read_arguments(const Json& args) {
 
     CallArgs a;
     a.request.names = kToolNames;
+    a.request.git_env = git::Environment::of_process();  // the server's, as git gave it
     auto repo = string_arg(args, "repo");
     if (!repo) return repo.error();
     if (repo.value()) a.request.repo_dir = *repo.value();

@@ -45,7 +45,7 @@ Result<Report> build_report(const Request& request) {
         return Error{fmt::format("{} and {} both set the target; give one of them",
                                  names.at_base.name, names.target.name)};
 
-    auto repo = git::Repository::open(request.repo_dir, names);
+    auto repo = git::Repository::open(request.repo_dir, names, request.git_env);
     if (!repo) return repo.error();
     repo->set_max_file_bytes(request.max_file_bytes);
 

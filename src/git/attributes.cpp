@@ -102,11 +102,17 @@ Result<DiffAttribute> Repository::diff_attribute(const std::string& path) const 
 
 Result<Repository> Repository::open_without_index() const {
     git_repository* raw = nullptr;
-    if (git_repository_open_ext(&raw, workdir().c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) <
-        0)
+    // By its git dir, with this handle's working tree: the working tree may have no .git
+    // (GIT_DIR and GIT_WORK_TREE), or another repository's.
+    if (git_repository_open_ext(&raw, git_repository_path(repo_.get()),
+                                GIT_REPOSITORY_OPEN_NO_SEARCH | GIT_REPOSITORY_OPEN_NO_DOTGIT,
+                                nullptr) < 0)
         return failure("cannot open the repository again");
     Repository out;
     out.repo_.reset(raw);
+    if (git_repository_set_workdir(raw, workdir().c_str(), 0) < 0)
+        return failure("cannot open the repository again");
+    out.stores_ = stores_;
     out.max_file_bytes_ = max_file_bytes_;
     out.names_ = names_;
     out.max_tree_depth_ = max_tree_depth_;

@@ -1,9 +1,12 @@
 // Opening a repository (and its readers), revisions, blobs by id, and the handle's lifetime.
 #include <fmt/format.h>
+#include <git2/sys/repository.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "caches.hpp"
 #include "context_pack/core/text.hpp"
@@ -82,7 +85,157 @@ Result<std::size_t> read_max_tree_depth(git_repository* raw) {
     return static_cast<std::size_t>(*depth);
 }
 
+// `path` taken from `dir`, as git takes a relative path from the directory it runs in.
+std::string absolute_from(const std::string& dir, const std::string& path) {
+    std::error_code ec;
+    auto whole = std::filesystem::absolute(std::filesystem::path(dir) / path, ec);
+    return (ec ? std::filesystem::path(dir) / path : whole).lexically_normal().string();
+}
+
+// The entries of a ':'-separated list of paths, as git splits GIT_ALTERNATE_OBJECT_DIRECTORIES.
+std::vector<std::string> split_paths(const std::string& list) {
+    std::vector<std::string> out;
+    for (std::size_t pos = 0; pos <= list.size();) {
+        std::size_t end = std::min(list.find(':', pos), list.size());
+        if (end > pos) out.push_back(list.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    return out;
+}
+
+bool is_directory(const std::string& path) {
+    std::error_code ec;
+    return std::filesystem::is_directory(path, ec);
+}
+
+// Whether the repository's configuration sets core.worktree.
+bool has_core_worktree(git_repository* raw) {
+    Handle<git_config, git_config_free> config;
+    if (git_repository_config_snapshot(config.out(), raw) < 0) return false;
+    git_config_entry* entry = nullptr;
+    int rc = git_config_get_entry(&entry, config.get(), "core.worktree");
+    git_config_entry_free(entry);
+    git_error_clear();
+    return rc == 0;
+}
+
+// What a repository format extension libgit2 1.5 refuses says, as one line: the object
+// format (extensions.objectFormat, e.g. sha256) or ref storage (extensions.refStorage, e.g.
+// reftable) it names, read from the repository's config at `start`. Empty for another error.
+std::string unsupported_format(const std::string& start, const char* ceiling) {
+    const git_error* e = git_error_last();
+    if (!e || !e->message) return {};
+    const std::string detail = e->message;
+    const char* key =
+        detail.find("extensions.objectformat") != std::string::npos ? "extensions.objectFormat"
+        : detail.find("extensions.refstorage") != std::string::npos ? "extensions.refStorage"
+                                                                    : nullptr;
+    if (!key) return {};
+    std::string value = "?";
+    git_buf found = GIT_BUF_INIT;
+    if (git_repository_discover(&found, start.c_str(), 0, ceiling) == 0) {
+        Handle<git_config, git_config_free> config;
+        git_buf named = GIT_BUF_INIT;
+        if (git_config_open_ondisk(config.out(), (std::string(found.ptr) + "config").c_str()) ==
+                0 &&
+            git_config_get_string_buf(&named, config.get(), key) == 0)
+            value = named.ptr;
+        git_buf_dispose(&named);
+    }
+    git_buf_dispose(&found);
+    git_error_clear();
+    return std::string(key) == "extensions.objectFormat"
+               ? fmt::format(
+                     "the repository stores objects as {} ({} = {}), which this tool "
+                     "(libgit2 1.5) cannot read; only SHA-1 repositories are supported",
+                     text::printable(value), key, text::printable(value))
+               : fmt::format(
+                     "the repository keeps its refs in {} ({} = {}), which this tool "
+                     "(libgit2 1.5) cannot read; only the files ref storage is supported",
+                     text::printable(value), key, text::printable(value));
+}
+
 }  // namespace
+
+Environment Environment::of_process() {
+    auto get = [](const char* name) -> std::optional<std::string> {
+        const char* value = std::getenv(name);
+        if (!value) return std::nullopt;
+        return std::string(value);
+    };
+    Environment env;
+    env.git_dir = get("GIT_DIR");
+    env.work_tree = get("GIT_WORK_TREE");
+    env.index_file = get("GIT_INDEX_FILE");
+    env.object_directory = get("GIT_OBJECT_DIRECTORY");
+    env.alternates = get("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+    env.ceiling_directories = get("GIT_CEILING_DIRECTORIES");
+    return env;
+}
+
+namespace {
+
+// The environment's object directory and alternates, on a handle just opened: its object
+// database is replaced or added to, as git reads them for every object.
+Result<Unit> use_object_stores(git_repository* raw, const std::string& objects,
+                               const std::vector<std::string>& alternates) {
+    if (objects.empty() && alternates.empty()) return Unit{};
+    OdbHandle odb;
+    if ((objects.empty() ? git_repository_odb(odb.out(), raw)
+                         : git_odb_open(odb.out(), objects.c_str())) < 0)
+        return failure("cannot open the object directory");
+    for (const auto& alternate : alternates)
+        if (is_directory(alternate) && git_odb_add_disk_alternate(odb.get(), alternate.c_str()) < 0)
+            return failure(fmt::format("cannot add the alternate object directory {}",
+                                       text::printable(alternate)));
+    if (!objects.empty()) git_repository_set_odb(raw, odb.get());
+    return Unit{};
+}
+
+}  // namespace
+
+// The environment's working tree, index and object directories, on the handle open() made.
+Result<Unit> Repository::take_environment(const std::string& dir, const Environment& env) {
+    git_repository* raw = repo_.get();
+    if (env.work_tree) {
+        if (env.work_tree->empty() || !is_directory(absolute_from(dir, *env.work_tree)))
+            return Error{
+                fmt::format("GIT_WORK_TREE names {}, which is not a directory; unset it or fix it",
+                            text::printable(*env.work_tree))};
+        if (git_repository_set_workdir(raw, absolute_from(dir, *env.work_tree).c_str(), 0) < 0)
+            return failure("cannot use the working tree GIT_WORK_TREE names");
+    } else if (env.git_dir && !git_repository_is_bare(raw) && !has_core_worktree(raw)) {
+        // git: with GIT_DIR and neither GIT_WORK_TREE nor core.worktree, the working tree is
+        // the directory git runs in.
+        if (git_repository_set_workdir(raw, absolute_from(dir, ".").c_str(), 0) < 0)
+            return failure("cannot use the current directory as the working tree");
+    }
+    // git takes these after moving to the top of the working tree (the git dir when bare).
+    const std::string top =
+        git_repository_workdir(raw) ? git_repository_workdir(raw) : git_repository_path(raw);
+    if (env.object_directory) {
+        stores_.object_directory = absolute_from(top, *env.object_directory);
+        if (env.object_directory->empty() || !is_directory(stores_.object_directory))
+            return Error{fmt::format(
+                "GIT_OBJECT_DIRECTORY names {}, which is not a directory; unset it or fix it",
+                text::printable(*env.object_directory))};
+    }
+    if (env.alternates)
+        for (const auto& alternate : split_paths(*env.alternates))
+            stores_.alternates.push_back(absolute_from(top, alternate));
+    if (auto used = use_object_stores(raw, stores_.object_directory, stores_.alternates); !used)
+        return used.error();
+    if (env.index_file && !env.index_file->empty()) {
+        stores_.index_file = absolute_from(top, *env.index_file);
+        Handle<git_index, git_index_free> index;  // the repository keeps its own reference
+        if (git_index_open(index.out(), stores_.index_file.c_str()) < 0)
+            return failure("cannot read the index GIT_INDEX_FILE names", names_);
+        git_repository_set_index(raw, index.get());
+        if (git_index_set_caps(index.get(), GIT_INDEX_CAPABILITY_FROM_OWNER) < 0)
+            return failure("cannot read the index GIT_INDEX_FILE names", names_);
+    }
+    return Unit{};
+}
 
 git_repository* raw_handle(const Repository& repo) {
     return repo.repo_.get();
@@ -99,28 +252,45 @@ Repository& Repository::operator=(Repository&& other) noexcept {
     max_tree_depth_ = other.max_tree_depth_;
     scan_worktree_ = other.scan_worktree_;
     names_ = std::move(other.names_);
+    stores_ = std::move(other.stores_);
     return *this;
 }
 Repository::~Repository() = default;  // the caches are declared after repo_: they go first
 
-Result<Repository> Repository::open(const std::string& dir, const OptionNames& names) {
+Result<Repository> Repository::open(const std::string& dir, const OptionNames& names,
+                                    const Environment& env) {
     init_library();
+    // As git: GIT_DIR names the git dir itself, no search; else a search up from `dir` that
+    // stops below each ceiling directory.
+    std::string start = dir;
+    unsigned flags = 0;
+    const char* ceiling = nullptr;
+    if (env.git_dir) {
+        if (env.git_dir->empty())
+            return Error{"GIT_DIR is set but empty; unset it or name the repository's git dir"};
+        start = absolute_from(dir, *env.git_dir);
+        flags = GIT_REPOSITORY_OPEN_NO_SEARCH | GIT_REPOSITORY_OPEN_NO_DOTGIT;
+    } else if (env.ceiling_directories) {
+        ceiling = env.ceiling_directories->c_str();
+    }
     git_repository* raw = nullptr;
-    if (git_repository_open_ext(&raw, dir.c_str(), 0, nullptr) == 0) {
+    if (git_repository_open_ext(&raw, start.c_str(), flags, ceiling) == 0) {
         Repository repo;
         repo.repo_.reset(raw);
         repo.names_ = names;
+        if (auto taken = repo.take_environment(dir, env); !taken) return taken.error();
         if (auto depth = read_max_tree_depth(raw); !depth)
             return depth.error();
         else
             repo.max_tree_depth_ = depth.value();
         return repo;
     }
+    if (auto format = unsupported_format(start, ceiling); !format.empty()) return Error{format};
     Error error = failure("cannot open the repository");
     // libgit2 1.5 reports a safe.directory refusal as a config lookup failure: try again
     // without the ownership check only to tell that case apart, then refuse all the same.
     git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
-    int retry = git_repository_open_ext(&raw, dir.c_str(), 0, nullptr);
+    int retry = git_repository_open_ext(&raw, start.c_str(), flags, ceiling);
     git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 1);
     if (retry == 0) {
         std::string where =
@@ -133,10 +303,22 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
                         text::printable(where), text::shell_word(where))};
     }
     const git_error* e = git_error_last();
-    if (e && e->klass == GIT_ERROR_REPOSITORY && std::strstr(e->message, "could not find"))
+    const bool absent =
+        e && ((e->klass == GIT_ERROR_REPOSITORY && std::strstr(e->message, "could not find")) ||
+              e->klass == GIT_ERROR_OS);
+    if (absent && env.git_dir)
+        return Error{
+            fmt::format("GIT_DIR names {}, which is not a git repository; unset it or fix it",
+                        text::printable(*env.git_dir))};
+    if (e && e->klass == GIT_ERROR_REPOSITORY && std::strstr(e->message, "could not find")) {
+        if (env.git_dir)
+            return Error{
+                fmt::format("GIT_DIR names {}, which is not a git repository; unset it or fix it",
+                            text::printable(*env.git_dir))};
         return Error{fmt::format(
-            "not a git repository (or any parent up to /): {}; run inside one or pass {}", dir,
-            names.repo.give)};
+            "not a git repository (or any parent up to {}): {}; run inside one or pass {}",
+            ceiling ? "GIT_CEILING_DIRECTORIES" : "/", dir, names.repo.give)};
+    }
     return error;
 }
 
@@ -148,6 +330,9 @@ Result<Repository> Repository::open_reader() const {
         return failure("cannot open the repository again");
     Repository reader;
     reader.repo_.reset(raw);
+    if (auto used = use_object_stores(raw, stores_.object_directory, stores_.alternates); !used)
+        return used.error();
+    reader.stores_ = stores_;
     reader.max_file_bytes_ = max_file_bytes_;
     reader.names_ = names_;
     reader.max_tree_depth_ = max_tree_depth_;
@@ -244,6 +429,7 @@ Result<std::optional<std::string>> Repository::blob_within_limit(const std::stri
 }
 
 std::string Repository::index_file() const {
+    if (!stores_.index_file.empty()) return stores_.index_file;
     return std::string(git_repository_path(repo_.get())) + "index";
 }
 

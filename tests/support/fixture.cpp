@@ -31,6 +31,13 @@ const bool kEnvironment = [] {
     setenv("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z", 1);
     setenv("LC_ALL", "C", 1);
     setenv("NO_COLOR", "1", 1);
+    // A caller's repository environment (a hook's GIT_DIR and GIT_INDEX_FILE, a developer's
+    // GIT_DIR) would point the fixtures' git and context-pack elsewhere; tests set them per
+    // command.
+    for (const char* name : {"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+                             "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CEILING_DIRECTORIES",
+                             "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"})
+        unsetenv(name);
     std::ofstream(home + "/.gitconfig") << "[init]\n\tdefaultBranch = main\n"
                                         << "[advice]\n\tdetachedHead = false\n";
     return true;

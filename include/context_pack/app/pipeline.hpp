@@ -23,6 +23,7 @@ namespace cp {
 struct Request {
     std::vector<Spec> specs;
     std::string repo_dir = ".";
+    git::Environment git_env;           // git's repository environment, taken as git takes it
     std::optional<std::string> base;    // overrides every spec's base
     std::optional<std::string> target;  // overrides every spec's target
     bool at_base = false;               // every spec's target is its own base

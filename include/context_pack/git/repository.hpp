@@ -56,6 +56,15 @@ struct TrackedFile {
     std::string oid;
 };
 
+// git's repository environment (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY,
+// GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_CEILING_DIRECTORIES), as git passes it to the
+// commands it runs (`git --git-dir=X context-pack`, hooks). An unset variable is nullopt.
+struct Environment {
+    std::optional<std::string> git_dir, work_tree, index_file, object_directory, alternates,
+        ceiling_directories;
+    static Environment of_process();  // read from this process's environment
+};
+
 // One handle on a repository.
 //
 // Threads: a handle serves one thread at a time and takes no lock. The main thread owns the
@@ -67,11 +76,15 @@ struct TrackedFile {
 // (the mutable members below) from const methods.
 class Repository {
   public:
-    // Opens the repository that contains `dir` (searching upwards, as git does). Its errors,
-    // and those of every handle opened from it, name options as `names` does.
+    // Opens the repository that contains `dir` (searching upwards, as git does), or the one
+    // `env` names as git would from `dir` (`git -C dir`): GIT_DIR and GIT_WORK_TREE relative
+    // to `dir`, GIT_INDEX_FILE and the object directories relative to the top of the working
+    // tree, the ceiling directories bounding the search. Its errors, and those of every handle
+    // opened from it, name options as `names` does.
     // Main thread: telling a safe.directory refusal apart sets a process-wide libgit2 option.
     static Result<Repository> open(const std::string& dir,
-                                   const OptionNames& names = kCommandLineNames);
+                                   const OptionNames& names = kCommandLineNames,
+                                   const Environment& env = {});
     // How this handle's errors name the front end's options. Any thread.
     const OptionNames& option_names() const { return names_; }
 
@@ -121,7 +134,8 @@ class Repository {
     // Its owner, and only on a reader: it sets the handle's index to that file.
     Result<StagedChanges> staged_changes(const std::string& base,
                                          const std::string& index_file) const;
-    std::string index_file() const;  // any thread: a path fixed at open
+    // Any thread: a path fixed at open (GIT_INDEX_FILE when set, else the git dir's index).
+    std::string index_file() const;
 
     // The working tree's diff for `paths` alone (as Repository::diff would give it for them),
     // when every one can be settled alone: a regular file at base that is one plain entry of
@@ -199,6 +213,7 @@ class Repository {
     // The libgit2 repository, for the files of src/git/ (src/git/libgit2.hpp).
     friend git_repository* raw_handle(const Repository& repo);
 
+    Result<Unit> take_environment(const std::string& dir, const Environment& env);
     DiffAttribute diff_attribute_uncached(const std::string& path) const;
     // A second handle on this working tree whose index is empty.
     Result<Repository> open_without_index() const;
@@ -221,6 +236,13 @@ class Repository {
     bool scan_worktree_ = true;
     OptionNames names_ = kCommandLineNames;
     std::size_t max_tree_depth_ = kDefaultMaxTreeDepth;
+    // Where the environment put the index and the objects, for this handle and its readers.
+    struct Stores {
+        std::string index_file;               // empty: the git dir's index
+        std::string object_directory;         // empty: the git dir's objects
+        std::vector<std::string> alternates;  // added to the object database
+    };
+    Stores stores_;
 };
 
 // Whether libgit2's init skipped parsing the CA bundle (see src/git/libgit2.cpp): true once
