@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "support/fixture.hpp"
+#include "support/outcome.hpp"
 
 using cptest::context_pack;
 using cptest::Output;
@@ -19,6 +20,8 @@ using cptest::Repo;
 namespace {
 
 using cptest::slurp;
+using cptest::unresolved;
+using cptest::usage_error;
 
 struct Simple {
     Repo repo;
@@ -35,21 +38,6 @@ struct Simple {
         return run(extra + " --table --base " + base + " --anchor " + q(anchor));
     }
 };
-
-void usage_error(const Output& o, const std::string& message) {
-    INFO(o.err);
-    CHECK(o.status == 2);
-    CHECK(o.out.empty());
-    CHECK(o.err.find(message) != std::string::npos);
-    CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
-}
-
-void unresolved(const Output& o, const std::string& reason) {
-    INFO(o.out << o.err);
-    CHECK(o.status == 1);
-    CHECK(o.out.find("UNRESOLVED") != std::string::npos);
-    CHECK(o.out.find(reason) != std::string::npos);
-}
 
 }  // namespace
 

@@ -15,10 +15,12 @@
 #include "context_pack/model/json_text.hpp"
 #include "context_pack/model/spec.hpp"
 #include "support/fixture.hpp"
+#include "support/outcome.hpp"
 
 using cptest::Output;
 using cptest::q;
 using cptest::Repo;
+using cptest::usage_error;
 using Json = nlohmann::json;
 
 namespace {
@@ -36,14 +38,6 @@ struct Simple {
             "cd " + q(repo.dir()) + " && timeout 10 " + q(CONTEXT_PACK_BINARY) + " " + args, input);
     }
 };
-
-void usage_error(const Output& o, const std::string& message) {
-    INFO(o.err);
-    CHECK(o.status == 2);
-    CHECK(o.out.empty());
-    CHECK(o.err.find(message) != std::string::npos);
-    CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
-}
 
 std::string request(int id, const std::string& method, const Json& params = Json::object()) {
     return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();

@@ -5,11 +5,13 @@
 #include <string>
 
 #include "support/fixture.hpp"
+#include "support/outcome.hpp"
 
 using cptest::context_pack;
 using cptest::Output;
 using cptest::q;
 using cptest::sh;
+using cptest::usage_error;
 
 namespace {
 
@@ -39,14 +41,6 @@ struct Separated {
         return "--table --base " + base + " --anchor a.c:2" + extra;
     }
 };
-
-void usage_error(const Output& o, const std::string& message) {
-    INFO(o.err);
-    CHECK(o.status == 2);
-    CHECK(o.out.empty());
-    CHECK(o.err.find(message) != std::string::npos);
-    CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
-}
 
 }  // namespace
 
