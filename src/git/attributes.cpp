@@ -110,8 +110,7 @@ Result<Repository> Repository::open_without_index() const {
         return failure("cannot open the repository again");
     Repository out;
     out.repo_.reset(raw);
-    if (git_repository_set_workdir(raw, workdir().c_str(), 0) < 0)
-        return failure("cannot open the repository again");
+    if (set_workdir(raw, workdir()) < 0) return failure("cannot open the repository again");
     out.stores_ = stores_;
     out.max_file_bytes_ = max_file_bytes_;
     out.names_ = names_;

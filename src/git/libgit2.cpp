@@ -3,7 +3,10 @@
 #include "libgit2.hpp"
 
 #include <fmt/format.h>
+#include <stdlib.h>
 
+#include <climits>
+#include <cstdlib>
 #include <iterator>
 
 #include "context_pack/core/text.hpp"
@@ -79,6 +82,17 @@ std::optional<std::int64_t> config_int(git_config* config, const char* name,
     if (rc == GIT_ENOTFOUND) return fallback;
     if (rc < 0) return std::nullopt;
     return value;
+}
+
+int set_workdir(git_repository* repo, const std::string& dir) {
+    // libgit2 compares the real path, with a trailing '/', to the one it holds.
+    char* real = ::realpath(dir.c_str(), nullptr);
+    std::string want = real ? real : dir;
+    std::free(real);
+    if (want.empty() || want.back() != '/') want += '/';
+    const char* now = git_repository_workdir(repo);
+    if (now && want == now) return 0;
+    return git_repository_set_workdir(repo, dir.c_str(), 0);
 }
 
 void init_library() {

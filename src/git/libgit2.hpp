@@ -31,6 +31,10 @@ std::optional<std::int64_t> config_int(git_config* config, const char* name, std
 // open repositories that use extensions.worktreeConfig.
 void init_library();
 
+// git_repository_set_workdir, skipped when `dir` already is the working tree: libgit2 1.5
+// then returns early without freeing the path it made (a leak on every such call).
+int set_workdir(git_repository* repo, const std::string& dir);
+
 // Every libgit2 object is freed by its type, once.
 template <class T, void (*Free)(T*)>
 struct Handle {

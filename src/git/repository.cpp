@@ -202,12 +202,12 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
             return Error{
                 fmt::format("GIT_WORK_TREE names {}, which is not a directory; unset it or fix it",
                             text::printable(*env.work_tree))};
-        if (git_repository_set_workdir(raw, absolute_from(dir, *env.work_tree).c_str(), 0) < 0)
+        if (set_workdir(raw, absolute_from(dir, *env.work_tree)) < 0)
             return failure("cannot use the working tree GIT_WORK_TREE names");
     } else if (env.git_dir && !git_repository_is_bare(raw) && !has_core_worktree(raw)) {
         // git: with GIT_DIR and neither GIT_WORK_TREE nor core.worktree, the working tree is
         // the directory git runs in.
-        if (git_repository_set_workdir(raw, absolute_from(dir, ".").c_str(), 0) < 0)
+        if (set_workdir(raw, absolute_from(dir, ".")) < 0)
             return failure("cannot use the current directory as the working tree");
     }
     // git takes these after moving to the top of the working tree (the git dir when bare).
