@@ -111,10 +111,7 @@ Result<Repository> Repository::open_without_index() const {
     Repository out;
     out.repo_.reset(raw);
     if (set_workdir(raw, workdir()) < 0) return failure("cannot open the repository again");
-    out.stores_ = stores_;
-    out.max_file_bytes_ = max_file_bytes_;
-    out.names_ = names_;
-    out.max_tree_depth_ = max_tree_depth_;
+    out.settings_ = settings_;
     out.attributes_->decided = true;          // its attributes are asked of itself
     Handle<git_index, git_index_free> empty;  // the repository keeps its own reference
     if (git_index_new(empty.out()) < 0) return failure("cannot make an empty index");

@@ -214,25 +214,25 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
     const std::string top =
         git_repository_workdir(raw) ? git_repository_workdir(raw) : git_repository_path(raw);
     if (env.object_directory) {
-        stores_.object_directory = absolute_from(top, *env.object_directory);
-        if (env.object_directory->empty() || !is_directory(stores_.object_directory))
+        settings_.object_directory = absolute_from(top, *env.object_directory);
+        if (env.object_directory->empty() || !is_directory(settings_.object_directory))
             return Error{fmt::format(
                 "GIT_OBJECT_DIRECTORY names {}, which is not a directory; unset it or fix it",
                 text::printable(*env.object_directory))};
     }
     if (env.alternates)
         for (const auto& alternate : split_paths(*env.alternates))
-            stores_.alternates.push_back(absolute_from(top, alternate));
-    if (auto used = use_object_stores(raw, stores_.object_directory, stores_.alternates); !used)
+            settings_.alternates.push_back(absolute_from(top, alternate));
+    if (auto used = use_object_stores(raw, settings_.object_directory, settings_.alternates); !used)
         return used.error();
     if (env.index_file && !env.index_file->empty()) {
-        stores_.index_file = absolute_from(top, *env.index_file);
+        settings_.index_file = absolute_from(top, *env.index_file);
         Handle<git_index, git_index_free> index;  // the repository keeps its own reference
-        if (git_index_open(index.out(), stores_.index_file.c_str()) < 0)
-            return failure("cannot read the index GIT_INDEX_FILE names", names_);
+        if (git_index_open(index.out(), settings_.index_file.c_str()) < 0)
+            return failure("cannot read the index GIT_INDEX_FILE names", settings_.names);
         git_repository_set_index(raw, index.get());
         if (git_index_set_caps(index.get(), GIT_INDEX_CAPABILITY_FROM_OWNER) < 0)
-            return failure("cannot read the index GIT_INDEX_FILE names", names_);
+            return failure("cannot read the index GIT_INDEX_FILE names", settings_.names);
     }
     return Unit{};
 }
@@ -248,11 +248,8 @@ Repository& Repository::operator=(Repository&& other) noexcept {
     trees_ = std::move(other.trees_);  // trees go before the repository that owns them
     attributes_ = std::move(other.attributes_);
     repo_ = std::move(other.repo_);
-    max_file_bytes_ = other.max_file_bytes_;
-    max_tree_depth_ = other.max_tree_depth_;
     scan_worktree_ = other.scan_worktree_;
-    names_ = std::move(other.names_);
-    stores_ = std::move(other.stores_);
+    settings_ = std::move(other.settings_);
     return *this;
 }
 Repository::~Repository() = default;  // the caches are declared after repo_: they go first
@@ -277,12 +274,12 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
     if (git_repository_open_ext(&raw, start.c_str(), flags, ceiling) == 0) {
         Repository repo;
         repo.repo_.reset(raw);
-        repo.names_ = names;
+        repo.settings_.names = names;
         if (auto taken = repo.take_environment(dir, env); !taken) return taken.error();
         if (auto depth = read_max_tree_depth(raw); !depth)
             return depth.error();
         else
-            repo.max_tree_depth_ = depth.value();
+            repo.settings_.max_tree_depth = depth.value();
         return repo;
     }
     if (auto format = unsupported_format(start, ceiling); !format.empty()) return Error{format};
@@ -330,12 +327,9 @@ Result<Repository> Repository::open_reader() const {
         return failure("cannot open the repository again");
     Repository reader;
     reader.repo_.reset(raw);
-    if (auto used = use_object_stores(raw, stores_.object_directory, stores_.alternates); !used)
+    if (auto used = use_object_stores(raw, settings_.object_directory, settings_.alternates); !used)
         return used.error();
-    reader.stores_ = stores_;
-    reader.max_file_bytes_ = max_file_bytes_;
-    reader.names_ = names_;
-    reader.max_tree_depth_ = max_tree_depth_;
+    reader.settings_ = settings_;
     return reader;
 }
 
@@ -422,14 +416,14 @@ Result<std::uint64_t> Repository::blob_size(const std::string& oid_hex) const {
 Result<std::optional<std::string>> Repository::blob_within_limit(const std::string& oid) const {
     auto size = blob_size(oid);
     if (!size) return size.error();
-    if (size.value() > max_file_bytes_) return std::optional<std::string>();
+    if (size.value() > settings_.max_file_bytes) return std::optional<std::string>();
     auto bytes = blob(oid);
     if (!bytes) return bytes.error();
     return std::optional<std::string>(std::move(bytes).value());
 }
 
 std::string Repository::index_file() const {
-    if (!stores_.index_file.empty()) return stores_.index_file;
+    if (!settings_.index_file.empty()) return settings_.index_file;
     return std::string(git_repository_path(repo_.get())) + "index";
 }
 

@@ -255,7 +255,7 @@ Result<std::vector<TrackedFile>> Repository::tracked_files(
             continue;
         }
         if (mode != GIT_FILEMODE_TREE) continue;
-        if (auto deep = check_depth(stack.size() + 1, max_tree_depth_, path); !deep)
+        if (auto deep = check_depth(stack.size() + 1, settings_.max_tree_depth, path); !deep)
             return deep.error();
         auto sub = tree_of(repo_.get(), e, path);
         if (!sub) return sub.error();
@@ -284,7 +284,8 @@ Result<Unit> Repository::read_tracked(const std::vector<TrackedFile>& files, std
         if (git_oid_fromstr(&oid, f.oid.c_str()) < 0) return failure("bad object id");
         size_t size = 0;
         git_object_t type = GIT_OBJECT_INVALID;
-        if (git_odb_read_header(&size, &type, odb.get(), &oid) == 0 && size > max_file_bytes_)
+        if (git_odb_read_header(&size, &type, odb.get(), &oid) == 0 &&
+            size > settings_.max_file_bytes)
             continue;  // over the size limit: not read
         BlobHandle blob;
         if (git_blob_lookup(blob.out(), objects.repo_.get(), &oid) < 0)

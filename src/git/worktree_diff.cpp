@@ -527,17 +527,17 @@ Result<StagedChanges> Repository::staged_changes(const std::string& base,
     if (auto r = read_commit_tree(repo_.get(), base, base_tree); !r) return r.error();
     Handle<git_index, git_index_free> index;
     if (git_index_open(index.out(), index_file.c_str()) < 0)
-        return failure("cannot read the index", names_);
+        return failure("cannot read the index", settings_.names);
     // Owned by this handle, the index takes its case and file-mode rules from the config,
     // as the main handle's own index does.
     git_repository_set_index(repo_.get(), index.get());
     if (git_index_set_caps(index.get(), GIT_INDEX_CAPABILITY_FROM_OWNER) < 0)
-        return failure("cannot read the index", names_);
+        return failure("cannot read the index", settings_.names);
     git_diff_options opts = worktree_diff_options();
     StagedChanges staged;
     git_diff* raw = nullptr;
     if (git_diff_tree_to_index(&raw, repo_.get(), base_tree.get(), index.get(), &opts) < 0)
-        return failure("cannot diff the base and the index", names_);
+        return failure("cannot diff the base and the index", settings_.names);
     staged.diff.reset(raw);
     return staged;
 }

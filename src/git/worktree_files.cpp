@@ -74,7 +74,7 @@ Result<std::string> read_beneath(const std::string& root, std::string_view rel, 
 
 Result<std::optional<std::string>> Repository::read_worktree(std::string_view path) const {
     bool present = false;
-    auto content = read_beneath(workdir(), path, present, max_file_bytes_);
+    auto content = read_beneath(workdir(), path, present, settings_.max_file_bytes);
     if (!content) return content.error();
     if (!present) return std::optional<std::string>();
     return std::optional<std::string>(std::move(content).value());
@@ -88,7 +88,7 @@ Result<std::optional<std::string>> Repository::not_checked_out(std::string_view 
     if (::lstat((workdir() + rel).c_str(), &st) == 0) return none;
     Handle<git_index, git_index_free> index;
     if (git_repository_index(index.out(), repo_.get()) < 0)
-        return failure("cannot read the index", names_);
+        return failure("cannot read the index", settings_.names);
     const git_index_entry* e = git_index_get_bypath(index.get(), rel.c_str(), 0);
     if (!e || !(e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE)) return none;
     return std::optional<std::string>(hex(&e->id));
@@ -135,18 +135,19 @@ Result<std::optional<std::string>> Repository::read_worktree_as_stored(
                                     GIT_FILTER_TO_ODB, GIT_FILTER_ALLOW_UNSAFE);
     };
     const Repository& asked = attribute_handle();
-    if (load(asked) < 0) return failure(fmt::format("cannot load the filters for {}", rel), names_);
+    if (load(asked) < 0)
+        return failure(fmt::format("cannot load the filters for {}", rel), settings_.names);
     if (!filters.get()) return raw;
     if (&asked != this) {
         git_filter_list_free(std::exchange(filters.ptr, nullptr));
         if (load(*this) < 0)
-            return failure(fmt::format("cannot load the filters for {}", rel), names_);
+            return failure(fmt::format("cannot load the filters for {}", rel), settings_.names);
         if (!filters.get()) return raw;
     }
     git_buf out = GIT_BUF_INIT;
     const std::string& in = *raw.value();
     if (git_filter_list_apply_to_buffer(&out, filters.get(), in.data(), in.size()) < 0)
-        return failure(fmt::format("cannot convert {} as git stores it", rel), names_);
+        return failure(fmt::format("cannot convert {} as git stores it", rel), settings_.names);
     std::string converted(out.ptr, out.size);
     git_buf_dispose(&out);
     return std::optional<std::string>(std::move(converted));

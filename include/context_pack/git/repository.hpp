@@ -86,7 +86,7 @@ class Repository {
                                    const OptionNames& names = kCommandLineNames,
                                    const Environment& env = {});
     // How this handle's errors name the front end's options. Any thread.
-    const OptionNames& option_names() const { return names_; }
+    const OptionNames& option_names() const { return settings_.names; }
 
     bool is_bare() const;         // main thread
     bool is_shallow() const;      // main thread
@@ -107,11 +107,11 @@ class Repository {
     // Files over this size are never read whole: no hunks, windows, symbol checks, callers
     // or renames come from them, and what they would have fed says why. Set on the main
     // thread before open_reader, whose readers copy it; read from any thread.
-    void set_max_file_bytes(std::uint64_t bytes) { max_file_bytes_ = bytes; }
-    std::uint64_t max_file_bytes() const { return max_file_bytes_; }
+    void set_max_file_bytes(std::uint64_t bytes) { settings_.max_file_bytes = bytes; }
+    std::uint64_t max_file_bytes() const { return settings_.max_file_bytes; }
     // How deep a commit's tree may be (core.maxTreeDepth, default 4096, as git 2.44): walks
     // past it are refused with an error, never followed. Read at open; any thread.
-    std::size_t max_tree_depth() const { return max_tree_depth_; }
+    std::size_t max_tree_depth() const { return settings_.max_tree_depth; }
     // Whether diff() may compare the working tree with the index by its own scan
     // (worktree_scan.hpp) before asking libgit2; on by default, off to compare the two.
     // Main thread.
@@ -232,17 +232,18 @@ class Repository {
     struct Attributes;  // each path's diff attribute once asked, and attribute_handle()
     mutable std::unique_ptr<Trees> trees_;
     mutable std::unique_ptr<Attributes> attributes_;
-    std::uint64_t max_file_bytes_ = kDefaultMaxFileBytes;
     bool scan_worktree_ = true;
-    OptionNames names_ = kCommandLineNames;
-    std::size_t max_tree_depth_ = kDefaultMaxTreeDepth;
-    // Where the environment put the index and the objects, for this handle and its readers.
-    struct Stores {
+    // What every handle opened from this one (readers, the attribute handle) takes with it.
+    struct Settings {
+        std::uint64_t max_file_bytes = kDefaultMaxFileBytes;
+        OptionNames names = kCommandLineNames;
+        std::size_t max_tree_depth = kDefaultMaxTreeDepth;
+        // Where the environment put the index and the objects.
         std::string index_file;               // empty: the git dir's index
         std::string object_directory;         // empty: the git dir's objects
         std::vector<std::string> alternates;  // added to the object database
     };
-    Stores stores_;
+    Settings settings_;
 };
 
 // Whether libgit2's init skipped parsing the CA bundle (see src/git/libgit2.cpp): true once
