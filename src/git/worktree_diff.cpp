@@ -212,9 +212,13 @@ struct Joined {
     Handle<git_index, git_index_free> index;  // libgit2's, when the scan did not run
     std::int64_t index_mtime = 0;
 
-    // The index's id and modification time for a path (stage 0), if it holds it.
-    using Indexed = std::pair<git_oid, std::int64_t>;
-    std::optional<Indexed> indexed(const std::string& path) const {
+    // A path's stage-0 entry in the index the halves were made against, if it holds one.
+    struct Entry {
+        git_oid id;
+        std::int64_t mtime = 0;
+        bool skip_worktree = false;  // sparse checkout: not on disk, counted unchanged
+    };
+    std::optional<Entry> entry(const std::string& path) const {
         if (scanned) {
             auto& entries = scanned->entries;
             auto it = std::lower_bound(
@@ -222,33 +226,31 @@ struct Joined {
                 [](const IndexRecord& r, const std::string& p) { return r.path < p; });
             if (it == entries.end() || it->path != path || it->flags.stage != 0)
                 return std::nullopt;
-            git_oid id;
-            git_oid_fromraw(&id, it->id.data());
-            return Indexed{id, std::int32_t(it->mtime_s)};
+            Entry out;
+            git_oid_fromraw(&out.id, it->id.data());
+            out.mtime = std::int32_t(it->mtime_s);
+            out.skip_worktree = it->flags.skip_worktree;
+            return out;
         }
         const git_index_entry* e =
             index.get() ? git_index_get_bypath(index.get(), path.c_str(), 0) : nullptr;
         if (!e) return std::nullopt;
-        return Indexed{e->id, e->mtime.seconds};
+        return Entry{e->id, e->mtime.seconds,
+                     (e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) != 0};
+    }
+
+    // The index's id and modification time for a path (stage 0), if it holds it.
+    using Indexed = std::pair<git_oid, std::int64_t>;
+    std::optional<Indexed> indexed(const std::string& path) const {
+        auto e = entry(path);
+        if (!e) return std::nullopt;
+        return Indexed{e->id, e->mtime};
     }
 
     // The id of a path's stage-0 entry when it is marked skip-worktree (sparse checkout).
     std::optional<git_oid> skip_worktree(const std::string& path) const {
-        if (scanned) {
-            auto& entries = scanned->entries;
-            auto it = std::lower_bound(
-                entries.begin(), entries.end(), path,
-                [](const IndexRecord& r, const std::string& p) { return r.path < p; });
-            if (it == entries.end() || it->path != path || it->flags.stage != 0 ||
-                !it->flags.skip_worktree)
-                return std::nullopt;
-            git_oid id;
-            git_oid_fromraw(&id, it->id.data());
-            return id;
-        }
-        const git_index_entry* e =
-            index.get() ? git_index_get_bypath(index.get(), path.c_str(), 0) : nullptr;
-        if (!e || !(e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE)) return std::nullopt;
+        auto e = entry(path);
+        if (!e || !e->skip_worktree) return std::nullopt;
         return e->id;
     }
 };
