@@ -7,7 +7,7 @@ set -euo pipefail
 # pulls them in already).
 packages=(g++ cmake make pkg-config git libgit2-dev libmbedtls-dev libssh2-1-dev libssl-dev
           libhttp-parser-dev libpcre2-dev zlib1g-dev libcli11-dev libfmt-dev nlohmann-json3-dev
-          catch2 clang-format "$@")
+          catch2 clang-format strace "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
