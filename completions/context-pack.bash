@@ -69,7 +69,8 @@ __context_pack_complete() {
         compopt -o filenames -o nospace 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return ;;
-    --only | --context | --max-lines | --max-file-mib | --jobs)
+    --only | --context | --max-lines | --max-file-mib | --jobs | --max-window-lines | \
+        --max-callers | --max-line-bytes)
         COMPREPLY=()
         return ;;
     esac
@@ -87,7 +88,8 @@ __context_pack_complete() {
 
     if [[ $cur == -* ]]; then
         local options="-h --help -C --base --anchor --target --at-base --since --only
-            --format --table --context --max-lines --max-file-mib --jobs --color --version"
+            --format --table --context --max-lines --max-window-lines --max-callers
+            --max-line-bytes --max-file-mib --jobs --color --no-color --version"
         mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
         return
     fi

@@ -5,11 +5,15 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <sstream>
 
 #include "context_pack/app/exit_status.hpp"
@@ -33,6 +37,7 @@ struct Options {
     std::vector<std::string> anchors;
     std::string format = "text";
     std::size_t max_lines = 1500;
+    bool max_lines_given = false;
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
     std::string color = "auto";
 };
@@ -51,7 +56,9 @@ constexpr const char* kDescription =
     "  context-pack --table --format json drift.jsonl\n"
     "                                              many specs, one JSON document\n\n"
     "Exit status: 0 every anchor resolved and every symbol found; 1 the pack was printed and\n"
-    "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING; 2 the command could not run.";
+    "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING; 2 the command could not run.\n\n"
+    "context-pack mcp serves the same as a Model Context Protocol tool over standard input\n"
+    "and output (see context-pack mcp --help).";
 
 Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
     std::vector<Spec> specs;
@@ -82,19 +89,39 @@ Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
     return specs;
 }
 
-// The command line again, without --only and --max-lines, for the pointers the cap prints.
+// The options a pointer sets itself, so the command line it quotes leaves them out.
+constexpr std::string_view kRerunDrops[] = {"--only", "--max-lines", "--max-window-lines",
+                                            "--max-callers", "--max-line-bytes"};
+
+// The command line again, without the options above, for the pointers the caps print.
 std::string rerun_command(int argc, char** argv) {
     std::string cmd = "context-pack";
     for (int i = 1; i < argc; ++i) {
         std::string_view arg = argv[i];
-        if (arg == "--only" || arg == "--max-lines") {
-            ++i;
-            continue;
+        bool dropped = false;
+        for (std::string_view name : kRerunDrops) {
+            if (arg == name) {
+                ++i;  // and its value
+                dropped = true;
+            } else if (arg.starts_with(name) && arg.size() > name.size() &&
+                       arg[name.size()] == '=') {
+                dropped = true;
+            }
         }
-        if (arg.starts_with("--only=") || arg.starts_with("--max-lines=")) continue;
+        if (dropped) continue;
         cmd += " " + text::shell_word(arg);
     }
     return cmd;
+}
+
+// A value git takes as true (git_parse_maybe_bool): true, yes, on, or a number other than 0.
+bool git_bool_true(const char* value) {
+    if (!value) return false;
+    std::string v(value);
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (v == "true" || v == "yes" || v == "on") return true;
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return false;
+    return v.find_first_not_of('0') != std::string::npos;
 }
 
 bool use_color(const std::string& mode) {
@@ -110,7 +137,10 @@ bool use_color(const std::string& mode) {
     };
     if (forced("CLICOLOR_FORCE") || forced("FORCE_COLOR")) return true;
     const char* term = std::getenv("TERM");
-    return isatty(STDOUT_FILENO) && !(term && std::string_view(term) == "dumb");
+    if (term && std::string_view(term) == "dumb") return false;
+    // Under `git -p context-pack` the output goes to git's pager, which shows colour; git
+    // marks that with GIT_PAGER_IN_USE, as it does for its own commands.
+    return isatty(STDOUT_FILENO) || git_bool_true(std::getenv("GIT_PAGER_IN_USE"));
 }
 
 int fail(std::ostream& err, const std::string& message) {
@@ -134,40 +164,90 @@ int flushed(std::ostream& out, std::ostream& err, int status) {
 
 // The options, each bound to its field of `o`.
 void add_options(CLI::App& app, Options& o) {
-    app.add_option("specs", o.spec_files,
-                   "Spec files (.json, or .jsonl with one spec a line); - reads stdin");
-    app.add_option("-C", o.request.repo_dir, "Repository to read (default: the current directory)");
+    // Metavariables say what a value is; the ranges and choices are in the descriptions.
+    app.add_option("SPEC", o.spec_files,
+                   "Spec files (.json, or .jsonl with one spec a line); - reads stdin")
+        ->type_name("");
+    app.add_option("-C", o.request.repo_dir, "Repository to read (default: the current directory)")
+        ->type_name("DIR");
     app.add_option("--base", o.request.base,
-                   "Base revision for --anchor, overriding every spec's base");
+                   "Base revision for --anchor, overriding every spec's base")
+        ->type_name("REV");
     // One value per occurrence, so `--only 2 plan.json` leaves plan.json a spec file.
-    app.add_option("--anchor", o.anchors, "Ad hoc anchor PATH:LINE[-END][@SYMBOL] (repeatable)")
+    app.add_option("--anchor", o.anchors, "Ad hoc anchor (repeatable; needs --base)")
+        ->type_name("PATH:LINE[-END][@SYMBOL]")
         ->expected(1)
+        ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.add_option("--target", o.request.target,
-                   "Target revision (default: the working tree; HEAD in a bare repository)");
+                   "Target revision (default: the working tree; HEAD in a bare repository)")
+        ->type_name("REV");
     app.add_flag("--at-base", o.request.at_base, "Check each spec at its own base (target = base)");
     app.add_option("--since", o.request.since,
-                   "Mark anchors whose lines changed since REV; show only their windows");
+                   "Mark anchors whose lines changed since REV; show only their windows")
+        ->type_name("REV");
     app.add_option("--only", o.request.only,
-                   "Show only this anchor: a table row (3) or a label (file_changes[2], reads[0])")
+                   "Show only this anchor, whole (repeatable): a table row (3) or a label "
+                   "(file_changes[2], reads[0])")
+        ->type_name("ROW")
         ->expected(1)
+        ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_option("--format", o.format, "Output format")->check(CLI::IsMember({"text", "json"}));
+    app.add_option("--format", o.format, "Output: text (default) or json")
+        ->type_name("FORMAT")
+        ->check(CLI::IsMember({"text", "json"}).description(""));
     app.add_flag("--table", o.request.table_only, "Print the status table alone");
     app.add_option("--context", o.request.pack.window.context,
-                   "Context lines around each window (default 3)")
-        ->check(CLI::Range(0, 1000));
-    app.add_option("--max-lines", o.max_lines, "Cap on the text pack's lines (default 1500)")
-        ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+                   "Context lines around each window, 0 to 1000 (default 3)")
+        ->type_name("N")
+        ->check(CLI::Range(0, 1000).description(""));
+    app.add_option_function<std::size_t>(
+           "--max-lines",
+           [&o](std::size_t n) {
+               o.max_lines = n;
+               o.max_lines_given = true;
+           },
+           "Cap on the text pack's lines, at least 1 (default 1500; none with --only)")
+        ->type_name("N")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}).description(""));
+    app.add_option("--max-window-lines", o.request.pack.window.max_anchored,
+                   "Anchored lines shown per window, at least 1 (default 100)")
+        ->type_name("N")
+        ->check(CLI::Range(LineNo{1}, LineNo{100000000}).description(""));
+    app.add_option("--max-callers", o.request.pack.max_callers,
+                   "Caller lines listed per symbol, 0 to list only counts (default 50)")
+        ->type_name("N")
+        ->check(CLI::Range(std::size_t{0}, std::size_t{100000000}).description(""));
+    app.add_option("--max-line-bytes", o.request.pack.window.max_line_bytes,
+                   "Bytes shown of each code line, at least 16 (default 300)")
+        ->type_name("N")
+        ->check(CLI::Range(std::size_t{16}, std::size_t{100000000}).description(""));
     app.add_option("--max-file-mib", o.max_file_mib,
-                   "Files larger than this many MiB are not read (default 128)")
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
+                   "Files larger than this many MiB are not read, 1 to 1048576 (default 128)")
+        ->type_name("N")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20).description(""));
     app.add_option("--jobs", o.request.jobs,
-                   "Threads that read and diff (default: one a core, at most 8; 1: none "
-                   "besides the main one)")
-        ->check(CLI::Range(1u, 256u));
-    app.add_option("--color", o.color, "Colour: auto (on a terminal), always, never")
-        ->check(CLI::IsMember({"auto", "always", "never"}));
+                   "Threads that read and diff, 1 to 256 (default: one a core, at most 8; 1: "
+                   "none besides the main one)")
+        ->type_name("N")
+        ->check(CLI::Range(1u, 256u).description(""));
+    app.add_option("--color", o.color, "Colour: auto (on a terminal or git's pager), always, never")
+        ->type_name("WHEN")
+        ->check(CLI::IsMember({"auto", "always", "never"}).description(""));
+    // The last of --color and --no-color wins, as in git.
+    app.add_flag_callback(
+        "--no-color", [&o] { o.color = "never"; }, "Same as --color never");
+}
+
+// `-C 5` from grep's habit: a number that names no directory is a request for context lines.
+std::optional<std::string> context_typo(const std::string& dir) {
+    if (dir.empty() || dir.find_first_not_of("0123456789") != std::string::npos) return {};
+    std::error_code ec;
+    if (std::filesystem::is_directory(dir, ec)) return {};
+    return fmt::format(
+        "-C {0} names no directory: -C is the repository to read (as in git -C); for {0} "
+        "lines of context around each window, give --context {0}",
+        dir);
 }
 
 // The request the options make, with the specs they name.
@@ -186,8 +266,14 @@ void print(std::ostream& out, const Report& report, const Options& o, int argc, 
         TextOptions to;
         to.color = use_color(o.color);
         to.table_only = o.request.table_only;
-        to.max_lines = o.max_lines;
+        // --only asks for those anchors whole: the pack's cap applies only when given too.
+        to.max_lines = o.request.only.empty() || o.max_lines_given
+                           ? o.max_lines
+                           : std::numeric_limits<std::size_t>::max();
         to.rerun = rerun_command(argc, argv);
+        to.max_window_lines = static_cast<std::size_t>(o.request.pack.window.max_anchored);
+        to.max_callers = o.request.pack.max_callers;
+        to.max_line_bytes = o.request.pack.window.max_line_bytes;
         errno = 0;
         print_pack(out, report, to);
     }
@@ -216,6 +302,13 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
         return fail(err, fmt::format("{}; see context-pack --help", e.what()));
     }
 
+    // The last of --color and --no-color wins, as in git.
+    for (const CLI::Option* opt : app.parse_order())
+        if (opt->check_name("--no-color"))
+            o.color = "never";
+        else if (opt->check_name("--color"))
+            o.color = opt->as<std::string>();
+    if (auto typo = context_typo(o.request.repo_dir)) return fail(err, *typo);
     auto specs = load_specs(o, in);  // bad input stops here, before the repository is touched
     if (!specs) return fail(err, specs.error().message);
     auto report = build_report(request_of(o, std::move(specs).value()));

@@ -49,16 +49,15 @@ Result<Report> build_report(const Request& request) {
     if (!repo) return repo.error();
     repo->set_max_file_bytes(request.max_file_bytes);
 
-    // A mistyped --target or --since is a usage error, not a per-anchor outcome.
+    // A mistyped --base, --target or --since is a usage error, not a per-anchor outcome: the
+    // caller typed it just now. (A spec's own base that names nothing is its UNRESOLVED.)
     for (auto [flag, rev] :
-         {std::pair{&names.target, &ro.target}, std::pair{&names.since, &ro.since}}) {
+         {std::pair{&names.target, &ro.target}, std::pair{&names.since, &ro.since},
+          std::pair{&names.base, &ro.base}}) {
         if (!*rev) continue;
         auto found = repo->resolve_commit(**rev);
-        if (found.outcome == git::Revision::Outcome::Missing)
-            return Error{revision_problem(repo.value(), flag->name.c_str(), **rev, found)};
         if (found.outcome != git::Revision::Outcome::Commit)
-            return Error{
-                fmt::format("{} {} does not name a commit in this repository", flag->name, **rev)};
+            return Error{revision_problem(repo.value(), flag->name.c_str(), **rev, found)};
     }
 
     Content content(repo.value());

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "context_pack/core/text.hpp"
@@ -28,7 +29,9 @@ std::string anchor_line(const AnchorResult& a) {
 }
 
 // A window as text, one string per line.
-std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, bool color) {
+std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, const TextOptions& o,
+                                      std::size_t& longest_cut) {
+    const bool color = o.color;
     std::vector<std::string> out;
     LineNo last_shown = w.lines.empty() ? w.first - 1 : w.lines.back().number;
     if (w.unavailable) last_shown = w.last;  // the anchors' span, though not shown
@@ -61,7 +64,10 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
     gaps_after(w.first - 1);
     for (const WindowLine& l : w.lines) {
         std::string text = text::visible(l.text);
-        if (l.cut_bytes) text += fmt::format(" … (+{} bytes)", l.cut_bytes);
+        if (l.cut_bytes) {
+            text += fmt::format(" … (+{} bytes)", l.cut_bytes);
+            longest_cut = std::max(longest_cut, o.max_line_bytes + l.cut_bytes);
+        }
         std::string number = fmt::format("{:>{}}", l.number, width);
         if (l.anchored)
             out.push_back(
@@ -71,12 +77,17 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, b
         gaps_after(l.number);
     }
     if (w.omitted())
-        out.push_back(fmt::format("… +{} lines ({}:{}-{})", w.omitted(), text::printable(w.path),
-                                  w.omitted_from, w.omitted_to));
+        out.push_back(fmt::format("… +{} lines ({}:{}-{}); {} {} {} shows them", w.omitted(),
+                                  text::printable(w.path), w.omitted_from, w.omitted_to,
+                                  rerun_one(o, spec.anchors[w.anchors.front()]),
+                                  o.names.max_window_lines.name,
+                                  o.max_window_lines + static_cast<std::size_t>(w.omitted())));
     return out;
 }
 
-std::vector<std::string> caller_lines(const Callers& c, bool color) {
+std::vector<std::string> caller_lines(const Callers& c, const AnchorResult& owner,
+                                      const TextOptions& o, std::size_t& longest_cut) {
+    const bool color = o.color;
     std::vector<std::string> out;
     std::string in_windows =
         c.in_windows ? fmt::format("; {} more in its own windows", c.in_windows) : "";
@@ -93,7 +104,10 @@ std::vector<std::string> caller_lines(const Callers& c, bool color) {
                                     c.per_file.size() == 1 ? "" : "s", in_windows)));
     for (const CallerHit& h : c.hits) {
         std::string text = text::visible(h.text);
-        if (h.cut_bytes) text += fmt::format(" … (+{} bytes)", h.cut_bytes);
+        if (h.cut_bytes) {
+            text += fmt::format(" … (+{} bytes)", h.cut_bytes);
+            longest_cut = std::max(longest_cut, o.max_line_bytes + h.cut_bytes);
+        }
         out.push_back(fmt::format("{}:{}: {}", text::printable(h.path), h.line, text));
     }
     if (c.total > c.hits.size()) {
@@ -107,6 +121,8 @@ std::vector<std::string> caller_lines(const Callers& c, bool color) {
         if (listed < c.per_file.size())
             files += fmt::format(", … +{} files", c.per_file.size() - listed);
         out.push_back(fmt::format("… +{} more hits; per file: {}", c.total - c.hits.size(), files));
+        out.push_back(fmt::format("  {} {} {} lists them all", rerun_one(o, owner),
+                                  o.names.max_callers.name, c.total));
     }
     return out;
 }
@@ -170,10 +186,13 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
         }
 
         std::vector<std::string> skipped;
+        std::size_t longest_cut = 0;  // the longest line cut at --max-line-bytes, whole
         for (const Window& w : spec.windows) {
-            auto lines = window_lines(spec, w, o.color);
+            std::size_t cut = 0;
+            auto lines = window_lines(spec, w, o, cut);
             if (budget.fits(lines.size() + 1)) {
                 budget.print(lines);
+                longest_cut = std::max(longest_cut, cut);
                 continue;
             }
             const AnchorResult& a = spec.anchors[w.anchors.front()];
@@ -184,18 +203,27 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
 
         std::vector<std::string> callers_skipped;
         for (const Callers& c : spec.callers) {
-            auto lines = caller_lines(c, o.color);
-            if (budget.fits(lines.size() + 1)) {
-                budget.print(lines);
-                continue;
-            }
             auto owner =
                 std::find_if(spec.anchors.begin(), spec.anchors.end(),
                              [&](const AnchorResult& a) { return a.anchor.symbol == c.symbol; });
+            std::size_t cut = 0;
+            auto lines = caller_lines(c, *owner, o, cut);
+            if (budget.fits(lines.size() + 1)) {
+                budget.print(lines);
+                longest_cut = std::max(longest_cut, cut);
+                continue;
+            }
             callers_skipped.push_back(
                 fmt::format("{:<40} # callers of {}", rerun_one(o, *owner), c.symbol));
         }
         print_pointers(out, o, "caller list", callers_skipped);
+        if (longest_cut)
+            out << '\n'
+                << fmt::format(
+                       "… lines longer than {} bytes are cut where marked (+N bytes); {} {} {} "
+                       "shows them whole",
+                       o.max_line_bytes, o.rerun, o.names.max_line_bytes.name, longest_cut)
+                << '\n';
     }
     if (report.specs.size() > 1) {  // a batch: the drift report over all of them
         out << '\n';

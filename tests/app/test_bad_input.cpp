@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -37,7 +38,25 @@ struct Simple {
     Output anchor(const std::string& anchor, const std::string& extra = "") const {
         return run(extra + " --table --base " + base + " --anchor " + q(anchor));
     }
+    // A spec on stdin whose own base is `rev`: a base that names nothing is its UNRESOLVED.
+    Output spec_base(const std::string& rev, const std::string& dir = "") const {
+        auto spec = R"({"base": )" + nlohmann::json(rev).dump() +
+                    R"(, "reads": [{"location": {"path": "a.c", "line": 1}}]})";
+        return context_pack(dir.empty() ? repo.dir() : dir, "--table -", spec);
+    }
+    // The same base typed on the command line: a usage error with the same reason.
+    Output cli_base(const std::string& rev, const std::string& dir = "") const {
+        return context_pack(dir.empty() ? repo.dir() : dir,
+                            "--table --base " + q(rev) + " --anchor a.c:1");
+    }
 };
+
+// A base that names nothing: UNRESOLVED in a spec, exit 2 when typed as --base.
+void bad_base(const Simple& s, const std::string& rev, const std::string& reason,
+              const std::string& dir = "") {
+    unresolved(s.spec_base(rev, dir), "base " + reason);
+    usage_error(s.cli_base(rev, dir), "--base " + reason);
+}
 
 }  // namespace
 
@@ -82,8 +101,8 @@ TEST_CASE("bad input B03: no base anywhere") {
 
 TEST_CASE("bad input B04: a base not in the repository") {
     Simple s;
-    auto o = s.run("--table --base 1234567890abcdef1234567890abcdef12345678 --anchor a.c:1");
-    unresolved(o, "git fetch origin 1234567890abcdef1234567890abcdef12345678");
+    const std::string id = "1234567890abcdef1234567890abcdef12345678";
+    bad_base(s, id, id + " not in this repository: git fetch origin " + id);
 }
 
 TEST_CASE("bad input B05: an ambiguous short base") {
@@ -100,9 +119,8 @@ TEST_CASE("bad input B05: an ambiguous short base") {
     for (std::size_t pos = 0; pos + 40 <= hashes.out.size() && prefix.empty(); pos += 41)
         if (++seen[hashes.out.substr(pos, 4)] == 2) prefix = hashes.out.substr(pos, 4);
     REQUIRE_FALSE(prefix.empty());
-    auto o = s.run("--table --base " + prefix + " --anchor a.c:1");
-    unresolved(o, "base " + prefix + " is ambiguous (");
-    CHECK(o.out.find(" blob") != std::string::npos);
+    bad_base(s, prefix, prefix + " is ambiguous (");
+    CHECK(s.spec_base(prefix).out.find(" blob") != std::string::npos);
 }
 
 TEST_CASE("bad input B06: line 0 or negative") {
@@ -218,8 +236,8 @@ TEST_CASE("bad input B17: a shallow clone whose base is beyond its boundary") {
     REQUIRE(
         cptest::sh("git clone -q --depth 1 file://" + s.repo.dir() + " " + q(shallow.path() + "/c"))
             .status == 0);
-    auto o = context_pack(shallow.path() + "/c", "--table --base " + s.base + " --anchor a.c:1");
-    unresolved(o, "not in this shallow clone: git fetch --unshallow origin");
+    bad_base(s, s.base, s.base + " not in this shallow clone: git fetch --unshallow origin",
+             shallow.path() + "/c");
 }
 
 TEST_CASE("bad input B18: a split index") {
@@ -412,23 +430,25 @@ TEST_CASE("bad input B31: a tree deeper than core.maxTreeDepth") {
 TEST_CASE("bad input B32: a suggested command is safe to paste") {
     Simple s;
     // A revision that is shell code: named escaped in prose, never inside a command.
-    auto code = s.run("--table --base 'v1.2$(touch${IFS}PWNED)' --anchor a.c:1");
-    unresolved(code,
-               "base v1.2$(touch${IFS}PWNED) not in this repository; if it is on the "
-               "remote, fetch it (git fetch origin) or give its full commit id");
-    CHECK(code.out.find("git fetch origin v1.2") == std::string::npos);
+    bad_base(s, "v1.2$(touch${IFS}PWNED)",
+             "v1.2$(touch${IFS}PWNED) not in this repository; if it is on the "
+             "remote, fetch it (git fetch origin) or give its full commit id");
+    CHECK(s.spec_base("v1.2$(touch${IFS}PWNED)").out.find("git fetch origin v1.2") ==
+          std::string::npos);
     // Names a fetch cannot bring by themselves get no fetch command of their own.
     for (const char* rev : {"HEAD~3", "--", "no-such-branch"}) {
-        auto o = s.run(std::string("--table --base ") + q(rev) + " --anchor a.c:1");
-        INFO(rev << ": " << o.out << o.err);
-        CHECK(o.out.find(std::string("git fetch origin ") + rev) == std::string::npos);
+        for (const auto& o : {s.spec_base(rev), s.cli_base(rev)}) {
+            INFO(rev << ": " << o.out << o.err);
+            CHECK(o.status >= 1);
+            CHECK((o.out + o.err).find(std::string("git fetch origin ") + rev) ==
+                  std::string::npos);
+        }
     }
     // Control bytes in a revision are shown escaped in the reason.
-    auto escaped = s.run("--table --base \"$(printf 'x\\033[31my')\" --anchor a.c:1");
-    CHECK(escaped.out.find("base 'x\\x1b[31my' is not a valid revision") != std::string::npos);
+    bad_base(s, "x\033[31my", "'x\\x1b[31my' is not a valid revision");
     // A whole object id is fetched by id, as before (B04).
     const std::string id = "1234567890abcdef1234567890abcdef12345678";
-    unresolved(s.run("--table --base " + id + " --anchor a.c:1"), "git fetch origin " + id);
+    bad_base(s, id, id + " not in this repository: git fetch origin " + id);
 }
 
 namespace {
@@ -493,11 +513,11 @@ TEST_CASE("bad input B34: a backslash in a path is part of its name") {
 
 TEST_CASE("bad input B35: a count in a revision past what git takes") {
     Simple s;
-    auto o = s.run("--table --base 'HEAD@{9999999999999999999}' --anchor a.c:1");
-    unresolved(o, "base 'HEAD@{9999999999999999999}' is not a valid revision");
-    unresolved(s.run("--table --base 'HEAD~99999999999' --anchor a.c:1"),
-               "is not a valid revision");
-    usage_error(s.anchor("a.c:1", "--target 'HEAD^4294967297'"), "does not name a commit");
+    bad_base(s, "HEAD@{9999999999999999999}",
+             "'HEAD@{9999999999999999999}' is not a valid revision");
+    bad_base(s, "HEAD~99999999999", "'HEAD~99999999999' is not a valid revision");
+    usage_error(s.anchor("a.c:1", "--target 'HEAD^4294967297'"),
+                "--target 'HEAD^4294967297' is not a valid revision");
     // Counts in range are as git takes them.
     auto fine = s.run("--table --base 'HEAD~0' --anchor a.c:1");
     CHECK(fine.status == 0);

@@ -317,7 +317,7 @@ TEST_CASE("mcp bad input is a tool result with isError and the server keeps answ
         {{{"spec", d.spec()}, {"repo", not_repo.path()}}, "not a git repository"},
         {{{"spec", d.spec()}, {"repo", not_repo.path()}}, "pass repo"},
         {{{"spec", d.spec()}, {"repo", d.repo.dir()}, {"target", "nope"}},
-         "target nope does not name a commit"},
+         "target nope not in this repository"},
         {{{"spec", d.spec()}, {"repo", d.repo.dir()}, {"since", "nope"}}, "since nope"},
         {{{"spec", d.spec()}, {"repo", d.repo.dir()}, {"only", Json::array({"9"})}},
          "only matches no anchor"},

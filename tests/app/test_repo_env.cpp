@@ -54,7 +54,7 @@ TEST_CASE("bad input B55: GIT_DIR and GIT_WORK_TREE name the repository") {
     CHECK(o.status == 0);
     CHECK(o.out.find("MOVED   a.c:3") != std::string::npos);
     // Without it, the repository of the current directory, which has no such base.
-    CHECK(context_pack(s.other, s.anchor()).out.find("not in this repository") !=
+    CHECK(context_pack(s.other, s.anchor()).err.find("not in this repository") !=
           std::string::npos);
 
     // GIT_DIR alone: the working tree is where the command runs, as git takes it.

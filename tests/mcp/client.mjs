@@ -140,7 +140,7 @@ try {
       /spec: file_changes\[0\]\.location\.line must be an integer/],
     [{ spec: path.join(dir, 'missing.json') }, /cannot read spec file/],
     [{ spec, repo: notRepo }, /not a git repository/],
-    [{ spec, target: 'no-such-rev' }, /target no-such-rev does not name a commit/],
+    [{ spec, target: 'no-such-rev' }, /target no-such-rev not in this repository/],
     [{ spec, tabel_only: true }, /unknown argument 'tabel_only'/],
   ];
   for (const [args, message] of bad) {

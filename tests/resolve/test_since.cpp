@@ -76,5 +76,7 @@ TEST_CASE("since: a revision that is no commit is a usage error") {
     auto base = repo.commit();
     auto o = cptest::context_pack(repo.dir(), "--since nope --base " + base + " --anchor a.c:1");
     CHECK(o.status == 2);
-    CHECK(o.err == "context-pack: --since nope does not name a commit in this repository\n");
+    CHECK(o.err ==
+          "context-pack: --since nope not in this repository; if it is on the remote, fetch it "
+          "(git fetch origin) or give its full commit id\n");
 }

@@ -286,7 +286,6 @@ const runs = [
   ['several specs --table', ['--table', driftFile]],
   ['two spec files', [specFile, unresolvedFile]],
   ['UNRESOLVED base', [unresolvedFile]],
-  ['UNRESOLVED base via --base', ['--base', missingBase, specFile]],
   ['spec on stdin', ['-'], fs.readFileSync(specFile, 'utf8')],
   ['-C from outside the repository', ['-C', repo, specFile], undefined, dir],
   ['a bare repository (default target HEAD)', ['-C', bare, specFile], undefined, dir],

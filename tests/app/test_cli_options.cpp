@@ -1,0 +1,190 @@
+// The command line as a new user meets it: options on either side of the spec, the help
+// text, colour, grep's habits, and the caps a reader can see and lift by following the
+// command each cut prints.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "support/fixture.hpp"
+#include "support/outcome.hpp"
+
+using cptest::context_pack;
+using cptest::q;
+using cptest::Repo;
+
+namespace {
+
+// A plan over a long function, a long line and a symbol with many callers.
+struct Plan {
+    Repo repo;
+    std::string base;
+
+    Plan() {
+        std::string body = "int widget(void) {\n";
+        for (int i = 1; i <= 616; ++i) body += "    step(" + std::to_string(i) + ");\n";
+        body += "}\n";
+        repo.write("big.c", body);
+        repo.write("long.c", "int wide = 0; /* " + std::string(700, 'x') + " */\n");
+        std::string calls;
+        for (int i = 0; i < 70; ++i) calls += "    widget();\n";
+        repo.write("calls.c", calls);
+        base = repo.commit();
+        repo.write("plan.json", R"({"id": "p", "base": ")" + base + R"(", "file_changes": [
+            {"location": {"path": "big.c", "line": 1, "end_line": 618, "symbol": "widget"}},
+            {"location": {"path": "long.c", "line": 1}}]})");
+    }
+    cptest::Output run(const std::string& args, const std::string& env = "") const {
+        // Colour decided by the options and `env` alone, whatever the test runner sets.
+        return cptest::sh("cd " + q(repo.dir()) +
+                          " && env -u NO_COLOR -u CLICOLOR_FORCE -u FORCE_COLOR "
+                          "-u GIT_PAGER_IN_USE TERM=xterm " +
+                          env + " " + q(CONTEXT_PACK_BINARY) + " " + args);
+    }
+    // Runs a command the pack printed, as a reader would paste it.
+    cptest::Output follow(const std::string& command) const {
+        REQUIRE(command.starts_with("context-pack "));
+        return cptest::sh("cd " + q(repo.dir()) + " && NO_COLOR=1 " + q(CONTEXT_PACK_BINARY) +
+                          command.substr(std::string("context-pack").size()));
+    }
+};
+
+// The command a pointer line names: from "context-pack" up to the words that end it.
+std::string command_in(const std::string& out, const std::string& marker, const std::string& ends) {
+    auto at = out.find(marker);
+    REQUIRE(at != std::string::npos);
+    auto line_start = out.rfind('\n', at) + 1;
+    auto line = out.substr(line_start, out.find('\n', at) - line_start);
+    auto from = line.find("context-pack ");
+    auto to = line.rfind(ends);
+    REQUIRE(from != std::string::npos);
+    REQUIRE(to != std::string::npos);
+    return line.substr(from, to - from);
+}
+
+// The pack without the lines that quote its own command line, which follows the order typed.
+std::string without_pointers(const std::string& out) {
+    std::string kept;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+        if (line.find("context-pack ") == std::string::npos) kept += line + "\n";
+    return kept;
+}
+
+}  // namespace
+
+TEST_CASE("every option takes its value and leaves the spec a spec, before or after it") {
+    Plan p;
+    const std::vector<std::string> options = {"-C .",
+                                              "--base HEAD",
+                                              "--target HEAD",
+                                              "--at-base",
+                                              "--since HEAD",
+                                              "--only 1",
+                                              "--only 1 --only 2",
+                                              "--format json",
+                                              "--table",
+                                              "--context 5",
+                                              "--max-lines 40",
+                                              "--max-file-mib 4",
+                                              "--jobs 1",
+                                              "--color never",
+                                              "--no-color",
+                                              "--max-window-lines 7",
+                                              "--max-callers 3",
+                                              "--max-line-bytes 40",
+                                              "--anchor big.c:2 --base HEAD"};
+    for (const auto& option : options) {
+        INFO(option);
+        auto before = p.run(option + " plan.json");
+        auto after = p.run("plan.json " + option);
+        INFO(before.err << after.err);
+        CHECK(before.status <= 1);
+        CHECK(before.out.find("plan.json") != std::string::npos);  // the spec was read
+        CHECK(without_pointers(before.out) == without_pointers(after.out));
+        CHECK(before.status == after.status);
+    }
+}
+
+TEST_CASE("help names the MCP server and says what each value is") {
+    auto o = context_pack(".", "--help");
+    REQUIRE(o.status == 0);
+    CHECK(o.out.find("context-pack mcp") != std::string::npos);
+    CHECK(o.out.find("Usage: context-pack [OPTIONS] [SPEC...]") != std::string::npos);
+    for (const char* metavar :
+         {"--base REV", "-C DIR", "--only ROW", "--context N", "--anchor PATH:LINE[-END][@SYMBOL]",
+          "--format FORMAT", "--color WHEN", "--no-color", "--max-window-lines N",
+          "--max-callers N", "--max-line-bytes N"})
+        CHECK(o.out.find(metavar) != std::string::npos);
+    // CLI11's own type names and ranges are not a user's words.
+    for (const char* raw : {"TEXT", "UINT", "INT:", ":{", "[1 - "}) {
+        INFO(raw);
+        CHECK(o.out.find(raw) == std::string::npos);
+    }
+}
+
+TEST_CASE("colour: off with --no-color, on under git's pager, NO_COLOR first") {
+    Plan p;
+    const std::string bold = "\x1b[1m";
+    CHECK(p.run("plan.json").out.find(bold) == std::string::npos);  // not a terminal
+    CHECK(p.run("plan.json", "GIT_PAGER_IN_USE=true").out.find(bold) != std::string::npos);
+    CHECK(p.run("plan.json", "GIT_PAGER_IN_USE=0").out.find(bold) == std::string::npos);
+    CHECK(p.run("--no-color plan.json", "GIT_PAGER_IN_USE=1").out.find(bold) == std::string::npos);
+    CHECK(p.run("plan.json", "NO_COLOR=1 GIT_PAGER_IN_USE=1").out.find(bold) == std::string::npos);
+    // The last of --color and --no-color wins, as in git.
+    CHECK(p.run("--no-color --color always plan.json").out.find(bold) != std::string::npos);
+    CHECK(p.run("--color always --no-color plan.json").out.find(bold) == std::string::npos);
+}
+
+TEST_CASE("a number given as -C that names no directory points at --context") {
+    Plan p;
+    cptest::usage_error(p.run("-C 5 plan.json"),
+                        "-C 5 names no directory: -C is the repository to read (as in git -C); "
+                        "for 5 lines of context around each window, give --context 5");
+    // A directory that is a number is a directory.
+    cptest::sh("mkdir " + q(p.repo.at("7")));
+    auto o = p.run("-C 7 --base HEAD --anchor big.c:1");
+    CHECK(o.status == 0);
+}
+
+TEST_CASE("a window cut at --max-window-lines names the command that shows it whole") {
+    Plan p;
+    auto o = p.run("plan.json", "NO_COLOR=1");
+    REQUIRE(o.status == 0);
+    CHECK(o.out.find("> 100 |     step(99);") != std::string::npos);
+    CHECK(o.out.find("> 101 |") == std::string::npos);
+    auto command = command_in(o.out, "--max-window-lines", " shows them");
+    CHECK(command.find("--only 1") != std::string::npos);
+    auto whole = p.follow(command);
+    INFO(command << "\n" << whole.err);
+    REQUIRE(whole.status == 0);
+    CHECK(whole.out.find("> 618 | }") != std::string::npos);
+    CHECK(whole.out.find("lines (big.c") == std::string::npos);  // nothing cut
+    // --only asks for those anchors whole: the pack's own line cap steps aside.
+    auto only = p.run("--only 1 --max-window-lines 1000 plan.json");
+    CHECK(only.out.find("> 618 | }") != std::string::npos);
+    auto capped = p.run("--only 1 --max-window-lines 1000 --max-lines 50 plan.json");
+    CHECK(capped.out.find("> 618 | }") == std::string::npos);
+    CHECK(capped.out.find("not shown (over --max-lines 50)") != std::string::npos);
+}
+
+TEST_CASE("callers cut at --max-callers and lines cut at --max-line-bytes name their commands") {
+    Plan p;
+    auto o = p.run("plan.json", "NO_COLOR=1");
+    REQUIRE(o.status == 0);
+    CHECK(o.out.find("… +20 more hits") != std::string::npos);
+    auto callers = p.follow(command_in(o.out, "--max-callers", " lists them all"));
+    CHECK(callers.out.find("calls.c:70:") != std::string::npos);
+    CHECK(callers.out.find("more hits") == std::string::npos);
+
+    CHECK(o.out.find("… (+") != std::string::npos);
+    auto lines = p.follow(command_in(o.out, "--max-line-bytes", " shows them whole"));
+    CHECK(lines.out.find(std::string(700, 'x') + " */") != std::string::npos);
+    CHECK(lines.out.find("… (+") == std::string::npos);
+
+    // Fewer than the defaults, and 0 callers: counts only.
+    auto few = p.run("--max-callers 0 --max-line-bytes 20 plan.json", "NO_COLOR=1");
+    CHECK(few.out.find("calls.c:1:") == std::string::npos);
+    CHECK(few.out.find("… +70 more hits; per file: calls.c 70") != std::string::npos);
+    CHECK(few.out.find("cut where marked (+N bytes)") != std::string::npos);
+    cptest::usage_error(p.run("--max-window-lines 0 plan.json"), "--max-window-lines");
+    cptest::usage_error(p.run("--max-line-bytes 3 plan.json"), "--max-line-bytes");
+}
