@@ -48,7 +48,7 @@ __context_pack_complete() {
     local -a values=()
     case $opt in
     --format)
-        values=(text json) ;;
+        values=(text json jsonl quickfix) ;;
     --color)
         values=(auto always never) ;;
     --base | --target | --since)

@@ -95,7 +95,7 @@ cmp -s "$bash_completion" "$prefix/share/bash-completion/completions/git-context
 # A completion run: --format's values.
 out=$(bash --norc --noprofile -c "source '$bash_completion'
     COMP_WORDS=(context-pack --format ''); COMP_CWORD=2; _context_pack; echo \"\${COMPREPLY[*]}\"" 2>&1)
-[ "$out" = "text json" ] && ok "bash completes --format with: $out" ||
+[ "$out" = "text json jsonl quickfix" ] && ok "bash completes --format with: $out" ||
     fail "bash completion of --format gave: $out"
 
 # zsh: the completion parses.

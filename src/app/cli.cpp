@@ -24,6 +24,7 @@
 #include "context_pack/git/repository.hpp"
 #include "context_pack/model/spec.hpp"
 #include "context_pack/output/json_output.hpp"
+#include "context_pack/output/quickfix.hpp"
 #include "context_pack/output/text_output.hpp"
 
 namespace cp::cli {
@@ -193,9 +194,12 @@ void add_options(CLI::App& app, Options& o) {
         ->expected(1)
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_option("--format", o.format, "Output: text (default) or json")
+    app.add_option("--format", o.format,
+                   "Output: text (default), json (one document), jsonl (a compact line a spec "
+                   "as each is done, then an end line) or quickfix (path:line:1: STATUS ... a "
+                   "line an anchor, for editors)")
         ->type_name("FORMAT")
-        ->check(CLI::IsMember({"text", "json"}).description(""));
+        ->check(CLI::IsMember({"text", "json", "jsonl", "quickfix"}).description(""));
     app.add_flag("--table", o.request.table_only, "Print the status table alone");
     app.add_option("--context", o.request.pack.window.context,
                    "Context lines around each window, 0 to 1000 (default 3)")
@@ -251,8 +255,13 @@ std::optional<std::string> context_typo(const std::string& dir) {
 }
 
 // The request the options make, with the specs they name.
-Request request_of(Options o, std::vector<Spec> specs) {
+Request request_of(Options o, std::vector<Spec> specs, std::ostream& out) {
     o.request.specs = std::move(specs);
+    if (o.format == "jsonl") {
+        errno = 0;  // a failed write is found by flushed() at the end
+        o.request.on_spec = [&out](const SpecReport& spec) { print_jsonl_spec(out, spec); };
+    }
+    if (o.format == "quickfix") o.request.table_only = true;  // positions only, no windows
     o.request.max_file_bytes = o.max_file_mib << 20;
     o.request.git_env = git::Environment::of_process();  // as git passes it to commands
     return std::move(o.request);
@@ -262,6 +271,11 @@ void print(std::ostream& out, const Report& report, const Options& o, int argc, 
     if (o.format == "json") {
         errno = 0;
         print_json(out, report);
+    } else if (o.format == "jsonl") {
+        print_jsonl_end(out, report);  // the specs' lines are out already (request_of)
+    } else if (o.format == "quickfix") {
+        errno = 0;
+        print_quickfix(out, report);
     } else {
         TextOptions to;
         to.color = use_color(o.color);
@@ -311,7 +325,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     if (auto typo = context_typo(o.request.repo_dir)) return fail(err, *typo);
     auto specs = load_specs(o, in);  // bad input stops here, before the repository is touched
     if (!specs) return fail(err, specs.error().message);
-    auto report = build_report(request_of(o, std::move(specs).value()));
+    auto report = build_report(request_of(o, std::move(specs).value(), out));
     if (!report) return fail(err, report.error().message);
     print(out, report.value(), o, argc, argv);
     return flushed(out, err, report->exit_status());

@@ -33,6 +33,8 @@ ResolveOptions resolve_options(const Request& request) {
     options.at_base = request.at_base;
     options.since = request.since;
     options.search_elsewhere = !request.table_only;
+    // A spec is finished when resolved only if nothing after resolution changes it.
+    if (request.table_only && request.only.empty()) options.on_spec = request.on_spec;
     return options;
 }
 
@@ -75,6 +77,8 @@ Result<Report> build_report(const Request& request) {
         auto packed = add_windows_and_callers(content, report.value(), request.pack, pool.get());
         if (!packed) return packed.error();
     }
+    if (request.on_spec && !ro.on_spec)
+        for (const SpecReport& spec : report->specs) request.on_spec(spec);
     return report;
 }
 

@@ -136,45 +136,64 @@ ordered_json summary_json(const Summary& summary) {
                         {"by_prefix", std::move(by_prefix)}};
 }
 
+// One spec's part of the document.
+ordered_json spec_json(const SpecReport& spec) {
+    ordered_json s;
+    s["id"] = spec.id;
+    s["source"] = spec.source;
+    s["base"] = spec.base.empty() ? ordered_json(nullptr) : ordered_json(spec.base);
+    s["base_rev"] = spec.base_rev;
+    s["target"] = spec.target.resolved() ? ordered_json(spec.target.name()) : ordered_json(nullptr);
+    s["target_rev"] =
+        spec.target_rev.empty() ? ordered_json(nullptr) : ordered_json(spec.target_rev);
+    s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);
+    s["since_rev"] = spec.since_rev.empty() ? ordered_json(nullptr) : ordered_json(spec.since_rev);
+    // Windows are listed once per spec; each anchor names the one that holds it.
+    std::vector<std::optional<std::size_t>> window_of(spec.anchors.size());
+    ordered_json windows = ordered_json::array();
+    for (std::size_t w = 0; w < spec.windows.size(); ++w) {
+        for (auto i : spec.windows[w].anchors) window_of[i] = w;
+        windows.push_back(window_json(spec, spec.windows[w]));
+    }
+    ordered_json anchors = ordered_json::array();
+    for (std::size_t i = 0; i < spec.anchors.size(); ++i)
+        anchors.push_back(anchor_json(spec, i, window_of[i]));
+    s["anchors"] = std::move(anchors);
+    s["windows"] = std::move(windows);
+    ordered_json callers = ordered_json::array();
+    for (const Callers& c : spec.callers) callers.push_back(callers_json(c));
+    s["callers"] = std::move(callers);
+    return s;
+}
+
+std::string compact(const ordered_json& j) {
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace
 
 ordered_json report_to_json(const Report& report) {
     ordered_json specs = ordered_json::array();
-    for (const SpecReport& spec : report.specs) {
-        ordered_json s;
-        s["id"] = spec.id;
-        s["source"] = spec.source;
-        s["base"] = spec.base.empty() ? ordered_json(nullptr) : ordered_json(spec.base);
-        s["base_rev"] = spec.base_rev;
-        s["target"] =
-            spec.target.resolved() ? ordered_json(spec.target.name()) : ordered_json(nullptr);
-        s["target_rev"] =
-            spec.target_rev.empty() ? ordered_json(nullptr) : ordered_json(spec.target_rev);
-        s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);
-        s["since_rev"] =
-            spec.since_rev.empty() ? ordered_json(nullptr) : ordered_json(spec.since_rev);
-        // Windows are listed once per spec; each anchor names the one that holds it.
-        std::vector<std::optional<std::size_t>> window_of(spec.anchors.size());
-        ordered_json windows = ordered_json::array();
-        for (std::size_t w = 0; w < spec.windows.size(); ++w) {
-            for (auto i : spec.windows[w].anchors) window_of[i] = w;
-            windows.push_back(window_json(spec, spec.windows[w]));
-        }
-        ordered_json anchors = ordered_json::array();
-        for (std::size_t i = 0; i < spec.anchors.size(); ++i)
-            anchors.push_back(anchor_json(spec, i, window_of[i]));
-        s["anchors"] = std::move(anchors);
-        s["windows"] = std::move(windows);
-        ordered_json callers = ordered_json::array();
-        for (const Callers& c : spec.callers) callers.push_back(callers_json(c));
-        s["callers"] = std::move(callers);
-        specs.push_back(std::move(s));
-    }
+    for (const SpecReport& spec : report.specs) specs.push_back(spec_json(spec));
     ordered_json out{{"format_version", kJsonFormatVersion},
                      {"exit_status", report.exit_status()},
                      {"specs", std::move(specs)}};
     if (report.specs.size() > 1) out["summary"] = summary_json(summarize(report));
     return out;
+}
+
+void print_jsonl_spec(std::ostream& out, const SpecReport& spec) {
+    ordered_json line{{"type", "spec"}, {"format_version", kJsonFormatVersion}};
+    line.update(spec_json(spec));
+    out << compact(line) << '\n' << std::flush;  // read while the batch runs
+}
+
+void print_jsonl_end(std::ostream& out, const Report& report) {
+    ordered_json line{{"type", "end"},
+                      {"format_version", kJsonFormatVersion},
+                      {"exit_status", report.exit_status()},
+                      {"summary", summary_json(summarize(report))}};
+    out << compact(line) << '\n';
 }
 
 void print_json(std::ostream& out, const Report& report) {

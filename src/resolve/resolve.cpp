@@ -68,6 +68,7 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
         auto one = resolve_spec(rules, pairs, specs[i], std::move(starts[i]));
         if (!one) return one.error();
         report.specs.push_back(std::move(one).value());
+        if (options.on_spec) options.on_spec(report.specs.back());
     }
     return report;
 }

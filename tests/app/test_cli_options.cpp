@@ -2,6 +2,8 @@
 // text, colour, grep's habits, and the caps a reader can see and lift by following the
 // command each cut prints.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "support/fixture.hpp"
@@ -187,4 +189,59 @@ TEST_CASE("callers cut at --max-callers and lines cut at --max-line-bytes name t
     CHECK(few.out.find("cut where marked (+N bytes)") != std::string::npos);
     cptest::usage_error(p.run("--max-window-lines 0 plan.json"), "--max-window-lines");
     cptest::usage_error(p.run("--max-line-bytes 3 plan.json"), "--max-line-bytes");
+}
+
+TEST_CASE("quickfix format: one path:line:1: STATUS line an anchor, where it is now") {
+    Repo repo;
+    repo.write("a.c", cptest::numbered(10));
+    repo.write("gone.c", "int gone;\n");
+    repo.write("del.c", "keep\ncut1\ncut2\nkeep2\n");
+    auto base = repo.commit();
+    repo.write("a.c", "top\n" + cptest::numbered(10));
+    repo.write("del.c", "keep\nkeep2\n");
+    repo.remove("gone.c");
+    repo.write("new.c", "int fresh;\n");
+    repo.write("e\x1b.c", "int e;\n");
+    auto o = context_pack(repo.dir(), "--format quickfix --base " + base +
+                                          " --anchor a.c:3-4@L3 --anchor gone.c:1 --anchor new.c:1"
+                                          " --anchor del.c:2-3 --anchor 'e\x1b.c:1'");
+    INFO(o.out << o.err);
+    REQUIRE(o.status == 1);
+    std::istringstream in(o.out);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    REQUIRE(lines.size() == 5);
+    CHECK(lines[0].starts_with("a.c:4:1: MOVED --anchor[0] L3 found (spec "));  // at the target
+    CHECK(lines[1].starts_with("gone.c:1:1: GONE "));                           // at base
+    CHECK(lines[2].starts_with("new.c:1:1: NEW "));
+    CHECK(lines[3].starts_with("del.c:2:1: TOUCHED "));  // the gap its lines left, never 0
+    CHECK(lines[4].starts_with("e\\x1b.c:1:1: NEW "));   // bytes a terminal acts on, escaped
+    for (const auto& line : lines)
+        CHECK(std::regex_search(line, std::regex(R"(^[^:]+:[1-9]\d*:1: [A-Z_+]+ )")));
+}
+
+TEST_CASE("jsonl format: a compact line a spec in input order, then the end line") {
+    Plan p;
+    p.repo.write("two.json", R"({"id": "q", "base": ")" + p.base +
+                                 R"(", "reads": [{"location": {"path": "long.c", "line": 5}}]})");
+    for (const char* table : {"", "--table"}) {
+        INFO(table);
+        auto o = p.run(std::string("--format jsonl ") + table + " plan.json two.json");
+        REQUIRE(o.status == 1);
+        std::istringstream in(o.out);
+        std::vector<nlohmann::json> lines;
+        for (std::string line; std::getline(in, line);) {
+            CHECK(line.find('\n') == std::string::npos);
+            lines.push_back(nlohmann::json::parse(line));
+        }
+        REQUIRE(lines.size() == 3);
+        CHECK(lines[0]["type"] == "spec");
+        CHECK(lines[0]["id"] == "p");
+        CHECK(lines[1]["id"] == "q");
+        CHECK(lines[1]["anchors"][0]["status"] == "UNRESOLVED");
+        CHECK(lines[0]["windows"].empty() == (std::string(table) == "--table"));
+        CHECK(lines[2]["type"] == "end");
+        CHECK(lines[2]["exit_status"] == 1);
+        CHECK(lines[2]["summary"]["all"]["anchors"] == 3);
+    }
 }

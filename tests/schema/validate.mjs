@@ -322,6 +322,44 @@ runs.forEach(([what, args, input, cwd], i) => {
   documents.push([what, doc]);
 });
 
+// --format jsonl: each line validates as a jsonl_line; the spec lines are the document's
+// specs, in order, and the end line carries its exit status and the batch summary.
+const validateLine = ajv.compile({ $schema: schema.$schema, $defs: schema.$defs, $ref: '#/$defs/jsonl_line' });
+runs.forEach(([what, args, input, cwd]) => {
+  const doc = documents.find(([w]) => w === what)?.[1];
+  if (!doc) return;
+  const argv = [...args, '--format', 'jsonl'];
+  const r = spawnSync(bin, argv, {
+    cwd: cwd ?? repo, input, encoding: 'utf8',
+    env: { ...process.env, LC_ALL: 'C', NO_COLOR: '1' }, maxBuffer: 64 << 20,
+  });
+  const name = `${what} --format jsonl`;
+  let lines;
+  try {
+    lines = (r.stdout ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  } catch (e) {
+    fail(`${name}: one JSON value a line`, `${e}`);
+    return;
+  }
+  const bad = lines.map((l, i) => [i, validateLine(l) ? null : ajv.errorsText(validateLine.errors)]).filter(([, e]) => e);
+  if (bad.length) {
+    fail(`${name}: every line validates`, bad.map(([i, e]) => `line ${i + 1}: ${e}`).join('\n'));
+    return;
+  }
+  try {
+    const end = lines.at(-1);
+    assert.equal(end.type, 'end');
+    assert.equal(end.exit_status, r.status);
+    assert.equal(end.exit_status, doc.exit_status);
+    if (doc.summary) assert.deepStrictEqual(end.summary, doc.summary);
+    const specs = lines.slice(0, -1).map(({ type, format_version, ...spec }) => spec);
+    assert.deepStrictEqual(specs, doc.specs);
+    ok(`${name}: ${lines.length} lines validate and hold the document's specs and summary`);
+  } catch (e) {
+    fail(`${name}: the lines hold the document`, e.message.slice(0, 2000));
+  }
+});
+
 // The MCP server's structuredContent is the same document.
 {
   const messages = [

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct Request {
     // The report never depends on it.
     unsigned jobs = 0;
     PackOptions pack;
+    // Called with each spec's finished report, in input order: as soon as it is resolved
+    // with table_only and no `only`, else once the whole report is made.
+    std::function<void(const SpecReport&)> on_spec;
     OptionNames names = kCommandLineNames;  // how errors name the options above
 };
 

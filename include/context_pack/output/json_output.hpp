@@ -17,4 +17,10 @@ inline constexpr int kJsonFormatVersion = 1;
 nlohmann::ordered_json report_to_json(const Report& report);
 void print_json(std::ostream& out, const Report& report);
 
+// --format jsonl: JSON Lines, compact, one line a spec as it is finished ("type": "spec",
+// then the fields of a spec in the document above), then one closing line ("type": "end")
+// with the exit status and the batch summary.
+void print_jsonl_spec(std::ostream& out, const SpecReport& spec);
+void print_jsonl_end(std::ostream& out, const Report& report);
+
 }  // namespace cp

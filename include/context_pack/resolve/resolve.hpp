@@ -5,6 +5,7 @@
 // head start), anchor (the per-anchor rules) and relocation (beyond the diff).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct ResolveOptions {
     // than diffing the whole tree (see git::Repository::worktree_diff_of). The answers are
     // the same; off only to compare the two ways.
     bool settle_paths_alone = true;
+    // Called with each spec's report as soon as it is resolved, in input order (--format
+    // jsonl with --table prints it there and then). The report still holds every spec.
+    std::function<void(const SpecReport&)> on_spec;
 };
 
 // Errors are only what stops the whole run (an unreadable object, a failed diff);
