@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -254,9 +255,40 @@ std::optional<std::string> context_typo(const std::string& dir) {
         dir);
 }
 
+// Progress of a long batch on stderr, only when stderr is a terminal: one line rewritten in
+// place at most ten times a second, erased when the batch is resolved.
+class Progress {
+  public:
+    explicit Progress(std::ostream& err) : err_(err), start_(Clock::now()) {}
+
+    void operator()(std::size_t done, std::size_t total) {
+        auto now = Clock::now();
+        if (done < total && now - shown_ < std::chrono::milliseconds(100)) return;
+        shown_ = now;
+        std::chrono::duration<double> elapsed = now - start_;
+        if (done == total) {
+            if (drawn_) err_ << "\r\x1b[K" << std::flush;
+            return;
+        }
+        err_ << fmt::format("\rcontext-pack: {}/{} specs resolved, {:.1f} s", done, total,
+                            elapsed.count())
+             << std::flush;
+        drawn_ = true;
+    }
+
+  private:
+    using Clock = std::chrono::steady_clock;
+    std::ostream& err_;
+    Clock::time_point start_;
+    Clock::time_point shown_{};
+    bool drawn_ = false;
+};
+
 // The request the options make, with the specs they name.
-Request request_of(Options o, std::vector<Spec> specs, std::ostream& out) {
+Request request_of(Options o, std::vector<Spec> specs, std::ostream& out, std::ostream& err) {
     o.request.specs = std::move(specs);
+    if (o.request.specs.size() > 1 && isatty(STDERR_FILENO) && &err == &std::cerr)
+        o.request.on_progress = Progress(err);
     if (o.format == "jsonl") {
         errno = 0;  // a failed write is found by flushed() at the end
         o.request.on_spec = [&out](const SpecReport& spec) { print_jsonl_spec(out, spec); };
@@ -325,7 +357,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     if (auto typo = context_typo(o.request.repo_dir)) return fail(err, *typo);
     auto specs = load_specs(o, in);  // bad input stops here, before the repository is touched
     if (!specs) return fail(err, specs.error().message);
-    auto report = build_report(request_of(o, std::move(specs).value(), out));
+    auto report = build_report(request_of(o, std::move(specs).value(), out, err));
     if (!report) return fail(err, report.error().message);
     print(out, report.value(), o, argc, argv);
     return flushed(out, err, report->exit_status());

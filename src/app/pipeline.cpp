@@ -35,6 +35,7 @@ ResolveOptions resolve_options(const Request& request) {
     options.search_elsewhere = !request.table_only;
     // A spec is finished when resolved only if nothing after resolution changes it.
     if (request.table_only && request.only.empty()) options.on_spec = request.on_spec;
+    options.on_progress = request.on_progress;
     return options;
 }
 

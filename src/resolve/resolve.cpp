@@ -69,6 +69,7 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
         if (!one) return one.error();
         report.specs.push_back(std::move(one).value());
         if (options.on_spec) options.on_spec(report.specs.back());
+        if (options.on_progress) options.on_progress(i + 1, specs.size());
     }
     return report;
 }

@@ -245,3 +245,22 @@ TEST_CASE("jsonl format: a compact line a spec in input order, then the end line
         CHECK(lines[2]["summary"]["all"]["anchors"] == 3);
     }
 }
+
+TEST_CASE("a batch shows its progress on stderr only when stderr is a terminal") {
+    Plan p;
+    p.repo.write("two.json", R"({"id": "q", "base": ")" + p.base +
+                                 R"(", "reads": [{"location": {"path": "long.c", "line": 1}}]})");
+    auto quiet = p.run("--table plan.json two.json");
+    CHECK(quiet.status == 0);
+    CHECK(quiet.err.empty());
+    // script(1) gives the run a terminal; standard output still goes to /dev/null.
+    REQUIRE(cptest::sh("command -v script").status == 0);
+    auto shown = cptest::sh("cd " + q(p.repo.dir()) + " && script -qec " +
+                            q(q(CONTEXT_PACK_BINARY) + " --table plan.json two.json >/dev/null") +
+                            " /dev/null");
+    INFO(shown.out);
+    CHECK(shown.status == 0);
+    CHECK(shown.out.find("context-pack: 1/2 specs resolved") != std::string::npos);
+    CHECK(shown.out.find("\r\x1b[K") != std::string::npos);  // erased once resolved
+    CHECK(shown.out.find("2/2") == std::string::npos);
+}

@@ -39,6 +39,7 @@ struct Request {
     // Called with each spec's finished report, in input order: as soon as it is resolved
     // with table_only and no `only`, else once the whole report is made.
     std::function<void(const SpecReport&)> on_spec;
+    std::function<void(std::size_t done, std::size_t total)> on_progress;  // specs resolved
     OptionNames names = kCommandLineNames;  // how errors name the options above
 };
 

@@ -34,6 +34,8 @@ struct ResolveOptions {
     // Called with each spec's report as soon as it is resolved, in input order (--format
     // jsonl with --table prints it there and then). The report still holds every spec.
     std::function<void(const SpecReport&)> on_spec;
+    // Called after each spec with how many are done, of how many (progress on a terminal).
+    std::function<void(std::size_t done, std::size_t total)> on_progress;
 };
 
 // Errors are only what stops the whole run (an unreadable object, a failed diff);
