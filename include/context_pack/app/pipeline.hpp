@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct Request {
     unsigned jobs = 0;
     PackOptions pack;
     OptionNames names = kCommandLineNames;  // how errors name the options above
+    // The front end's word on the repository opened, before a file or object of it is read
+    // (MCP: its directories must lie inside the client's roots); absent: any repository.
+    std::function<Result<Unit>(const git::Repository&)> admit;
 };
 
 Result<Report> build_report(const Request& request);
