@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -54,7 +55,7 @@ const std::string kToolJson =
     "type": "object",
     "properties": {
       "spec": {
-        "description": "The change plan: a spec object (a JSON text of one is accepted too), or the path of a spec file (.json, or .jsonl with one spec a line) relative to the server's working directory.",
+        "description": "The change plan: a spec object (a JSON text of one is accepted too), or the path of a spec file (.json, or .jsonl with one spec a line) relative to the server's working directory. A path must lie inside the client's roots (for a client without roots, the server's working directory).",
         "anyOf": [
           {
             "type": "object",
@@ -71,7 +72,7 @@ const std::string kToolJson =
           {"type": "string"}
         ]
       },
-      "repo": {"type": "string", "description": "The repository directory; default: the server's working directory."},
+      "repo": {"type": "string", "description": "The repository directory; default: the server's working directory. It, and the repository found there, must lie inside the client's roots (for a client without roots, the server's working directory)."},
       "base": {"type": "string", "description": "Base revision overriding every spec's base."},
       "target": {"type": "string", "description": "Target revision overriding every spec's target; default: the working tree (HEAD in a bare repository)."},
       "at_base": {"type": "boolean", "description": "Check each spec at its own base (target = base)."},
@@ -147,6 +148,167 @@ Json tool_description(std::string_view protocol) {
     Json t = tool;
     if (has_structured_output(protocol)) t["outputSchema"] = output;
     return t;
+}
+
+// ---- the roots ----------------------------------------------------------------------------
+
+namespace {
+
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+bool starts_with_nocase(std::string_view s, std::string_view prefix) {
+    return s.size() >= prefix.size() &&
+           std::equal(prefix.begin(), prefix.end(), s.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) ==
+                      std::tolower(static_cast<unsigned char>(b));
+           });
+}
+
+// At most `most` items joined with ", ", then how many more there are.
+std::string listed(const std::vector<std::string>& items, std::size_t most) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size() && i < most; ++i)
+        out += (i ? ", " : "") + text::printable(items[i]);
+    if (items.size() > most) out += fmt::format(" and {} more", items.size() - most);
+    return out;
+}
+
+}  // namespace
+
+std::optional<std::string> file_uri_path(std::string_view uri) {
+    if (!starts_with_nocase(uri, "file://")) return std::nullopt;
+    uri.remove_prefix(7);
+    auto slash = uri.find('/');
+    if (slash == std::string_view::npos) return std::nullopt;
+    auto host = uri.substr(0, slash);
+    if (!host.empty() && !(host.size() == 9 && starts_with_nocase(host, "localhost")))
+        return std::nullopt;  // another machine's file
+    auto path = uri.substr(slash);
+    path = path.substr(0, path.find_first_of("?#"));  // a query or fragment is no part of it
+    std::string out;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        if (path[i] != '%') {
+            out += path[i];
+            continue;
+        }
+        int hi = i + 2 < path.size() ? hex_digit(path[i + 1]) : -1;
+        int lo = hi >= 0 ? hex_digit(path[i + 2]) : -1;
+        if (lo < 0) return std::nullopt;
+        if (hi == 0 && lo == 0) return std::nullopt;  // no path holds a NUL byte
+        out += char(hi * 16 + lo);
+        i += 2;
+    }
+    return out;
+}
+
+Roots Roots::start_dir(const std::string& dir, std::string why) {
+    Roots roots;
+    roots.why_ = std::move(why);
+    if (!dir.empty()) roots.dirs_.push_back(location_of(dir));
+    return roots;
+}
+
+std::optional<Roots> Roots::of_client(const Json& result) {
+    if (!result.is_object() || !result.contains("roots") || !result["roots"].is_array())
+        return std::nullopt;
+    Roots roots;
+    roots.from_client_ = true;
+    for (const Json& root : result["roots"]) {
+        const Json* uri = root.is_object() && root.contains("uri") ? &root["uri"] : nullptr;
+        if (!uri || !uri->is_string()) {
+            roots.ignored_.push_back("a root without a uri string");
+            continue;
+        }
+        const auto& text = uri->get_ref<const std::string&>();
+        std::string shown = text.size() > 200 ? text.substr(0, 200) + "..." : text;
+        auto path = file_uri_path(text);
+        std::error_code ec;
+        if (!path) {
+            roots.ignored_.push_back(shown + " (not a local file:// URI)");
+        } else if (auto real = std::filesystem::canonical(*path, ec); ec) {
+            roots.ignored_.push_back(shown + " (" + ec.message() + ")");
+        } else {
+            roots.dirs_.push_back(real.string());
+        }
+    }
+    return roots;
+}
+
+bool Roots::inside(const std::string& location) const {
+    return std::any_of(dirs_.begin(), dirs_.end(), [&](const std::string& root) {
+        return root == "/" || location == root ||
+               (location.size() > root.size() && location.starts_with(root) &&
+                location[root.size()] == '/');
+    });
+}
+
+std::string Roots::where() const {
+    if (!from_client_)
+        return dirs_.empty() ? fmt::format("the server's directory, which is gone ({})", why_)
+                             : fmt::format("the server's directory {} ({})",
+                                           text::printable(dirs_.front()), why_);
+    if (!dirs_.empty()) return fmt::format("the client's roots ({})", listed(dirs_, 4));
+    if (ignored_.empty()) return "the client's roots (it declares none)";
+    return fmt::format("the client's roots (none of them is here: {})", listed(ignored_, 3));
+}
+
+std::string Roots::mend(const char* holds) const {
+    return from_client_ ? fmt::format(
+                              "give a path inside a root, or have the client declare a root "
+                              "that holds {}",
+                              holds)
+                        : fmt::format(
+                              "give a path inside it, or start the server in a directory that "
+                              "holds {}",
+                              holds);
+}
+
+Result<Unit> Roots::admit(const std::string& argument, const std::string& given,
+                          const std::string& location) const {
+    if (inside(location)) return Unit{};
+    std::string what = given == location
+                           ? fmt::format("{} {} is", argument, text::printable(given))
+                           : fmt::format("{} {} resolves to {},", argument, text::printable(given),
+                                         text::printable(location));
+    return Error{fmt::format("{} outside {}; {}", what, where(), mend("it"))};
+}
+
+Result<Unit> Roots::admit(const git::Repository& repo, const std::string& given,
+                          const git::Environment& env) const {
+    struct Part {
+        const char* what;
+        std::string path;
+        const char* variable;  // the environment's variable that put it there, if any
+    };
+    std::vector<Part> parts;
+    if (!repo.workdir().empty())
+        parts.push_back({"working tree", repo.workdir(),
+                         env.work_tree ? "GIT_WORK_TREE"
+                         : env.git_dir ? "GIT_DIR"
+                                       : nullptr});
+    parts.push_back({"git directory", repo.git_dir(), env.git_dir ? "GIT_DIR" : nullptr});
+    if (repo.common_dir() != repo.git_dir())
+        parts.push_back({"common git directory", repo.common_dir(), nullptr});
+    if (!env.object_directory)  // else objects/ is not read
+        parts.push_back({"object directory", repo.common_dir() + "objects", nullptr});
+    parts.push_back({"index", repo.index_file(), env.index_file ? "GIT_INDEX_FILE" : nullptr});
+    for (const Part& part : parts) {
+        auto location = location_of(part.path);
+        if (inside(location)) continue;
+        std::string mended = mend("the whole repository");
+        if (part.variable)
+            mended =
+                fmt::format("unset {} in the server's environment, or {}", part.variable, mended);
+        return Error{fmt::format("repo {} opens a repository whose {} {} is outside {}; {}",
+                                 text::printable(given), part.what, text::printable(location),
+                                 where(), mended)};
+    }
+    return Unit{};
 }
 
 namespace {
@@ -233,7 +395,8 @@ std::string relative_to(const std::string& path) {
               : fmt::format(" (relative to the server's directory {})", cwd.string());
 }
 
-Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string>& spec_path) {
+Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string>& spec_path,
+                                     const Roots& roots) {
     if (spec.is_object()) {  // parse its text, so errors name JSON paths as for a file
         auto parsed = parse_spec(spec.dump(), "spec");
         if (!parsed) return parsed.error();
@@ -255,12 +418,15 @@ Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string
         return Error{
             "spec '-' would read standard input, which carries the MCP messages; "
             "pass the spec object instead"};
-    auto specs = read_spec_input(text, nullptr, relative_to(text));  // stdin carries MCP
+    auto gate = [&](const std::string& name, const std::string& location) {
+        return roots.admit("spec", name, location);
+    };
+    auto specs = read_spec_input(text, nullptr, relative_to(text), gate);  // stdin carries MCP
     if (specs) spec_path = text;
     return specs;
 }
 
-Result<CallArgs> read_arguments(const Json& args) {
+Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     if (!args.is_object())
         return Error{fmt::format("the arguments must be an object, not {}", type_name(args))};
     static const std::vector<std::string> names = {"spec",    "repo",      "base",        "target",
@@ -321,7 +487,7 @@ Result<CallArgs> read_arguments(const Json& args) {
         return Error{
             "spec is required: a spec object (id, base, file_changes, reads) or the "
             "path of a .json or .jsonl spec file"};
-    auto specs = load_specs(*spec, a.spec_path);
+    auto specs = load_specs(*spec, a.spec_path, roots);
     if (!specs) return specs.error();
     a.request.specs = std::move(specs).value();
     a.request.max_file_bytes = a.max_file_mib << 20;
@@ -332,6 +498,16 @@ Result<CallArgs> read_arguments(const Json& args) {
             check_specs(a.request.specs, a.request.base.has_value(), "pass the base argument");
         !checked)
         return checked.error();
+
+    // The repository is checked where the argument leads, then, once open, where git found
+    // it (a search upwards, a .git file, the server's GIT_DIR may lead elsewhere).
+    if (auto admitted = roots.admit("repo", a.request.repo_dir, location_of(a.request.repo_dir));
+        !admitted)
+        return admitted.error();
+    a.request.admit = [&roots, given = a.request.repo_dir,
+                       env = a.request.git_env](const git::Repository& opened) {
+        return roots.admit(opened, given, env);
+    };
     return a;
 }
 
@@ -370,8 +546,8 @@ Json tool_error(const std::string& message) {
     return Json{{"content", text_content(one_line(message))}, {"isError", true}};
 }
 
-Json call_tool(const Json& arguments) {
-    auto args = read_arguments(arguments);
+Json call_tool(const Json& arguments, const Roots& roots) {
+    auto args = read_arguments(arguments, roots);
     if (!args) return tool_error(args.error().message);
     const CallArgs& a = args.value();
 

@@ -4,12 +4,56 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "context_pack/core/result.hpp"
+#include "context_pack/git/repository.hpp"
 
 namespace cp::mcp {
 
 using Json = nlohmann::ordered_json;  // keeps the report's key order in structuredContent
+
+// Where a tool call may read: its spec files, and the repository it opens (working tree, git
+// and common directories, objects, index), must lie inside these, once `.`, `..` and
+// symlinks are resolved. They are the roots the client declares (roots/list), or, for a
+// client that declares none, the directory the server was started in.
+class Roots {
+  public:
+    // The server's directory alone; `why` says why no roots of the client count (the client
+    // declares none, its roots/list failed, ...), for refusals to name.
+    static Roots start_dir(const std::string& dir, std::string why);
+    // A roots/list result: its roots whose uri is a local file:// URI of something that
+    // exists, resolved now; the others are passed over, and named in refusals. nullopt when
+    // the result holds no roots array.
+    static std::optional<Roots> of_client(const Json& result);
+
+    // Unit when `location` (where `given`, the value of `argument`, leads: location_of) is
+    // inside a root; else an Error naming them, the roots and the mend.
+    Result<Unit> admit(const std::string& argument, const std::string& given,
+                       const std::string& location) const;
+    // The same for the repository `repo` (given as `given`) opened under git's environment
+    // `env`: each of its directories and its index.
+    Result<Unit> admit(const git::Repository& repo, const std::string& given,
+                       const git::Environment& env) const;
+
+  private:
+    bool inside(const std::string& location) const;
+    std::string where() const;                  // the roots, as a refusal names them
+    std::string mend(const char* holds) const;  // how to mend a refusal
+
+    bool from_client_ = false;
+    std::vector<std::string> dirs_;     // resolved, no trailing '/' but for "/"
+    std::string why_;                   // the server's directory: why it is the one root
+    std::vector<std::string> ignored_;  // the client's roots passed over: "URI (why)"
+};
+
+// The local path a file:// URI names (file:///p, file://localhost/p; percent escapes
+// decoded, a query or fragment dropped), or nullopt: another scheme or host, no absolute
+// path, a bad escape, an encoded NUL byte.
+std::optional<std::string> file_uri_path(std::string_view uri);
 
 // What initialize tells the client the tool is for.
 extern const char* const kInstructions;
@@ -17,8 +61,9 @@ extern const char* const kInstructions;
 // The tool as tools/list describes it to a client speaking `protocol`.
 Json tool_description(std::string_view protocol);
 
-// The result of one tools/call with these arguments; bad arguments are an isError result.
-Json call_tool(const Json& arguments);
+// The result of one tools/call with these arguments, reading only inside `roots`; bad
+// arguments, and paths outside the roots, are an isError result.
+Json call_tool(const Json& arguments, const Roots& roots);
 
 // An isError result saying `message` on one line.
 Json tool_error(const std::string& message);

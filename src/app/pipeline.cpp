@@ -50,6 +50,8 @@ Result<Report> build_report(const Request& request) {
 
     auto repo = git::Repository::open(request.repo_dir, names, request.git_env);
     if (!repo) return repo.error();
+    if (request.admit)  // where it was found may be where the front end reads nothing
+        if (auto admitted = request.admit(repo.value()); !admitted) return admitted.error();
     repo->set_max_file_bytes(request.max_file_bytes);
 
     // A mistyped --base, --target or --since is a usage error, not a per-anchor outcome: the

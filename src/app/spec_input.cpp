@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 
 #include "context_pack/core/text.hpp"
 
@@ -83,12 +85,29 @@ Result<std::vector<Spec>> parse_input(const std::string& text, const std::string
     return parse_specs(text, name == "-" ? "<stdin>" : name, jsonl);
 }
 
-Result<std::vector<Spec>> read_folder(const std::string& name);
+// Where the file open as `opened` really is: the realpath of `name`, when that is the very
+// file (a symlink swapped after the open would name another).
+Result<std::string> opened_location(const std::string& name, const struct stat& opened) {
+    std::unique_ptr<char, decltype(&std::free)> real(::realpath(name.c_str(), nullptr), &std::free);
+    if (!real)
+        return Error{fmt::format("cannot tell where spec file {} is: {}; give its path as it is",
+                                 text::printable(name), std::strerror(errno))};
+    struct stat now {};
+    if (::stat(real.get(), &now) != 0 || now.st_dev != opened.st_dev || now.st_ino != opened.st_ino)
+        return Error{fmt::format("spec file {} changed while it was opened; try again",
+                                 text::printable(name))};
+    return std::string(real.get());
+}
+
+Result<std::vector<Spec>> read_folder(const std::string& name, const SpecGate& gate);
 
 // A spec file, or a folder of them when `folder_ok`. Opened without blocking, so a FIFO
-// never waits for a writer, then judged by what the open descriptor is.
+// never waits for a writer, then judged by what the open descriptor is; the gate is asked
+// before the open and again, for a file or folder that would be read, of where it really is.
 Result<std::vector<Spec>> read_file(const std::string& name, const std::string& where,
-                                    bool folder_ok, const char* instead) {
+                                    bool folder_ok, const char* instead, const SpecGate& gate) {
+    if (gate)
+        if (auto allowed = gate(name, location_of(name)); !allowed) return allowed.error();
     Fd fd(::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (fd.get() < 0)
         return Error{
@@ -96,10 +115,16 @@ Result<std::vector<Spec>> read_file(const std::string& name, const std::string& 
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0)
         return Error{fmt::format("cannot read spec file {}: {}", name, std::strerror(errno))};
-    if (S_ISDIR(st.st_mode) && folder_ok) return read_folder(name);
-    if (!S_ISREG(st.st_mode))
+    const bool folder = S_ISDIR(st.st_mode) && folder_ok;
+    if (!folder && !S_ISREG(st.st_mode))
         return Error{fmt::format("spec {} is {}, not a regular file; give a .json or .jsonl file{}",
                                  name, kind_of(st.st_mode), instead)};
+    if (gate) {
+        auto location = opened_location(name, st);
+        if (!location) return location.error();
+        if (auto allowed = gate(name, location.value()); !allowed) return allowed.error();
+    }
+    if (folder) return read_folder(name, gate);
     if (std::uint64_t(st.st_size) > kMaxSpecBytes) return too_large(name);
     auto text = read_capped(fd.get(), name);
     if (!text) return text.error();
@@ -108,7 +133,7 @@ Result<std::vector<Spec>> read_file(const std::string& name, const std::string& 
 
 // A folder of specs (a batch drift report): its .json and .jsonl regular files, by name.
 // Other entries (FIFOs, devices, sockets, folders, dangling links) are skipped.
-Result<std::vector<Spec>> read_folder(const std::string& name) {
+Result<std::vector<Spec>> read_folder(const std::string& name, const SpecGate& gate) {
     std::vector<std::string> files;
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(name, ec)) {
@@ -125,7 +150,7 @@ Result<std::vector<Spec>> read_folder(const std::string& name) {
     std::vector<Spec> specs;
     for (const auto& file : files) {
         // Not a folder, even if one was swapped in since the listing.
-        auto parsed = read_file(file, "", false, "");
+        auto parsed = read_file(file, "", false, "", gate);
         if (!parsed) return parsed.error();
         for (auto& spec : parsed.value()) specs.push_back(std::move(spec));
     }
@@ -134,8 +159,20 @@ Result<std::vector<Spec>> read_folder(const std::string& name) {
 
 }  // namespace
 
+std::string location_of(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path absolute = fs::absolute(path, ec);
+    if (ec) absolute = fs::path(path);
+    fs::path resolved = fs::weakly_canonical(absolute, ec);
+    if (ec) resolved = absolute.lexically_normal();
+    std::string out = resolved.string();
+    while (out.size() > 1 && out.back() == '/') out.pop_back();
+    return out;
+}
+
 Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream* in,
-                                          const std::string& where) {
+                                          const std::string& where, const SpecGate& gate) {
     // open() would stop at the NUL and read another file than the one named.
     if (name.find('\0') != std::string::npos)
         return Error{fmt::format(
@@ -146,7 +183,7 @@ Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream*
         if (!text) return text.error();
         return parse_input(text.value(), name);
     }
-    return read_file(name, where, true, in ? ", or - to read standard input" : "");
+    return read_file(name, where, true, in ? ", or - to read standard input" : "", gate);
 }
 
 }  // namespace cp

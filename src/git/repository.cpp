@@ -346,6 +346,14 @@ std::string Repository::workdir() const {
     return w ? w : "";
 }
 
+std::string Repository::git_dir() const {
+    return git_repository_path(repo_.get());
+}
+
+std::string Repository::common_dir() const {
+    return git_repository_commondir(repo_.get());
+}
+
 Revision Repository::resolve_commit(std::string_view rev) const {
     Revision out;
     std::string spec(rev);

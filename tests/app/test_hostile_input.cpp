@@ -47,6 +47,14 @@ std::string call(int id, const Json& arguments) {
     return request(id, "tools/call", Json{{"name", "context_pack"}, {"arguments", arguments}});
 }
 
+// `context-pack mcp` started in `dir` under `timeout 10`: the server reads only inside the
+// directory it was started in (its client declares no roots), so each test starts it where
+// its spec files are.
+Output mcp_in(const std::string& dir, const std::string& input) {
+    return cptest::sh("cd " + q(dir) + " && cat | timeout 10 " + q(CONTEXT_PACK_BINARY) + " mcp",
+                      input);
+}
+
 // The server's replies, one JSON value a line of `out`.
 std::vector<Json> replies_of(const std::string& out) {
     std::vector<Json> replies;
@@ -97,12 +105,11 @@ TEST_CASE("bad input B41: a spec nested past the limit") {
     usage_error(s.run(q(dir.path() + "/deep.jsonl")), "deep.jsonl:2: invalid JSON");
 
     // Over MCP: a spec sent as JSON text, and one read from a file.
-    std::istringstream in(call(1, {{"spec", spec}, {"repo", s.repo.dir()}}) + "\n" +
-                          call(2, {{"spec", dir.path() + "/deep.json"}}) + "\n" +
-                          request(3, "ping") + "\n");
-    std::ostringstream out, err;
-    CHECK(cp::mcp::serve(in, out, err) == 0);
-    auto replies = replies_of(out.str());
+    auto o = mcp_in(dir.path(), call(1, {{"spec", spec}, {"repo", s.repo.dir()}}) + "\n" +
+                                    call(2, {{"spec", dir.path() + "/deep.json"}}) + "\n" +
+                                    request(3, "ping") + "\n");
+    CHECK(o.status == 0);
+    auto replies = replies_of(o.out);
     REQUIRE(replies.size() == 3);
     for (int i : {0, 1}) {
         CHECK(replies[i]["result"]["isError"] == true);
@@ -122,7 +129,7 @@ TEST_CASE("bad input B42: a FIFO as spec file, alone or in a spec folder") {
                                     ".jsonl file, or - to read standard input");
 
     // Over MCP the server answers at once and goes on.
-    auto o = s.run("mcp", call(1, {{"spec", fifo}}) + "\n" + request(2, "ping") + "\n");
+    auto o = mcp_in(dir.path(), call(1, {{"spec", fifo}}) + "\n" + request(2, "ping") + "\n");
     INFO(o.err);
     CHECK(o.status == 0);
     auto replies = replies_of(o.out);
@@ -155,11 +162,12 @@ TEST_CASE("bad input B43: /dev/stdin, /proc/self/fd/0 and /dev/zero as spec") {
                 "spec /dev/stdin is a pipe or FIFO");
 
     // The server's standard input is a pipe here, as under an MCP client: a spec naming it
-    // must not swallow the messages after it.
+    // must not swallow the messages after it. Started in /, the server lets these paths be
+    // opened (elsewhere they lie outside its directory and are refused unopened, B65), so
+    // what the open file is refuses them.
     auto input = call(1, {{"spec", "/dev/stdin"}}) + "\n" + call(2, {{"spec", "/proc/self/fd/0"}}) +
                  "\n" + call(3, {{"spec", "/dev/zero"}}) + "\n" + request(4, "ping") + "\n";
-    auto o = cptest::sh(
-        "cd " + q(s.repo.dir()) + " && cat | timeout 10 " + q(CONTEXT_PACK_BINARY) + " mcp", input);
+    auto o = mcp_in("/", input);
     INFO(o.err);
     CHECK(o.status == 0);
     auto replies = replies_of(o.out);
@@ -282,12 +290,11 @@ TEST_CASE("bad input B47: no message quotes a spec's bytes") {
         std::string raw = cases[i].text;
         std::replace(raw.begin(), raw.end(), '\n', ' ');
         input += raw + "\n";
-        std::istringstream in(input);
-        std::ostringstream out, err;
-        CHECK(cp::mcp::serve(in, out, err) == 0);
-        CHECK_THAT(out.str(), !Catch::Contains(secret) && !Catch::Contains("last read"));
-        CHECK_THAT(out.str(), Catch::Contains("invalid JSON: " + cases[i].message.substr(0, 20)));
-        CHECK_THAT(out.str(), Catch::Contains("Parse error: "));
+        auto o = mcp_in(dir.path(), input);
+        CHECK(o.status == 0);
+        CHECK_THAT(o.out, !Catch::Contains(secret) && !Catch::Contains("last read"));
+        CHECK_THAT(o.out, Catch::Contains("invalid JSON: " + cases[i].message.substr(0, 20)));
+        CHECK_THAT(o.out, Catch::Contains("Parse error: "));
     }
 }
 

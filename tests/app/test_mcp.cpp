@@ -1,6 +1,8 @@
 // The MCP server driven through string streams: the lifecycle (initialize, initialized, ping,
 // end of input), tools/list and its schema, tools/call on a scripted repository (text and
 // structured content agree with the CLI), bad input as isError results, and JSON-RPC errors.
+// The server reads only inside the client's roots (test_mcp_roots.cpp): calls on fixtures
+// come from a client that declares theirs.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -56,6 +58,26 @@ std::string initialize(int id, const std::string& version = "2025-06-18") {
 }
 
 const std::string kInitialized = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
+
+// A session's opening by a client that declares roots and answers the server's first
+// roots/list with these directories (/tmp/cp-test-* paths: no escapes needed), then
+// `messages`. The server writes its roots/list as a line of its own.
+std::vector<std::string> in_roots(const std::vector<std::string>& dirs,
+                                  const std::vector<std::string>& messages) {
+    Json roots = Json::array();
+    for (const auto& dir : dirs) roots.push_back({{"uri", "file://" + dir}});
+    std::vector<std::string> input = {
+        request(0, "initialize",
+                Json{{"protocolVersion", "2025-06-18"},
+                     {"capabilities", {{"roots", Json::object()}}},
+                     {"clientInfo", {{"name", "test"}, {"version", "0"}}}}),
+        kInitialized,
+        Json{
+            {"jsonrpc", "2.0"}, {"id", "context-pack:roots/list:1"}, {"result", {{"roots", roots}}}}
+            .dump()};
+    input.insert(input.end(), messages.begin(), messages.end());
+    return input;
+}
 
 std::string call(int id, const Json& arguments) {
     return request(id, "tools/call", Json{{"name", "context_pack"}, {"arguments", arguments}});
@@ -174,7 +196,7 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
 TEST_CASE("mcp tools/call returns the pack as text and the report as structured content", "[mcp]") {
     Drifted d;
     auto s = run_session(
-        {initialize(1), kInitialized, call(2, {{"spec", d.spec()}, {"repo", d.repo.dir()}})});
+        in_roots({d.repo.dir()}, {call(2, {{"spec", d.spec()}, {"repo", d.repo.dir()}})}));
     CHECK(s.status == 0);
     const Json& result = reply(s, 2)["result"];
     // Exit status 1 (a GONE anchor) is data, not a tool error.
@@ -200,7 +222,8 @@ TEST_CASE("mcp tools/call returns the pack as text and the report as structured 
 TEST_CASE("mcp tools/call with a spec file gives the CLI's text and JSON", "[mcp]") {
     Drifted d;
     auto path = d.spec_file("plan.json", d.spec().dump());
-    auto s = run_session({call(1, {{"spec", path}, {"repo", d.repo.dir()}})});
+    const std::vector<std::string> roots = {d.repo.dir(), d.specs.path()};
+    auto s = run_session(in_roots(roots, {call(1, {{"spec", path}, {"repo", d.repo.dir()}})}));
     const Json& result = reply(s, 1)["result"];
     CHECK(result["isError"] == false);
     auto text = cptest::context_pack(d.repo.dir(), q(path) + " --color never");
@@ -211,8 +234,8 @@ TEST_CASE("mcp tools/call with a spec file gives the CLI's text and JSON", "[mcp
 
     // A .jsonl file: one spec a line, one table each.
     auto jsonl = d.spec_file("drift.jsonl", d.spec().dump() + "\n\n" + d.spec().dump() + "\n");
-    auto many =
-        run_session({call(1, {{"spec", jsonl}, {"repo", d.repo.dir()}, {"table_only", true}})});
+    auto many = run_session(in_roots(
+        roots, {call(1, {{"spec", jsonl}, {"repo", d.repo.dir()}, {"table_only", true}})}));
     CHECK(reply(many, 1)["result"]["structuredContent"]["specs"].size() == 2);
     CHECK(text_of(reply(many, 1)["result"]).find("drift.jsonl:3") != std::string::npos);
 }
@@ -223,7 +246,7 @@ TEST_CASE("mcp tools/call options reach the pipeline", "[mcp]") {
     auto result_of = [&](Json args) {
         args["spec"] = spec;
         args["repo"] = d.repo.dir();
-        auto s = run_session({call(7, args)});
+        auto s = run_session(in_roots({d.repo.dir()}, {call(7, args)}));
         Json r = reply(s, 7)["result"];
         INFO(r.dump());
         CHECK(r["isError"] == false);
@@ -282,7 +305,7 @@ TEST_CASE("mcp max_file_mib leaves larger files unread and names itself as the m
     auto status_of = [&](const Json& extra) {
         Json args = {{"spec", spec}, {"repo", repo.dir()}, {"table_only", true}};
         args.update(extra);
-        auto s = run_session({call(1, args)});
+        auto s = run_session(in_roots({repo.dir()}, {call(1, args)}));
         const Json& result = reply(s, 1)["result"];
         INFO(result.dump());
         CHECK(result["isError"] == false);
@@ -332,14 +355,14 @@ TEST_CASE("mcp bad input is a tool result with isError and the server keeps answ
         {{{"spec", Json::object()}}, "the spec has no base"},
         {Json::object(), "spec is required"},
     };
-    std::vector<std::string> input = {initialize(1), kInitialized};
+    std::vector<std::string> input;
     for (std::size_t i = 0; i < cases.size(); ++i)
         input.push_back(call(int(100 + i), cases[i].arguments));
     input.push_back(request(2, "ping"));
     input.push_back(call(3, {{"spec", d.spec()}, {"repo", d.repo.dir()}, {"table_only", true}}));
-    auto s = run_session(input);
+    auto s = run_session(in_roots({d.repo.dir(), d.specs.path(), not_repo.path()}, input));
     CHECK(s.status == 0);
-    CHECK(s.replies.size() == cases.size() + 3);
+    CHECK(s.replies.size() == cases.size() + 4);  // and initialize's, and the server's roots/list
     for (std::size_t i = 0; i < cases.size(); ++i) {
         INFO(cases[i].arguments.dump());
         const Json& r = reply(s, int(100 + i));

@@ -1,16 +1,20 @@
 // End-to-end: the official MCP TypeScript SDK's Client spawns `context-pack mcp` over stdio,
-// lists its tool, calls it on a fixture repository built here with git, checks the text and
-// structuredContent (which the SDK also validates against the tool's outputSchema), checks
-// that bad calls are isError results after which the server still answers, and closes.
+// declaring roots, lists its tool, calls it on a fixture repository built here with git,
+// checks the text and structuredContent (which the SDK also validates against the tool's
+// outputSchema), checks that bad calls and paths outside the roots are isError results after
+// which the server still answers, that changed roots are asked for again, and closes; then a
+// client without roots, whose calls read only inside the server's directory.
 // Usage: node client.mjs PATH/TO/context-pack
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 if (process.argv.length !== 3) {
   console.error('usage: node client.mjs PATH/TO/context-pack');
@@ -28,7 +32,8 @@ function step(what) {
 }
 
 // ---- the fixture: a.c moved down one line in the working tree, b.c deleted ------------------
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cp-mcp-'));
+// The folder's name needs escapes in a file:// URI (a space, a '%'), as the SDK's roots send it.
+const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cp mcp %-')));
 const repo = path.join(dir, 'repo');
 const notRepo = path.join(dir, 'not-a-repo');
 fs.mkdirSync(repo);
@@ -65,11 +70,18 @@ const spec = {
 const specFile = path.join(dir, 'plan.json');
 fs.writeFileSync(specFile, JSON.stringify(spec));
 
-// ---- the session --------------------------------------------------------------------------
+// ---- the session: a client whose root is the fixture's folder -------------------------------
 const transport = new StdioClientTransport({ command: bin, args: ['mcp'], cwd: repo, stderr: 'pipe' });
 let serverStderr = '';
 transport.stderr.on('data', (chunk) => { serverStderr += chunk; });
-const client = new Client({ name: 'context-pack-e2e', version: '1.0.0' });
+const client = new Client({ name: 'context-pack-e2e', version: '1.0.0' },
+  { capabilities: { roots: { listChanged: true } } });
+let roots = [{ uri: pathToFileURL(dir).href, name: 'fixture' }];
+let rootsAsked = 0;
+client.setRequestHandler(ListRootsRequestSchema, async () => {
+  rootsAsked += 1;
+  return { roots };
+});
 const transportErrors = [];
 client.onerror = (e) => transportErrors.push(e);
 
@@ -83,6 +95,7 @@ try {
   assert.match(info.version, /^\d+\.\d+\.\d+/);
   assert.ok(client.getServerCapabilities().tools, 'the server declares tools');
   assert.match(client.getInstructions() ?? '', /context_pack/);
+  assert.ok(roots[0].uri.includes('cp%20mcp%20%25-'), roots[0].uri);
   step(`initialize: ${info.name} ${info.version}`);
 
   const { tools } = await client.listTools();
@@ -142,6 +155,9 @@ try {
     [{ spec, repo: notRepo }, /not a git repository/],
     [{ spec, target: 'no-such-rev' }, /target no-such-rev not in this repository/],
     [{ spec, tabel_only: true }, /unknown argument 'tabel_only'/],
+    [{ spec: '/etc/passwd' }, /^spec \/etc\/passwd is outside the client's roots \(/],
+    [{ spec: `${repo}/../../x.json` }, /resolves to .*, outside the client's roots/],
+    [{ spec, repo: os.tmpdir() }, /^repo .* is outside the client's roots \(.*cp mcp %-/],
   ];
   for (const [args, message] of bad) {
     const r = await client.callTool({ name: 'context_pack', arguments: args });
@@ -162,6 +178,22 @@ try {
   assert.equal(again.structuredContent.specs[0].anchors[0].status, 'MOVED');
   step('the server still answers after the errors');
 
+  // The roots shrink to the repository: the server asks again, and the spec file beside the
+  // repository is outside them now; grown back, it is read again.
+  assert.equal(rootsAsked, 1);
+  roots = [{ uri: pathToFileURL(repo).href }];
+  await client.sendRootsListChanged();
+  const narrowed = await client.callTool({ name: 'context_pack', arguments: { spec: specFile, repo } });
+  assert.equal(narrowed.isError, true);
+  assert.match(narrowed.content[0].text, /^spec .*plan\.json is outside the client's roots \(.*\/repo\)/);
+  assert.equal(rootsAsked, 2);
+  roots = [{ uri: pathToFileURL(dir).href }];
+  await client.sendRootsListChanged();
+  const grown = await client.callTool({ name: 'context_pack', arguments: { spec: specFile, repo } });
+  assert.ok(!grown.isError, JSON.stringify(grown.content));
+  assert.equal(rootsAsked, 3);
+  step('roots/list_changed: asked again, and the new roots hold');
+
   await client.close();
   const { code, signal } = await exited;
   assert.equal(signal, null, `the server was killed by ${signal}: it did not exit on end of input`);
@@ -169,6 +201,19 @@ try {
   assert.equal(serverStderr, '', 'nothing on stderr');
   assert.deepEqual(transportErrors, []);
   step('close: end of input, exit status 0');
+
+  // A client without roots: the server's directory (the repository) is the one root.
+  const plainTransport = new StdioClientTransport({ command: bin, args: ['mcp'], cwd: repo });
+  const plain = new Client({ name: 'context-pack-e2e-plain', version: '1.0.0' });
+  await plain.connect(plainTransport);
+  const here = await plain.callTool({ name: 'context_pack', arguments: { spec, table_only: true } });
+  assert.ok(!here.isError, JSON.stringify(here.content));
+  const beside = await plain.callTool({ name: 'context_pack', arguments: { spec: specFile } });
+  assert.equal(beside.isError, true);
+  assert.match(beside.content[0].text,
+    /^spec .*plan\.json is outside the server's directory .*\/repo \(the client declares no roots\)/);
+  await plain.close();
+  step('a client without roots: only the server\'s directory is read');
 } finally {
   await client.close().catch(() => {});
   fs.rmSync(dir, { recursive: true, force: true });

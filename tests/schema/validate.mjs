@@ -16,7 +16,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import Ajv2020 from 'ajv/dist/2020.js';
 
@@ -360,12 +360,15 @@ runs.forEach(([what, args, input, cwd]) => {
   }
 });
 
-// The MCP server's structuredContent is the same document.
+// The MCP server's structuredContent is the same document. The server reads only inside the
+// client's roots: this client declares the fixture's folder, and answers the server's first
+// roots/list (sent once it is initialized) with it.
 {
   const messages = [
     { jsonrpc: '2.0', id: 1, method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'schema-test', version: '1' } } },
+      params: { protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: { name: 'schema-test', version: '1' } } },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 'context-pack:roots/list:1', result: { roots: [{ uri: pathToFileURL(dir).href }] } },
     { jsonrpc: '2.0', id: 2, method: 'tools/call',
       params: { name: 'context_pack', arguments: { spec: specFile, target: 'HEAD' } } },
     { jsonrpc: '2.0', id: 3, method: 'tools/call',

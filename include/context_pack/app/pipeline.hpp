@@ -41,6 +41,9 @@ struct Request {
     std::function<void(const SpecReport&)> on_spec;
     std::function<void(std::size_t done, std::size_t total)> on_progress;  // specs resolved
     OptionNames names = kCommandLineNames;  // how errors name the options above
+    // The front end's word on the repository opened, before a file or object of it is read
+    // (MCP: its directories must lie inside the client's roots); absent: any repository.
+    std::function<Result<Unit>(const git::Repository&)> admit;
 };
 
 Result<Report> build_report(const Request& request);

@@ -91,6 +91,10 @@ class Repository {
     bool is_bare() const;         // main thread
     bool is_shallow() const;      // main thread
     std::string workdir() const;  // with a trailing '/'; empty when bare. Any thread.
+    // The git directory, and the common one whose objects and refs it shares (another only
+    // for a linked worktree), each with a trailing '/'. Any thread.
+    std::string git_dir() const;
+    std::string common_dir() const;
 
     Revision resolve_commit(std::string_view rev) const;  // main thread
     Result<std::string> head_commit() const;              // main thread
