@@ -298,7 +298,7 @@ Result<Unit> Roots::admit(const git::Repository& repo, const std::string& given,
         parts.push_back({"object directory", repo.common_dir() + "objects", nullptr});
     parts.push_back({"index", repo.index_file(), env.index_file ? "GIT_INDEX_FILE" : nullptr});
     for (const Part& part : parts) {
-        auto location = location_of(part.path);
+        auto location = location_of(part.path, &dirs_);
         if (inside(location)) continue;
         std::string mended = mend("the whole repository");
         if (part.variable)
@@ -418,9 +418,9 @@ Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string
         return Error{
             "spec '-' would read standard input, which carries the MCP messages; "
             "pass the spec object instead"};
-    auto gate = [&](const std::string& name, const std::string& location) {
-        return roots.admit("spec", name, location);
-    };
+    SpecGate gate{roots.dirs(), [&](const std::string& name, const std::string& location) {
+                      return roots.admit("spec", name, location);
+                  }};
     auto specs = read_spec_input(text, nullptr, relative_to(text), gate);  // stdin carries MCP
     if (specs) spec_path = text;
     return specs;
@@ -501,7 +501,8 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
 
     // The repository is checked where the argument leads, then, once open, where git found
     // it (a search upwards, a .git file, the server's GIT_DIR may lead elsewhere).
-    if (auto admitted = roots.admit("repo", a.request.repo_dir, location_of(a.request.repo_dir));
+    if (auto admitted =
+            roots.admit("repo", a.request.repo_dir, location_of(a.request.repo_dir, &roots.dirs()));
         !admitted)
         return admitted.error();
     a.request.admit = [&roots, given = a.request.repo_dir,

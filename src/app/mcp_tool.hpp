@@ -39,6 +39,9 @@ class Roots {
     Result<Unit> admit(const git::Repository& repo, const std::string& given,
                        const git::Environment& env) const;
 
+    // The roots' directories, resolved: where paths are looked at (location_of).
+    const std::vector<std::string>& dirs() const { return dirs_; }
+
   private:
     bool inside(const std::string& location) const;
     std::string where() const;                  // the roots, as a refusal names them

@@ -107,7 +107,8 @@ Result<std::vector<Spec>> read_folder(const std::string& name, const SpecGate& g
 Result<std::vector<Spec>> read_file(const std::string& name, const std::string& where,
                                     bool folder_ok, const char* instead, const SpecGate& gate) {
     if (gate)
-        if (auto allowed = gate(name, location_of(name)); !allowed) return allowed.error();
+        if (auto allowed = gate.admit(name, location_of(name, &gate.within)); !allowed)
+            return allowed.error();
     Fd fd(::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (fd.get() < 0)
         return Error{
@@ -122,7 +123,7 @@ Result<std::vector<Spec>> read_file(const std::string& name, const std::string& 
     if (gate) {
         auto location = opened_location(name, st);
         if (!location) return location.error();
-        if (auto allowed = gate(name, location.value()); !allowed) return allowed.error();
+        if (auto allowed = gate.admit(name, location.value()); !allowed) return allowed.error();
     }
     if (folder) return read_folder(name, gate);
     if (std::uint64_t(st.st_size) > kMaxSpecBytes) return too_large(name);
@@ -138,6 +139,12 @@ Result<std::vector<Spec>> read_folder(const std::string& name, const SpecGate& g
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(name, ec)) {
         auto file = entry.path().string();
+        if (!(file.ends_with(".json") || file.ends_with(".jsonl"))) continue;
+        // An entry that leads out of what the gate lets be read is refused before its kind is
+        // asked, which would look where it leads.
+        if (gate)
+            if (auto allowed = gate.admit(file, location_of(file, &gate.within)); !allowed)
+                return allowed.error();
         std::error_code type_ec;
         if (entry.is_regular_file(type_ec) && (file.ends_with(".json") || file.ends_with(".jsonl")))
             files.push_back(file);
@@ -159,14 +166,88 @@ Result<std::vector<Spec>> read_folder(const std::string& name, const SpecGate& g
 
 }  // namespace
 
-std::string location_of(const std::string& path) {
+namespace {
+
+bool at_or_under(const std::string& path, const std::string& dir) {
+    return dir == "/" || path == dir ||
+           (path.size() > dir.size() && path.starts_with(dir) && path[dir.size()] == '/');
+}
+
+// Resolves `absolute` one component at a time, looking only at places inside `within` or
+// on the way to one of them.
+std::string resolve_within(const std::filesystem::path& absolute,
+                           const std::vector<std::string>& within) {
+    namespace fs = std::filesystem;
+    auto may_look = [&](const std::string& place) {
+        return std::any_of(within.begin(), within.end(), [&](const std::string& dir) {
+            return at_or_under(place, dir) || at_or_under(dir, place);
+        });
+    };
+    std::vector<std::string> rest;  // components still to walk, last first
+    auto push_front = [&](const fs::path& p) {
+        std::vector<std::string> parts;
+        for (const auto& part : p.relative_path()) parts.push_back(part.string());
+        for (auto it = parts.rbegin(); it != parts.rend(); ++it) rest.push_back(*it);
+    };
+    push_front(absolute);
+    std::string at = "/";
+    int hops = 0;
+    auto joined = [&](const std::string& base) {
+        fs::path out(base);
+        for (auto it = rest.rbegin(); it != rest.rend(); ++it) out /= *it;
+        return out.lexically_normal().string();
+    };
+    while (!rest.empty()) {
+        std::string part = rest.back();
+        rest.pop_back();
+        if (part.empty() || part == ".") continue;
+        if (part == "..") {
+            at = fs::path(at).parent_path().string();
+            continue;
+        }
+        std::string next = (fs::path(at) / part).string();
+        if (!may_look(next)) {  // left them: never looked at
+            rest.push_back(part);
+            return joined(at);
+        }
+        struct stat st {};
+        if (::lstat(next.c_str(), &st) != 0) {  // missing: the rest as written
+            rest.push_back(part);
+            return joined(at);
+        }
+        if (!S_ISLNK(st.st_mode)) {
+            at = next;
+            continue;
+        }
+        std::string target(4096, '\0');
+        auto n = ::readlink(next.c_str(), target.data(), target.size());
+        if (n <= 0 || ++hops > 40) {  // unreadable, or a loop: where it stands
+            rest.push_back(part);
+            return joined(at);
+        }
+        target.resize(static_cast<std::size_t>(n));
+        if (!target.empty() && target.front() == '/')
+            at.assign(1, '/');         // (not at = "/": g++ 12 warns falsely)
+        push_front(fs::path(target));  // a relative target starts in the link's directory
+    }
+    return at;
+}
+
+}  // namespace
+
+std::string location_of(const std::string& path, const std::vector<std::string>* within) {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::path absolute = fs::absolute(path, ec);
     if (ec) absolute = fs::path(path);
-    fs::path resolved = fs::weakly_canonical(absolute, ec);
-    if (ec) resolved = absolute.lexically_normal();
-    std::string out = resolved.string();
+    std::string out;
+    if (!within) {
+        fs::path resolved = fs::weakly_canonical(absolute, ec);
+        if (ec) resolved = absolute.lexically_normal();
+        out = resolved.string();
+    } else {
+        out = resolve_within(absolute, *within);
+    }
     while (out.size() > 1 && out.back() == '/') out.pop_back();
     return out;
 }

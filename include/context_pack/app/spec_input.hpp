@@ -21,15 +21,22 @@ inline constexpr std::uint64_t kMaxSpecBytes = std::uint64_t{64} << 20;
 // Where a path leads: absolute (from the current directory), with `.`, `..` and every
 // symlink resolved as far as the path exists, the rest joined as it is written; no trailing
 // `/` but for the root. Where it cannot be resolved (a loop, a component that cannot be
-// searched), the absolute path with its dots alone resolved.
-std::string location_of(const std::string& path);
+// searched), the absolute path with its dots alone resolved. With `within` (directories, each
+// resolved; none: nowhere), nothing else is looked at: components are resolved one at a time while
+// they stay inside one of them or on the way to one, and the first that leaves them is where the
+// path leads, with the rest joined as written.
+std::string location_of(const std::string& path, const std::vector<std::string>* within = nullptr);
 
 // Which spec files a front end lets be read (the MCP server's roots). Asked of every spec
 // file and folder read_spec_input would open: first of `name` as given, with the
-// location_of it (nothing opened yet); then, of a regular file or folder once it is open,
-// with where it really is (realpath, checked to be the very file opened). An Error refuses
-// it, and nothing of it is read.
-using SpecGate = std::function<Result<Unit>(const std::string& name, const std::string& location)>;
+// location_of it within `within` (nothing opened yet); then, of a regular file or folder
+// once it is open, with where it really is (realpath, checked to be the very file opened).
+// An Error refuses it, and nothing of it is read.
+struct SpecGate {
+    std::vector<std::string> within;  // for location_of
+    std::function<Result<Unit>(const std::string& name, const std::string& location)> admit;
+    explicit operator bool() const { return bool(admit); }
+};
 
 // Reads one spec input: a regular file (".jsonl": one spec a line), "-" for `in` when there is
 // one, or a folder, whose .json and .jsonl regular files are read in name order (other entries
@@ -38,7 +45,6 @@ using SpecGate = std::function<Result<Unit>(const std::string& name, const std::
 // an Error naming it. `where` is added to a failed open's message. With a `gate`, every file
 // and folder is read only if it lets it.
 Result<std::vector<Spec>> read_spec_input(const std::string& name, std::istream* in,
-                                          const std::string& where = "",
-                                          const SpecGate& gate = nullptr);
+                                          const std::string& where = "", const SpecGate& gate = {});
 
 }  // namespace cp
