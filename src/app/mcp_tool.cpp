@@ -268,6 +268,17 @@ std::string Roots::mend(const char* holds) const {
                               holds);
 }
 
+Result<std::string> Roots::home(const std::string& cwd) const {
+    // Inside a root, or without roots to choose from, the server's own directory: admit()
+    // judges what is read there.
+    if (!from_client_ || dirs_.empty() || inside(location_of(cwd))) return cwd;
+    if (dirs_.size() == 1) return dirs_.front();
+    return Error{fmt::format(
+        "the server's directory {} is in none of {}, so a call has no default directory; "
+        "give repo, an absolute path inside a root",
+        text::printable(location_of(cwd)), where())};
+}
+
 Result<Unit> Roots::admit(const std::string& argument, const std::string& given,
                           const std::string& location) const {
     if (inside(location)) return Unit{};
@@ -386,17 +397,22 @@ Result<std::optional<std::int64_t>> int_arg(const Json& args, const char* key, s
     return n;
 }
 
-// Where a relative spec path is read from, for the message when it cannot be.
-std::string relative_to(const std::string& path) {
-    if (!path.empty() && path.front() == '/') return std::string();
-    std::error_code ec;
-    auto cwd = std::filesystem::current_path(ec);
-    return ec ? std::string()
-              : fmt::format(" (relative to the server's directory {})", cwd.string());
+// A path as a call gives it, made to start at the call's directory when it is relative.
+std::string from_home(const std::string& path, const std::string& home) {
+    if (path.empty() || path.front() == '/' || home.empty()) return path;
+    return (std::filesystem::path(home) / path).string();
 }
 
+// Where a relative spec path is read from, for the message when it cannot be.
+std::string relative_to(const std::string& path, const std::string& home) {
+    if (!path.empty() && path.front() == '/') return std::string();
+    return fmt::format(" (relative to {})", text::printable(home));
+}
+
+// `home` is where relative paths start, `dir` the same when it must be joined to them.
 Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string>& spec_path,
-                                     const Roots& roots) {
+                                     const Roots& roots, const std::string& home,
+                                     const std::string& dir) {
     if (spec.is_object()) {  // parse its text, so errors name JSON paths as for a file
         auto parsed = parse_spec(spec.dump(), "spec");
         if (!parsed) return parsed.error();
@@ -421,7 +437,8 @@ Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string
     SpecGate gate{roots.dirs(), [&](const std::string& name, const std::string& location) {
                       return roots.admit("spec", name, location);
                   }};
-    auto specs = read_spec_input(text, nullptr, relative_to(text), gate);  // stdin carries MCP
+    auto specs = read_spec_input(from_home(text, dir), nullptr, relative_to(text, home),
+                                 gate);  // no stdin: it carries MCP
     if (specs) spec_path = text;
     return specs;
 }
@@ -440,9 +457,19 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     CallArgs a;
     a.request.names = kToolNames;
     a.request.git_env = git::Environment::of_process();  // the server's, as git gave it
+    // Where the call starts (Roots::home); `dir` is it when it is not the server's own
+    // directory, which relative paths need no joining to.
+    std::error_code ec;
+    const std::string cwd = std::filesystem::current_path(ec).string();
+    const auto home = roots.home(cwd);
+    const std::string dir = home && home.value() != cwd ? home.value() : "";
     auto repo = string_arg(args, "repo");
     if (!repo) return repo.error();
-    if (repo.value()) a.request.repo_dir = *repo.value();
+    const bool relative_repo = !repo.value() || !repo.value()->starts_with('/');
+    if (repo.value())
+        a.request.repo_dir = from_home(*repo.value(), dir);
+    else if (!dir.empty())
+        a.request.repo_dir = dir;
     for (auto [key, out] :
          {std::pair{"base", &a.request.base}, std::pair{"target", &a.request.target},
           std::pair{"since", &a.request.since}}) {
@@ -487,7 +514,12 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         return Error{
             "spec is required: a spec object (id, base, file_changes, reads) or the "
             "path of a .json or .jsonl spec file"};
-    auto specs = load_specs(*spec, a.spec_path, roots);
+    if (!home && spec->is_string()) {  // a relative spec path needs a place to start
+        const auto& path = spec->get_ref<const std::string&>();
+        if (!path.empty() && path != "-" && path.front() != '/' && path.front() != '{')
+            return home.error();
+    }
+    auto specs = load_specs(*spec, a.spec_path, roots, home ? home.value() : cwd, dir);
     if (!specs) return specs.error();
     a.request.specs = std::move(specs).value();
     a.request.max_file_bytes = a.max_file_mib << 20;
@@ -499,6 +531,7 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         !checked)
         return checked.error();
 
+    if (relative_repo && !home) return home.error();
     // The repository is checked where the argument leads, then, once open, where git found
     // it (a search upwards, a .git file, the server's GIT_DIR may lead elsewhere).
     if (auto admitted =

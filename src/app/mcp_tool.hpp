@@ -41,6 +41,11 @@ class Roots {
 
     // The roots' directories, resolved: where paths are looked at (location_of).
     const std::vector<std::string>& dirs() const { return dirs_; }
+    // Where a call starts: a call without `repo` reads this directory, and relative paths
+    // start here. The server's directory `cwd` when it is inside a root or no client roots
+    // count; else the client's only root; else an Error saying to give `repo` (a client may
+    // start the server anywhere, as in `/`).
+    Result<std::string> home(const std::string& cwd) const;
 
   private:
     bool inside(const std::string& location) const;

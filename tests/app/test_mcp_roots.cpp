@@ -394,7 +394,7 @@ TEST_CASE("bad input B66: a repo outside the roots, or a repository found beyond
                                    call(4, {{"spec", spec}, {"repo", l.root + "/fake"}}),
                                    call(5, {{"spec", spec}, {"repo", l.project}}),
                                    call(6, {{"spec", spec}, {"repo", l.project + "/sub"}}),
-                                   call(7, {{"spec", spec}}),  // the server's directory: the test's
+                                   call(7, {{"spec", spec}}),  // no repo: the client's only root
                                }));
     CHECK(s.status == 0);
     const std::string roots = " outside the client's roots (" + l.root + ")";
@@ -411,8 +411,10 @@ TEST_CASE("bad input B66: a repo outside the roots, or a repository found beyond
                                      "a root that holds the whole repository");
     CHECK(status_of(s.reply(5)) == "SAME");
     CHECK(status_of(s.reply(6)) == "SAME");
-    CHECK_THAT(refusal(s.reply(7)),
-               Catch::StartsWith("repo . resolves to ") && Catch::Contains(roots));
+    // The server runs outside the roots (in the test's directory): a call without repo reads
+    // the client's only root, which is no repository here, and says so naming it.
+    CHECK(refusal(s.reply(7)) == "not a git repository (or any parent up to /): " + l.root +
+                                     "; run inside one or pass repo");
 
     // A root inside the repository: git finds the repository above it, whose working tree
     // holds files beyond the root.
@@ -570,4 +572,28 @@ TEST_CASE("bad input B69: roots/list answered with an error, without roots, or n
          R"({"jsonrpc":"2.0","id":")" + asked(1) + R"(","result":{"roots":[]}})", calls[0]});
     CHECK_THAT(refusal(none.reply(1)),
                Catch::Contains("outside the client's roots (it declares none)"));
+}
+
+TEST_CASE("mcp started outside the roots (as from /) runs a call in the client's only root",
+          "[mcp]") {
+    Layout l;
+    // The binary started in /, as some desktop clients start it; the client's one root is
+    // the repository: no repo needed, and relative paths start there.
+    write(l.project + "/plans/p.json", l.spec_text("rel"));
+    auto one = serve_in("/", rooted({l.project}, {call(1, {{"spec", l.spec()}}),
+                                                  call(2, {{"spec", "plans/p.json"}}),
+                                                  call(3, {{"spec", l.spec()}, {"repo", "."}})}));
+    CHECK(one.status == 0);
+    CHECK(status_of(one.reply(1)) == "SAME");
+    CHECK(status_of(one.reply(2)) == "SAME");
+    CHECK(status_of(one.reply(3)) == "SAME");
+    // Several roots, none holding the server's directory: which one is meant is not guessed.
+    auto several = serve_in("/", rooted({l.project, l.root + "/plans"},
+                                        {call(1, {{"spec", l.spec()}}),
+                                         call(2, {{"spec", l.spec()}, {"repo", l.project}})}));
+    CHECK_THAT(refusal(several.reply(1)),
+               Catch::StartsWith("the server's directory / is in none of the client's roots (") &&
+                   Catch::EndsWith("so a call has no default directory; give repo, an absolute "
+                                   "path inside a root"));
+    CHECK(status_of(several.reply(2)) == "SAME");
 }
