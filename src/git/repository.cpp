@@ -10,6 +10,7 @@
 
 #include "caches.hpp"
 #include "context_pack/core/text.hpp"
+#include "object_store.hpp"
 
 namespace cp::git {
 namespace {
@@ -173,27 +174,6 @@ Environment Environment::of_process() {
     return env;
 }
 
-namespace {
-
-// The environment's object directory and alternates, on a handle just opened: its object
-// database is replaced or added to, as git reads them for every object.
-Result<Unit> use_object_stores(git_repository* raw, const std::string& objects,
-                               const std::vector<std::string>& alternates) {
-    if (objects.empty() && alternates.empty()) return Unit{};
-    OdbHandle odb;
-    if ((objects.empty() ? git_repository_odb(odb.out(), raw)
-                         : git_odb_open(odb.out(), objects.c_str())) < 0)
-        return failure("cannot open the object directory");
-    for (const auto& alternate : alternates)
-        if (is_directory(alternate) && git_odb_add_disk_alternate(odb.get(), alternate.c_str()) < 0)
-            return failure(fmt::format("cannot add the alternate object directory {}",
-                                       text::printable(alternate)));
-    if (!objects.empty()) git_repository_set_odb(raw, odb.get());
-    return Unit{};
-}
-
-}  // namespace
-
 // The environment's working tree, index and object directories, on the handle open() made.
 Result<Unit> Repository::take_environment(const std::string& dir, const Environment& env) {
     git_repository* raw = repo_.get();
@@ -223,7 +203,7 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
     if (env.alternates)
         for (const auto& alternate : split_paths(*env.alternates))
             settings_.alternates.push_back(absolute_from(top, alternate));
-    if (auto used = use_object_stores(raw, settings_.object_directory, settings_.alternates); !used)
+    if (auto used = use_object_store(raw, settings_.object_directory, settings_.alternates); !used)
         return used.error();
     if (env.index_file && !env.index_file->empty()) {
         settings_.index_file = absolute_from(top, *env.index_file);
@@ -327,7 +307,7 @@ Result<Repository> Repository::open_reader() const {
         return failure("cannot open the repository again");
     Repository reader;
     reader.repo_.reset(raw);
-    if (auto used = use_object_stores(raw, settings_.object_directory, settings_.alternates); !used)
+    if (auto used = use_object_store(raw, settings_.object_directory, settings_.alternates); !used)
         return used.error();
     reader.settings_ = settings_;
     return reader;
