@@ -40,8 +40,7 @@ int read_file(const std::string& path, std::string& out) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR) return GIT_ENOTFOUND;
-        return fail(GIT_ERROR_OS,
-                    fmt::format("cannot open the loose object file: {}", std::strerror(errno)));
+        return fail(GIT_ERROR_OS, fmt::format("cannot open its file: {}", std::strerror(errno)));
     }
     struct Close {
         int fd;
@@ -49,10 +48,8 @@ int read_file(const std::string& path, std::string& out) {
     } closer{fd};
     struct stat st {};
     if (::fstat(fd, &st) != 0)
-        return fail(GIT_ERROR_OS,
-                    fmt::format("cannot stat the loose object file: {}", std::strerror(errno)));
-    if (!S_ISREG(st.st_mode))
-        return fail(GIT_ERROR_ODB, "the loose object's path is not a regular file");
+        return fail(GIT_ERROR_OS, fmt::format("cannot stat its file: {}", std::strerror(errno)));
+    if (!S_ISREG(st.st_mode)) return fail(GIT_ERROR_ODB, "its path is not a regular file");
     out.resize(static_cast<std::size_t>(st.st_size));
     std::size_t got = 0;
     while (got < out.size()) {
@@ -60,7 +57,7 @@ int read_file(const std::string& path, std::string& out) {
         if (n < 0 && errno == EINTR) continue;
         if (n < 0)
             return fail(GIT_ERROR_OS,
-                        fmt::format("cannot read the loose object file: {}", std::strerror(errno)));
+                        fmt::format("cannot read its file: {}", std::strerror(errno)));
         if (n == 0) break;
         got += static_cast<std::size_t>(n);
     }
@@ -99,16 +96,14 @@ class Inflater {
             used_ += before_in - z_.avail_in;
             if (rc == Z_STREAM_END) ended_ = true;
             if (rc == Z_NEED_DICT || rc == Z_DATA_ERROR)
-                return fail(GIT_ERROR_ZLIB,
-                            fmt::format("the loose object's zlib data is corrupt ({})",
-                                        z_.msg ? z_.msg : "invalid data"));
+                return fail(GIT_ERROR_ZLIB, fmt::format("its zlib data is corrupt: {}",
+                                                        z_.msg ? z_.msg : "invalid data"));
             if (rc == Z_MEM_ERROR) return fail(GIT_ERROR_NOMEMORY, "out of memory in zlib");
             if (!ended_ && wrote == 0 && before_in == z_.avail_in) {
                 if (used_ >= in_.size())
                     return fail(GIT_ERROR_ZLIB,
-                                "the loose object's zlib stream ends early: the file is "
-                                "truncated");
-                return fail(GIT_ERROR_ZLIB, "the loose object's zlib stream makes no progress");
+                                "the file is cut short: its zlib stream ends early");
+                return fail(GIT_ERROR_ZLIB, "its zlib stream makes no progress");
             }
             if (stop_at_nul && std::memchr(out + made, 0, wrote)) {
                 made += wrote;
@@ -144,23 +139,23 @@ int parse_header(const unsigned char* head, std::size_t len, git_object_t& type,
     const void* nul = std::memchr(text, 0, len);
     const char* space = static_cast<const char*>(std::memchr(text, ' ', len));
     if (!nul || !space || space > nul)
-        return fail(GIT_ERROR_OBJECT, "the loose object's header is not \"type size\"");
+        return fail(GIT_ERROR_OBJECT, "its header is not \"type size\"");
     std::string name(text, static_cast<std::size_t>(space - text));
     type = git_object_string2type(name.c_str());
     if (type != GIT_OBJECT_COMMIT && type != GIT_OBJECT_TREE && type != GIT_OBJECT_BLOB &&
         type != GIT_OBJECT_TAG)
-        return fail(GIT_ERROR_OBJECT, "the loose object's header names no object type");
+        return fail(GIT_ERROR_OBJECT, "its header names no object type");
     const char* digits = space + 1;
     const char* end = static_cast<const char*>(nul);
     if (digits == end || (*digits == '0' && end - digits > 1))
-        return fail(GIT_ERROR_OBJECT, "the loose object's header has no valid size");
+        return fail(GIT_ERROR_OBJECT, "its header has no valid size");
     std::uint64_t value = 0;
     for (const char* c = digits; c < end; ++c) {
         if (*c < '0' || *c > '9' || value > (UINT64_MAX - 9) / 10)
-            return fail(GIT_ERROR_OBJECT, "the loose object's header has no valid size");
+            return fail(GIT_ERROR_OBJECT, "its header has no valid size");
         value = value * 10 + static_cast<std::uint64_t>(*c - '0');
     }
-    if (value >= SIZE_MAX) return fail(GIT_ERROR_NOMEMORY, "the loose object is too large");
+    if (value >= SIZE_MAX) return fail(GIT_ERROR_NOMEMORY, "it is too large to read");
     size = static_cast<std::size_t>(value);
     header_len = static_cast<std::size_t>(end - text) + 1;
     return 0;
@@ -182,8 +177,7 @@ int read_loose(git_odb_backend* backend, const std::string& path, const git_oid*
     std::size_t size = 0, header_len = 0;
     if (int rc = parse_header(head, made, type, size, header_len); rc < 0) return rc;
     std::size_t in_head = made - header_len;
-    if (in_head > size)
-        return fail(GIT_ERROR_OBJECT, "the loose object is longer than its header says");
+    if (in_head > size) return fail(GIT_ERROR_OBJECT, "it is longer than its header says");
     auto* body = static_cast<unsigned char*>(git_odb_backend_data_alloc(backend, size + 1));
     if (!body) return fail(GIT_ERROR_NOMEMORY, "out of memory for a loose object");
     std::unique_ptr<unsigned char, void (*)(unsigned char*)> owned(
@@ -192,21 +186,19 @@ int read_loose(git_odb_backend* backend, const std::string& path, const git_oid*
     std::size_t filled = 0;
     if (int rc = z.fill(body + in_head, size - in_head, filled); rc < 0) return rc;
     if (in_head + filled < size)
-        return fail(GIT_ERROR_OBJECT, "the loose object is shorter than its header says");
+        return fail(GIT_ERROR_OBJECT, "it is shorter than its header says");
     if (!z.ended()) {
         unsigned char extra = 0;
         std::size_t more = 0;
         if (int rc = z.fill(&extra, 1, more); rc < 0) return rc;
-        if (more) return fail(GIT_ERROR_OBJECT, "the loose object is longer than its header says");
+        if (more) return fail(GIT_ERROR_OBJECT, "it is longer than its header says");
     }
-    if (z.input_left())
-        return fail(GIT_ERROR_ZLIB, "the loose object file has bytes after its zlib stream");
+    if (z.input_left()) return fail(GIT_ERROR_ZLIB, "bytes follow its zlib stream");
     body[size] = 0;
     git_oid actual;
     if (git_odb_hash(&actual, body, size, type) < 0) return GIT_ERROR;
     if (!git_oid_equal(&actual, id))
-        return fail(GIT_ERROR_ODB,
-                    fmt::format("the loose object's content is that of {}", hex(&actual)));
+        return fail(GIT_ERROR_ODB, fmt::format("its content is that of {}", hex(&actual)));
     *out = owned.release();
     *out_len = size;
     *out_type = type;
@@ -230,8 +222,19 @@ LooseBackend* self(git_odb_backend* b) {
     return reinterpret_cast<LooseBackend*>(b);
 }
 
+// A failed read's error names the object, for readers that libgit2 runs itself (its diffs read
+// trees) and so name none: "loose object 1a2b3c4d5e: …".
+int naming(int rc, const git_oid* id) {
+    if (rc >= 0 || rc == GIT_ENOTFOUND) return rc;
+    const git_error* e = git_error_last();
+    std::string message = fmt::format("loose object {}: {}", text::short_oid(hex(id)),
+                                      e && e->message ? e->message : "unreadable");
+    git_error_set_str(e ? e->klass : GIT_ERROR_ODB, message.c_str());
+    return rc;
+}
+
 int loose_read(void** out, size_t* len, git_object_t* type, git_odb_backend* b, const git_oid* id) {
-    return read_loose(b, self(b)->path_of(id), id, out, len, type);
+    return naming(read_loose(b, self(b)->path_of(id), id, out, len, type), id);
 }
 
 int loose_read_prefix(git_oid* found, void** out, size_t* len, git_object_t* type,
@@ -245,12 +248,12 @@ int loose_read_prefix(git_oid* found, void** out, size_t* len, git_object_t* typ
     }
     int rc = read_loose(b, self(b)->path_of(&full), &full, out, len, type);
     if (rc == 0) git_oid_cpy(found, &full);
-    return rc;
+    return naming(rc, &full);
 }
 
 int loose_read_header(size_t* len, git_object_t* type, git_odb_backend* b, const git_oid* id) {
     git_odb_backend* inner = self(b)->inner;
-    return inner->read_header(len, type, inner, id);
+    return naming(inner->read_header(len, type, inner, id), id);
 }
 
 int loose_exists(git_odb_backend* b, const git_oid* id) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "context_pack/core/mapping.hpp"
 #include "context_pack/core/text.hpp"
 #include "context_pack/resolve/resolve.hpp"
@@ -50,6 +52,47 @@ void check_symbol(AnchorResult& r, const std::string* content) {
     r.symbol_found = found;
 }
 
+// An object the anchor needs that the store does not give (missing, or damaged): the anchor
+// is UNRESOLVED with why, `where` ("a.c at base: ") before it when the message does not say,
+// and the run goes on. Any other error stops the run.
+Result<Unit> cannot_read(AnchorResult& r, const Error& e, const std::string& where = {}) {
+    if (!e.unreadable_object()) return e;
+    AnchorResult left;
+    left.anchor = std::move(r.anchor);
+    left.row = r.row;
+    left.reason = where + e.message;
+    r = std::move(left);
+    return Unit{};
+}
+
+// What a pair's diff could not read (Diff::unread), for a deleted file whose renamed copy may
+// lie there: the first thing and its mend, or, when every one is missing from a partial
+// clone, the one fetch that brings them all (git's own rename detection fetches more than
+// eight: git diff -M, which in a partial clone fetches what it compares).
+std::string unread_note(const Pair& p) {
+    const auto& unread = p.diff.unread();
+    const git::Unread& first = unread.front();
+    if (unread.size() == 1) return first.problem;
+    const bool fetchable = std::all_of(unread.begin(), unread.end(), [&](const git::Unread& u) {
+        return !u.fetch_from.empty() && u.fetch_from == first.fetch_from;
+    });
+    if (!fetchable)
+        return fmt::format("{} objects could not be read; the first: {}", unread.size(),
+                           first.problem);
+    if (unread.size() <= 8) {
+        std::string ids;
+        for (const git::Unread& u : unread) ids += " " + u.oid;
+        return fmt::format(
+            "{} objects are not in this partial clone; fetch them from its promisor remote: "
+            "git fetch {}{}",
+            unread.size(), text::shell_word(first.fetch_from), ids);
+    }
+    return fmt::format(
+        "{} objects are not in this partial clone; git's own rename detection fetches what it "
+        "compares: git diff -M --name-status {}{} >/dev/null",
+        unread.size(), p.base, p.target ? " " + *p.target : "");
+}
+
 }  // namespace
 
 Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) {
@@ -59,11 +102,17 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
         return Unit{};
     }
     auto found = repo_.lookup(p.base, a.path);
-    if (!found) return found.error();
+    if (!found) return cannot_read(r, found.error(), a.path + " at base: ");
     const git::PathLookup& at_base = found.value();
     if (!at_base.blocked_by.empty()) {
         r.reason = fmt::format("{} lies inside {} {} at base; anchor files of this repository",
                                a.path, kind_word(at_base.blocked_kind), at_base.blocked_by);
+        return Unit{};
+    }
+    // A subtree the diff could not read holds it: what became of it is not known.
+    if (const git::Unread* lost = p.diff.unread_at(a.path)) {
+        r.reason =
+            fmt::format("{} lies beneath what the diff could not read: {}", a.path, lost->problem);
         return Unit{};
     }
     if (!at_base.entry) return resolve_new(p, r);
@@ -73,7 +122,7 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
         return Unit{};
     }
     auto base = read_base(p, r, *at_base.entry);
-    if (!base) return base.error();
+    if (!base) return cannot_read(r, base.error());
     if (!base.value()) return Unit{};
     const std::string& base_bytes = *base.value();
     r.binary = text::looks_binary(base_bytes);
@@ -94,6 +143,14 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
         r.status = Status::Same;
         r.to = Location{a.path, a.line, a.last_line()};
         if (check_symbols) check_symbol(r, &base_bytes);
+        return Unit{};
+    }
+    if (delta->change == Change::Deleted && !p.diff.unread().empty()) {
+        // Renames were found by id alone: a copy by content may lie in what was not read.
+        r.reason = fmt::format(
+            "{} deleted at target; whether it was renamed cannot be told, as rename detection "
+            "could not read all it compares: {}",
+            a.path, unread_note(p));
         return Unit{};
     }
     if (delta->change == Change::Deleted) {
@@ -118,7 +175,8 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
         return Unit{};
     }
     auto carried = carry(p, r, *delta, base_bytes, check_symbols);
-    if (carried && delta->untracked && delta->old_path == delta->new_path && !r.reason)
+    if (!carried) return cannot_read(r, carried.error());
+    if (delta->untracked && delta->old_path == delta->new_path && !r.reason)
         r.reason = fmt::format(
             "{} deleted from the index (as by git rm --cached); still on disk, untracked: "
             "carried onto the file there",
@@ -132,8 +190,9 @@ Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
     if (const git::Delta* d = p.diff.find_old(a.path)) ahead_.collect_hunks(p, *d);
     ahead_.collect_blob(entry.oid);
     // A blob in the cache is within the size limit; any other is measured before it is read.
-    auto base_size =
-        content_.held(entry.oid) ? Result<std::uint64_t>(0) : repo_.blob_size(entry.oid);
+    auto base_size = content_.held(entry.oid)
+                         ? Result<std::uint64_t>(0)
+                         : repo_.blob_size(entry.oid, "of " + a.path + " at base");
     if (!base_size) return base_size.error();
     if (base_size.value() > repo_.max_file_bytes()) {
         r.reason = fmt::format(
@@ -143,7 +202,7 @@ Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
             repo_.option_names().max_file_mib.name);
         return static_cast<const std::string*>(nullptr);
     }
-    auto base_content = content_.blob(entry.oid);
+    auto base_content = content_.blob(entry.oid, "of " + a.path + " at base");
     if (!base_content) return base_content.error();
     std::int64_t lines = text::count_lines(*base_content.value());
     if (a.last_line() > lines) {
@@ -159,6 +218,9 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     const Anchor& a = r.anchor;
     r.renamed = delta.change == Change::Renamed;
     auto found_hunks = pairs_.hunks_for(p, delta, &base_bytes);
+    if (!found_hunks && found_hunks.error().unreadable_object())
+        return Error{delta.new_path + " at target: " + found_hunks.error().message,
+                     found_hunks.error().object};
     if (!found_hunks) return found_hunks.error();
     const git::Hunks& h = *found_hunks.value();
     if (h.too_large) {
@@ -203,7 +265,7 @@ Result<Unit> AnchorRules::resolve_new(Pair& p, AnchorResult& r) {
     bool exists = false;
     if (p.target) {
         auto at_target = repo_.lookup(*p.target, r.anchor.path);
-        if (!at_target) return at_target.error();
+        if (!at_target) return cannot_read(r, at_target.error(), r.anchor.path + " at target: ");
         exists = at_target->entry.has_value();
     } else {
         exists = p.diff.find_new(r.anchor.path) != nullptr;
