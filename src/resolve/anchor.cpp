@@ -52,17 +52,11 @@ void check_symbol(AnchorResult& r, const std::string* content) {
     r.symbol_found = found;
 }
 
-// An object the anchor needs that the store does not give (missing, or damaged): the anchor
-// is UNRESOLVED with why, `where` ("a.c at base: ") before it when the message does not say,
-// and the run goes on. Any other error stops the run.
-Result<Unit> cannot_read(AnchorResult& r, const Error& e, const std::string& where = {}) {
+// An object the store does not give, with where it is to the anchor ("a.c at base: ") before
+// the message when the message does not say; any other error as it is.
+Error where(const Error& e, const std::string& where) {
     if (!e.unreadable_object()) return e;
-    AnchorResult left;
-    left.anchor = std::move(r.anchor);
-    left.row = r.row;
-    left.reason = where + e.message;
-    r = std::move(left);
-    return Unit{};
+    return Error{where + e.message, e.object};
 }
 
 // What a pair's diff could not read (Diff::unread), for a deleted file whose renamed copy may
@@ -96,13 +90,25 @@ std::string unread_note(const Pair& p) {
 }  // namespace
 
 Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) {
+    auto filled = fill(p, r, check_symbols);
+    if (filled || !filled.error().unreadable_object()) return filled;
+    // An object it needs that the store does not give (missing, or damaged): UNRESOLVED, why.
+    AnchorResult left;
+    left.anchor = std::move(r.anchor);
+    left.row = r.row;
+    left.reason = filled.error().message;
+    r = std::move(left);
+    return Unit{};
+}
+
+Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
     const Anchor& a = r.anchor;
     if (auto bad = malformed(a)) {
         r.reason = *bad;
         return Unit{};
     }
     auto found = repo_.lookup(p.base, a.path);
-    if (!found) return cannot_read(r, found.error(), a.path + " at base: ");
+    if (!found) return where(found.error(), a.path + " at base: ");
     const git::PathLookup& at_base = found.value();
     if (!at_base.blocked_by.empty()) {
         r.reason = fmt::format("{} lies inside {} {} at base; anchor files of this repository",
@@ -122,7 +128,7 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
         return Unit{};
     }
     auto base = read_base(p, r, *at_base.entry);
-    if (!base) return cannot_read(r, base.error());
+    if (!base) return base.error();
     if (!base.value()) return Unit{};
     const std::string& base_bytes = *base.value();
     r.binary = text::looks_binary(base_bytes);
@@ -175,8 +181,7 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
         return Unit{};
     }
     auto carried = carry(p, r, *delta, base_bytes, check_symbols);
-    if (!carried) return cannot_read(r, carried.error());
-    if (delta->untracked && delta->old_path == delta->new_path && !r.reason)
+    if (carried && delta->untracked && delta->old_path == delta->new_path && !r.reason)
         r.reason = fmt::format(
             "{} deleted from the index (as by git rm --cached); still on disk, untracked: "
             "carried onto the file there",
@@ -218,10 +223,7 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     const Anchor& a = r.anchor;
     r.renamed = delta.change == Change::Renamed;
     auto found_hunks = pairs_.hunks_for(p, delta, &base_bytes);
-    if (!found_hunks && found_hunks.error().unreadable_object())
-        return Error{delta.new_path + " at target: " + found_hunks.error().message,
-                     found_hunks.error().object};
-    if (!found_hunks) return found_hunks.error();
+    if (!found_hunks) return where(found_hunks.error(), delta.new_path + " at target: ");
     const git::Hunks& h = *found_hunks.value();
     if (h.too_large) {
         r.reason = fmt::format(
@@ -265,7 +267,7 @@ Result<Unit> AnchorRules::resolve_new(Pair& p, AnchorResult& r) {
     bool exists = false;
     if (p.target) {
         auto at_target = repo_.lookup(*p.target, r.anchor.path);
-        if (!at_target) return cannot_read(r, at_target.error(), r.anchor.path + " at target: ");
+        if (!at_target) return where(at_target.error(), r.anchor.path + " at target: ");
         exists = at_target->entry.has_value();
     } else {
         exists = p.diff.find_new(r.anchor.path) != nullptr;
@@ -299,7 +301,13 @@ Result<bool> AnchorRules::edited_since(const std::string& base, const std::strin
     if (!earlier) return earlier.error();
     AnchorResult then;
     then.anchor = r.anchor;
-    if (auto filled = resolve(*earlier.value(), then, false); !filled) return filled.error();
+    // What the store does not give leaves the state then unknown: an error, not a guess.
+    if (auto filled = fill(*earlier.value(), then, false); !filled) return filled.error();
+    const git::Diff& before = earlier.value()->diff;
+    if (then.status == Status::Unresolved && !before.unread().empty())
+        return Error{*then.reason, before.unread().front().fetch_from.empty()
+                                       ? Error::Object::Damaged
+                                       : Error::Object::Missing};
     if (!then.to || then.status == Status::Gone) return then.status != r.status;
     const git::Delta* delta = now.diff.find_old(then.to->path);
     if (!delta) return false;

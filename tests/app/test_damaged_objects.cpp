@@ -179,6 +179,47 @@ TEST_CASE("bad input B70: a damaged loose object an anchor needs") {
                           " is missing from the object store: git fsck names what is broken");
         CHECK(has(o, "SAME        b.c:1"));
     }
+    SECTION("a file relocation would search") {
+        Simple s;
+        s.repo.write("other.c", "unrelated\n");
+        s.repo.write("r.c", cptest::numbered(8, "a relocatable line "));
+        s.base = s.repo.commit("other");
+        // r.c loses lines 3-5, so relocation looks for them; other.c changes, and its new
+        // blob is damaged.
+        s.repo.write("r.c",
+                     "a relocatable line 1\na relocatable line 2\na relocatable line 6\n"
+                     "a relocatable line 7\na relocatable line 8\n");
+        s.repo.write("other.c", "changed\n");
+        s.repo.commit("change");
+        const std::string blob = id_of(s.repo, "HEAD:other.c");
+        damage(s.repo, blob, Damage::Garbage);
+        auto o = context_pack(s.repo.dir(), "--base " + s.base + " --target HEAD --anchor r.c:3-5");
+        INFO(o.out << o.err);
+        CHECK(o.status == 0);
+        CHECK(has(o,
+                  "its lines were not looked for where the object store could not give the "
+                  "files: blob " +
+                      short_id(blob) + " of other.c at target is damaged"));
+    }
+    SECTION("the state --since compares with") {
+        Simple s;
+        s.repo.write("b.c", "beta 0\n" + cptest::numbered(5, "beta "));
+        auto since = s.repo.commit("since");
+        s.repo.write("b.c", "beta 0\n" + cptest::numbered(5, "beta ") + "beta 6\n");
+        s.repo.commit("target");
+        const std::string then = id_of(s.repo, since + ":b.c");
+        damage(s.repo, then, Damage::Garbage);
+        // b.c is carried onto the target; whether an edit since touched it is not known.
+        auto o = run(s.repo, "--base " + s.base + " --since " + since +
+                                 " --target HEAD --anchor b.c:2 --anchor a.c:1");
+        INFO(o.out << o.err);
+        CHECK(o.status == 0);
+        CHECK(has(o, "MOVED   b.c:3"));
+        CHECK(has(o, "whether it was edited since " + since +
+                         " cannot be told: b.c at target: "
+                         "blob " +
+                         short_id(then) + " is damaged in the object store"));
+    }
     SECTION("its window and its callers") {
         Simple s;
         s.repo.write("callers.c", "alpha 3 is used here\n");
