@@ -99,14 +99,15 @@ std::string read_promisor_remote(git_repository* raw) {
     if (git_config_get_string_buf(&named, config.get(), "extensions.partialclone") == 0)
         found = named.ptr;
     git_buf_dispose(&named);
+    // Every entry, filtered here: libgit2 1.5's glob iterator leaks its regex match data.
     git_config_iterator* it = nullptr;
-    if (found.empty() &&
-        git_config_iterator_glob_new(&it, config.get(), "^remote\\..+\\.promisor$") == 0) {
+    if (found.empty() && git_config_iterator_new(&it, config.get()) == 0) {
         git_config_entry* entry = nullptr;
         while (found.empty() && git_config_next(&entry, it) == 0) {
             int on = 0;
-            std::string_view name = entry->name;  // remote.<name>.promisor
-            if (git_config_parse_bool(&on, entry->value) == 0 && on)
+            std::string_view name = entry->name;  // remote.<name>.promisor, the name as written
+            if (name.size() > 16 && name.starts_with("remote.") && name.ends_with(".promisor") &&
+                git_config_parse_bool(&on, entry->value) == 0 && on)
                 found = name.substr(7, name.size() - 7 - 9);
         }
         git_config_iterator_free(it);
