@@ -8,6 +8,7 @@
 #include "caches.hpp"
 #include "context_pack/core/text.hpp"
 #include "context_pack/git/index_file.hpp"
+#include "object_store.hpp"
 
 namespace cp::git {
 namespace {
@@ -111,6 +112,8 @@ Result<Repository> Repository::open_without_index() const {
     Repository out;
     out.repo_.reset(raw);
     if (set_workdir(raw, workdir()) < 0) return failure("cannot open the repository again");
+    if (auto used = use_object_store(raw, settings_.object_directory, settings_.alternates); !used)
+        return used.error();
     out.settings_ = settings_;
     out.attributes_->decided = true;          // its attributes are asked of itself
     Handle<git_index, git_index_free> empty;  // the repository keeps its own reference

@@ -11,7 +11,7 @@ Result<Diff> Repository::diff(const std::string& base, const std::optional<std::
     // diffs them; the working tree is this handle's.
     const Repository& objects = reader && target ? *reader : *this;
     TreeHandle base_tree;
-    if (auto r = read_commit_tree(objects.repo_.get(), base, base_tree); !r) return r.error();
+    if (auto r = read_commit_tree(objects, base, base_tree); !r) return r.error();
 
     Diff out;
     out.repo_ = this;
@@ -22,7 +22,8 @@ Result<Diff> Repository::diff(const std::string& base, const std::optional<std::
         // change, where libgit2 1.5's tree diff reads every tree of both commits (#6863).
         auto walked = commit_deltas(objects, base_tree.get(), *target);
         if (!walked) return walked.error();
-        deltas = std::move(walked).value();
+        deltas = std::move(walked->deltas);
+        out.unread_ = std::move(walked->unread);
     } else {
         // Staged and unstaged changes together, the unstaged half by our own scan when it can
         // tell: libgit2's stats every file by its absolute path on one thread.
@@ -33,10 +34,12 @@ Result<Diff> Repository::diff(const std::string& base, const std::optional<std::
     }
     // Renames over the whole name-level diff, as git finds them: a pathspec would hide the
     // other side of a renamed file.
-    auto paired = pair_renames(*this, objects, std::move(deltas), out.worktree_);
+    auto paired = pair_renames(*this, objects, std::move(deltas), out.worktree_, out.unread_);
     if (!paired) return paired.error();
     out.deltas_ = std::move(paired->deltas);
     out.renames_skipped_ = paired->skipped;
+    std::sort(out.unread_.begin(), out.unread_.end(),
+              [](const Unread& a, const Unread& b) { return a.path < b.path; });
 
     // Sorted by each side's path, for find_old and find_new.
     std::sort(out.deltas_.begin(), out.deltas_.end(),
@@ -52,6 +55,14 @@ const Delta* Diff::find_old(std::string_view path) const {
                                [](const Delta& d, std::string_view p) { return d.old_path < p; });
     for (; it != deltas_.end() && it->old_path == path; ++it)
         if (it->change != Change::Added) return &*it;
+    return nullptr;
+}
+
+const Unread* Diff::unread_at(std::string_view path) const {
+    for (const Unread& u : unread_)
+        if (u.subtree && path.size() > u.path.size() && path.starts_with(u.path) &&
+            path[u.path.size()] == '/')
+            return &u;
     return nullptr;
 }
 

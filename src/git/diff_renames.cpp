@@ -1,33 +1,53 @@
 // The rename step of Repository::diff: a name-level diff's deleted and added paths handed to
 // rename.hpp (git's diffcore-rename), which reads their content lazily through RenameFiles,
 // and the pairs it finds made into renamed deltas.
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
+#include "context_pack/core/text.hpp"
 #include "context_pack/git/rename.hpp"
 #include "diff_steps.hpp"
 
 namespace cp::git {
 namespace {
 
+// What a candidate's blob is, for what the store says of it: "of a.c at base".
+std::string of(const Delta& d, bool source) {
+    return fmt::format("of {} at {}", text::printable(source ? d.old_path : d.new_path),
+                       source ? "base" : "target");
+}
+
+// A rename candidate whose blob the store did not give, as the diff keeps it (see Unread).
+Unread unread_blob(const Repository& repo, const Delta& d, bool source, const Error& error) {
+    Unread u;
+    u.path = source ? d.old_path : d.new_path;
+    u.at_base = source;
+    u.oid = source ? d.old_oid : d.new_oid;
+    u.problem = error.message;
+    if (error.object == Error::Object::Missing) u.fetch_from = repo.promisor_remote();
+    return u;
+}
+
 // What rename detection reads: blobs at base for sources, blobs or converted working-tree
-// files for targets, each at most once.
+// files for targets, each at most once. A blob the store does not give is kept in `unread`.
 class RenameFiles : public rename::Files {
   public:
-    RenameFiles(const Repository& repo, const std::vector<const Delta*>& sources,
-                const std::vector<const Delta*>& targets, bool worktree)
-        : repo_(repo),
-          sources_(sources),
-          targets_(targets),
-          worktree_(worktree),
-          bytes_{std::vector<std::optional<std::string>>(sources.size()),
-                 std::vector<std::optional<std::string>>(targets.size())} {}
+    RenameFiles(const Repository& repo, bool worktree, std::vector<Unread>& unread)
+        : repo_(repo), worktree_(worktree), unread_(unread) {}
+
+    // The candidates of the next detection.
+    void use(const std::vector<const Delta*>& sources, const std::vector<const Delta*>& targets) {
+        sources_ = &sources;
+        targets_ = &targets;
+    }
 
     std::string content_id(rename::Side side, std::size_t i) override {
-        if (side == rename::Side::Source) return sources_[i]->old_oid;
-        if (!worktree_) return targets_[i]->new_oid;
+        if (side == rename::Side::Source) return (*sources_)[i]->old_oid;
+        if (!worktree_) return (*targets_)[i]->new_oid;
         auto b = bytes(side, i);
         git_oid oid;
         if (git_odb_hash(&oid, b.data(), b.size(), GIT_OBJECT_BLOB) < 0) {
@@ -41,16 +61,19 @@ class RenameFiles : public rename::Files {
 
     std::string_view bytes(rename::Side side, std::size_t i) override {
         bool source = side == rename::Side::Source;
-        auto& slot = bytes_[source ? 0 : 1][i];
+        const Delta& d = source ? *(*sources_)[i] : *(*targets_)[i];
+        auto& slot = bytes_[source ? 0 : 1][&d];
         if (!slot) {
-            const Delta& d = source ? *sources_[i] : *targets_[i];
             if (!source && worktree_) {
                 auto file = repo_.read_worktree_as_stored(d.new_path);
                 if (!file) remember(file.error());
                 slot = file && file.value() ? *file.value() : std::string();
             } else {
-                auto blob = repo_.blob(source ? d.old_oid : d.new_oid);
-                if (!blob) remember(blob.error());
+                auto blob = repo_.blob(source ? d.old_oid : d.new_oid, of(d, source));
+                if (!blob && blob.error().unreadable_object())
+                    unread_.push_back(unread_blob(repo_, d, source, blob.error()));
+                else if (!blob)
+                    remember(blob.error());
                 slot = blob ? blob.value() : std::string();
             }
         }
@@ -65,10 +88,11 @@ class RenameFiles : public rename::Files {
     }
 
     const Repository& repo_;
-    const std::vector<const Delta*>& sources_;
-    const std::vector<const Delta*>& targets_;
     bool worktree_;
-    std::vector<std::optional<std::string>> bytes_[2];
+    std::vector<Unread>& unread_;
+    const std::vector<const Delta*>* sources_ = nullptr;
+    const std::vector<const Delta*>* targets_ = nullptr;
+    std::map<const Delta*, std::optional<std::string>> bytes_[2];
     std::optional<Error> error_;
 };
 
@@ -79,8 +103,11 @@ struct RenameCandidates {
 
 // Deleted paths are rename sources, added and untracked ones targets, in path order.
 // Submodules and files over the size limit take no part: detection would read them whole.
+// A blob whose size the store does not give is kept in `unread`, and stays a candidate for
+// exact renames, which need only its id.
 Result<RenameCandidates> rename_candidates(const Repository& repo, const Repository& objects,
-                                           const std::vector<Delta>& deltas, bool worktree) {
+                                           const std::vector<Delta>& deltas, bool worktree,
+                                           std::vector<Unread>& unread) {
     RenameCandidates c;
     std::vector<const Delta*>& sources = c.sources;
     std::vector<const Delta*>& targets = c.targets;
@@ -99,10 +126,15 @@ Result<RenameCandidates> rename_candidates(const Repository& repo, const Reposit
             return !(::lstat((repo.workdir() + d->new_path).c_str(), &st) == 0 &&
                      std::uint64_t(st.st_size) > max);
         }
-        auto size = objects.blob_size(source ? d->old_oid : d->new_oid);
+        auto size = objects.blob_size(source ? d->old_oid : d->new_oid, of(*d, source));
+        if (!size && size.error().unreadable_object()) {
+            unread.push_back(unread_blob(objects, *d, source, size.error()));
+            return true;
+        }
         if (!size) return size.error();
         return size.value() <= max;
     };
+    if (sources.empty() || targets.empty()) return RenameCandidates{};  // nothing to pair
     for (auto* list : {&sources, &targets}) {
         std::vector<const Delta*> kept;
         for (const Delta* d : *list) {
@@ -134,8 +166,9 @@ Result<std::size_t> rename_limit(const Repository& repo) {
 }  // namespace
 
 Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& objects,
-                                  std::vector<Delta> deltas, bool worktree) {
-    auto candidates = rename_candidates(repo, objects, deltas, worktree);
+                                  std::vector<Delta> deltas, bool worktree,
+                                  std::vector<Unread>& unread) {
+    auto candidates = rename_candidates(repo, objects, deltas, worktree, unread);
     if (!candidates) return candidates.error();
     const std::vector<const Delta*>& sources = candidates->sources;
     const std::vector<const Delta*>& targets = candidates->targets;
@@ -152,9 +185,20 @@ Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& obje
         if (!limit) return limit.error();
         options.limit = limit.value();
     }
-    RenameFiles files(objects, sources, targets, worktree);
-    auto detection = rename::detect_renames(source_names, target_names, files, options);
-    if (files.error()) return *files.error();
+    RenameFiles files(objects, worktree, unread);
+    files.use(sources, targets);
+    rename::Detection detection;
+    if (unread.empty()) {
+        detection = rename::detect_renames(source_names, target_names, files, options);
+        if (files.error()) return *files.error();
+    }
+    if (!unread.empty()) {
+        // Content the store did not give: a partner by content may lie in it, so renames are
+        // found by id alone, which reads nothing, and the diff says what it could not read.
+        options.minimum_score = rename::kMaxScore;
+        detection = rename::detect_renames(source_names, target_names, files, options);
+        if (files.error()) return *files.error();
+    }
     const std::vector<rename::Pair>& pairs = detection.pairs;
 
     PairedDeltas paired_deltas;

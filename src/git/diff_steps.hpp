@@ -13,9 +13,14 @@
 namespace cp::git {
 
 // The name-level deltas from `base_tree` to the tree of the commit `target`, read through
-// `objects`, recursing only into subtrees whose ids differ; submodules are not followed.
-Result<std::vector<Delta>> commit_deltas(const Repository& objects, const git_tree* base_tree,
-                                         const std::string& target);
+// `objects`, recursing only into subtrees whose ids differ; submodules are not followed. A
+// subtree the store does not give is `unread`, and nothing beneath it is walked.
+struct CommitDeltas {
+    std::vector<Delta> deltas;
+    std::vector<Unread> unread;
+};
+Result<CommitDeltas> commit_deltas(const Repository& objects, const git_tree* base_tree,
+                                   const std::string& target);
 
 struct WorktreeDeltas {
     std::vector<Delta> deltas;
@@ -34,12 +39,15 @@ Result<WorktreeDeltas> worktree_deltas(const Repository& repo, const std::string
 // untracked ones the targets; blobs are read through `objects`, working-tree files through
 // `repo`, and files over `repo`'s size limit and submodules take no part. The pairs come
 // first, then every delta left unpaired, in its order. The limit is git's diff.renameLimit;
-// `skipped` says when it stopped inexact detection; it is read through `objects`.
+// `skipped` says when it stopped inexact detection; it is read through `objects`. `unread`
+// holds what the diff could not read (subtrees); blobs the store does not give join it, and
+// when it is not empty, renames are found by id alone.
 struct PairedDeltas {
     std::vector<Delta> deltas;
     std::optional<rename::Skipped> skipped;
 };
 Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& objects,
-                                  std::vector<Delta> deltas, bool worktree);
+                                  std::vector<Delta> deltas, bool worktree,
+                                  std::vector<Unread>& unread);
 
 }  // namespace cp::git

@@ -19,8 +19,22 @@ namespace cp::git {
 // libgit2 errors become one line here and nowhere else, with the mend where one is known.
 // Where libgit2 may have read the index, `names` words the mend that names an option (an
 // index libgit2 cannot read still leaves commit targets); object and tree reads need none.
+// An error of libgit2's object database, zlib or an object's parse is marked as an object's
+// failure (Error::object, Damaged), for a caller that can go on without that object.
 Error failure(std::string_view what, const OptionNames& names);
 Error failure(std::string_view what);
+
+// A read of the object `oid` that failed with `rc` (git_error_last() says why; call it before
+// any other libgit2 call), as one line marked as an object's failure (Error::object): missing, in a
+// partial clone, with the fetch from its promisor remote that brings it; missing elsewhere, or
+// damaged, with git fsck. `kind`: "blob", "tree", "commit" or "object"; `of`: what it is to
+// the caller ("of dir", "of commit 1a2b3c4d5e"), or empty.
+struct Unreadable {
+    Error error;
+    bool missing = false;  // absent from the store (GIT_ENOTFOUND), not damaged
+};
+Unreadable unreadable(const Repository& repo, int rc, std::string_view kind, const git_oid& oid,
+                      std::string_view of = {});
 
 // A boolean setting; `fallback` when it is not set, nullopt when it is not a boolean.
 std::optional<bool> config_bool(git_config* config, const char* name, bool fallback);
@@ -86,7 +100,7 @@ inline EntryKind kind_of(git_filemode_t mode) {
 }
 
 // The root tree of the commit `commit_hex`, read through `repo`.
-Result<Unit> read_commit_tree(git_repository* repo, const std::string& commit_hex,
+Result<Unit> read_commit_tree(const Repository& repo, const std::string& commit_hex,
                               TreeHandle& tree);
 
 }  // namespace cp::git

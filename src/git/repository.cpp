@@ -10,6 +10,7 @@
 
 #include "caches.hpp"
 #include "context_pack/core/text.hpp"
+#include "object_store.hpp"
 
 namespace cp::git {
 namespace {
@@ -83,6 +84,36 @@ Result<std::size_t> read_max_tree_depth(git_repository* raw) {
             "core.maxTreeDepth must be a positive integer; fix it with git config "
             "core.maxTreeDepth 4096"};
     return static_cast<std::size_t>(*depth);
+}
+
+// The promisor remote of a partial clone, as git finds it: extensions.partialClone, else the
+// first remote whose remote.<name>.promisor is true. Empty when there is none.
+std::string read_promisor_remote(git_repository* raw) {
+    Handle<git_config, git_config_free> config;
+    if (git_repository_config_snapshot(config.out(), raw) < 0) {
+        git_error_clear();
+        return {};
+    }
+    std::string found;
+    git_buf named = GIT_BUF_INIT;
+    if (git_config_get_string_buf(&named, config.get(), "extensions.partialclone") == 0)
+        found = named.ptr;
+    git_buf_dispose(&named);
+    // Every entry, filtered here: libgit2 1.5's glob iterator leaks its regex match data.
+    git_config_iterator* it = nullptr;
+    if (found.empty() && git_config_iterator_new(&it, config.get()) == 0) {
+        git_config_entry* entry = nullptr;
+        while (found.empty() && git_config_next(&entry, it) == 0) {
+            int on = 0;
+            std::string_view name = entry->name;  // remote.<name>.promisor, the name as written
+            if (name.size() > 16 && name.starts_with("remote.") && name.ends_with(".promisor") &&
+                git_config_parse_bool(&on, entry->value) == 0 && on)
+                found = name.substr(7, name.size() - 7 - 9);
+        }
+        git_config_iterator_free(it);
+    }
+    git_error_clear();
+    return found;
 }
 
 // `path` taken from `dir`, as git takes a relative path from the directory it runs in.
@@ -173,27 +204,6 @@ Environment Environment::of_process() {
     return env;
 }
 
-namespace {
-
-// The environment's object directory and alternates, on a handle just opened: its object
-// database is replaced or added to, as git reads them for every object.
-Result<Unit> use_object_stores(git_repository* raw, const std::string& objects,
-                               const std::vector<std::string>& alternates) {
-    if (objects.empty() && alternates.empty()) return Unit{};
-    OdbHandle odb;
-    if ((objects.empty() ? git_repository_odb(odb.out(), raw)
-                         : git_odb_open(odb.out(), objects.c_str())) < 0)
-        return failure("cannot open the object directory");
-    for (const auto& alternate : alternates)
-        if (is_directory(alternate) && git_odb_add_disk_alternate(odb.get(), alternate.c_str()) < 0)
-            return failure(fmt::format("cannot add the alternate object directory {}",
-                                       text::printable(alternate)));
-    if (!objects.empty()) git_repository_set_odb(raw, odb.get());
-    return Unit{};
-}
-
-}  // namespace
-
 // The environment's working tree, index and object directories, on the handle open() made.
 Result<Unit> Repository::take_environment(const std::string& dir, const Environment& env) {
     git_repository* raw = repo_.get();
@@ -223,7 +233,7 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
     if (env.alternates)
         for (const auto& alternate : split_paths(*env.alternates))
             settings_.alternates.push_back(absolute_from(top, alternate));
-    if (auto used = use_object_stores(raw, settings_.object_directory, settings_.alternates); !used)
+    if (auto used = use_object_store(raw, settings_.object_directory, settings_.alternates); !used)
         return used.error();
     if (env.index_file && !env.index_file->empty()) {
         settings_.index_file = absolute_from(top, *env.index_file);
@@ -276,6 +286,7 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
         repo.repo_.reset(raw);
         repo.settings_.names = names;
         if (auto taken = repo.take_environment(dir, env); !taken) return taken.error();
+        repo.settings_.promisor_remote = read_promisor_remote(raw);
         if (auto depth = read_max_tree_depth(raw); !depth)
             return depth.error();
         else
@@ -327,7 +338,7 @@ Result<Repository> Repository::open_reader() const {
         return failure("cannot open the repository again");
     Repository reader;
     reader.repo_.reset(raw);
-    if (auto used = use_object_stores(raw, settings_.object_directory, settings_.alternates); !used)
+    if (auto used = use_object_store(raw, settings_.object_directory, settings_.alternates); !used)
         return used.error();
     reader.settings_ = settings_;
     return reader;
@@ -370,25 +381,91 @@ Revision Repository::resolve_commit(std::string_view rev) const {
         out.outcome = Revision::Outcome::Invalid;
         return out;
     }
-    if (rc < 0) {
-        // A reference that names an object the store cannot produce is damage, not absence.
-        git_oid named;
-        if (git_reference_name_to_id(&named, repo_.get(), spec.c_str()) == 0) {
-            out.outcome = Revision::Outcome::Missing;
-            out.oid = hex(&named);
-            return out;
-        }
-        out.outcome = Revision::Outcome::NotFound;
-        return out;
-    }
+    if (rc < 0) return unreadable_revision(spec, rc);
     ObjectHandle commit;
     if (git_object_peel(commit.out(), obj.get(), GIT_OBJECT_COMMIT) < 0) {
+        // A tag whose target the store cannot give is that target's failure.
+        git_error_clear();
+        if (git_object_type(obj.get()) == GIT_OBJECT_TAG) {
+            const git_oid* target = git_tag_target_id(reinterpret_cast<git_tag*>(obj.get()));
+            ObjectHandle pointed;
+            if (int read = git_object_lookup(pointed.out(), repo_.get(), target, GIT_OBJECT_ANY);
+                read < 0) {
+                out.outcome = Revision::Outcome::Missing;
+                out.oid = hex(target);
+                out.problem = unreadable(*this, read, "object", *target).error.message;
+                return out;
+            }
+        }
         out.outcome = Revision::Outcome::NotACommit;
         out.oid = hex(git_object_id(obj.get()));
         return out;
     }
-    out.outcome = Revision::Outcome::Commit;
     out.oid = hex(git_object_id(commit.get()));
+    // Every use of a commit reads its tree: a tree the store cannot give makes it unusable.
+    const git_oid* tree_id = git_commit_tree_id(reinterpret_cast<git_commit*>(commit.get()));
+    TreeHandle tree;
+    if (int read = git_tree_lookup(tree.out(), repo_.get(), tree_id); read < 0) {
+        out.outcome = Revision::Outcome::Missing;
+        out.problem =
+            unreadable(*this, read, "tree", *tree_id, "of commit " + text::short_oid(out.oid))
+                .error.message;
+        return out;
+    }
+    out.outcome = Revision::Outcome::Commit;
+    return out;
+}
+
+// Why `spec` named nothing: absent (NotFound), or an object it leads to that the store cannot
+// give (Missing: a reference to a missing object, a damaged one), which is no absence.
+// `rc` and libgit2's last error are git_revparse_single's.
+Revision Repository::unreadable_revision(const std::string& spec, int rc) const {
+    Revision out;
+    const git_error* e = git_error_last();
+    const int klass = e ? e->klass : GIT_ERROR_NONE;
+    const std::string detail = e && e->message ? e->message : "";
+    if (rc == GIT_ENOTFOUND && klass != GIT_ERROR_ODB) {  // no object, no reference, by that name
+        git_error_clear();
+        return out;
+    }
+    // The object it names: a whole id, a reference's, or the one a unique prefix names.
+    git_oid named;
+    bool known = spec.size() == GIT_OID_HEXSZ && git_oid_fromstr(&named, spec.c_str()) == 0;
+    if (!known) {  // a reference, by its full name or as git dwims a short one
+        Handle<git_reference, git_reference_free> ref, direct;
+        known = git_reference_dwim(ref.out(), repo_.get(), spec.c_str()) == 0 &&
+                git_reference_resolve(direct.out(), ref.get()) == 0 &&
+                git_reference_target(direct.get());
+        if (known) git_oid_cpy(&named, git_reference_target(direct.get()));
+    }
+    if (!known && is_hex_prefix(spec)) {
+        git_oid prefix;
+        OdbHandle odb;
+        known = git_oid_fromstrn(&prefix, spec.c_str(), spec.size()) == 0 &&
+                git_repository_odb(odb.out(), repo_.get()) == 0 &&
+                git_odb_exists_prefix(&named, odb.get(), &prefix, spec.size()) == 0;
+    }
+    const char* kind = "object";
+    if (known) {
+        OdbHandle odb;
+        size_t size = 0;
+        git_object_t type = GIT_OBJECT_INVALID;
+        if (git_repository_odb(odb.out(), repo_.get()) == 0 &&
+            git_odb_read_header(&size, &type, odb.get(), &named) == 0)
+            kind = git_object_type2string(type);
+    }
+    out.outcome = Revision::Outcome::Missing;
+    if (!known) {
+        git_error_clear();
+        out.problem = fmt::format(
+            "an object it leads to cannot be read ({}): git fsck names what is broken; restore "
+            "it from a good clone of the repository",
+            text::printable(detail));
+        return out;
+    }
+    git_error_set_str(klass, detail.c_str());  // as the revision's read left it
+    out.oid = hex(&named);
+    out.problem = unreadable(*this, rc, kind, named).error.message;
     return out;
 }
 
@@ -399,33 +476,34 @@ Result<std::string> Repository::head_commit() const {
     return hex(&oid);
 }
 
-Result<std::string> Repository::blob(const std::string& oid_hex) const {
+Result<std::string> Repository::blob(const std::string& oid_hex, std::string_view of) const {
     git_oid oid;
     if (git_oid_fromstr(&oid, oid_hex.c_str()) < 0) return failure("bad object id");
     BlobHandle blob;
-    if (git_blob_lookup(blob.out(), repo_.get(), &oid) < 0)
-        return failure(fmt::format("cannot read blob {}", text::short_oid(oid_hex)));
+    if (int rc = git_blob_lookup(blob.out(), repo_.get(), &oid); rc < 0)
+        return unreadable(*this, rc, "blob", oid, of).error;
     auto size = static_cast<std::size_t>(git_blob_rawsize(blob.get()));
     return std::string(static_cast<const char*>(git_blob_rawcontent(blob.get())), size);
 }
 
-Result<std::uint64_t> Repository::blob_size(const std::string& oid_hex) const {
+Result<std::uint64_t> Repository::blob_size(const std::string& oid_hex, std::string_view of) const {
     git_oid oid;
     if (git_oid_fromstr(&oid, oid_hex.c_str()) < 0) return failure("bad object id");
     OdbHandle odb;
     if (git_repository_odb(odb.out(), repo_.get()) < 0) return failure("cannot open the odb");
     size_t size = 0;
     git_object_t type = GIT_OBJECT_INVALID;
-    if (git_odb_read_header(&size, &type, odb.get(), &oid) < 0)
-        return failure(fmt::format("cannot read blob {}", text::short_oid(oid_hex)));
+    if (int rc = git_odb_read_header(&size, &type, odb.get(), &oid); rc < 0)
+        return unreadable(*this, rc, "blob", oid, of).error;
     return std::uint64_t(size);
 }
 
-Result<std::optional<std::string>> Repository::blob_within_limit(const std::string& oid) const {
-    auto size = blob_size(oid);
+Result<std::optional<std::string>> Repository::blob_within_limit(const std::string& oid,
+                                                                 std::string_view of) const {
+    auto size = blob_size(oid, of);
     if (!size) return size.error();
     if (size.value() > settings_.max_file_bytes) return std::optional<std::string>();
-    auto bytes = blob(oid);
+    auto bytes = blob(oid, of);
     if (!bytes) return bytes.error();
     return std::optional<std::string>(std::move(bytes).value());
 }

@@ -13,12 +13,13 @@
 namespace cp::git {
 
 Result<PathLookup> Repository::lookup(const std::string& commit, std::string_view path) const {
-    auto tree_of = [&](const git_oid& id) -> Result<const git_tree*> {
+    // `dir`: the tree's path, for what the store says of it when it cannot give it.
+    auto tree_of = [&](const git_oid& id, std::string_view dir) -> Result<const git_tree*> {
         auto it = trees_->by_id.find(id);
         if (it == trees_->by_id.end()) {
             TreeHandle t;
-            if (git_tree_lookup(t.out(), repo_.get(), &id) < 0)
-                return failure(fmt::format("cannot read tree {}", text::short_oid(hex(&id))));
+            if (int rc = git_tree_lookup(t.out(), repo_.get(), &id); rc < 0)
+                return unreadable(*this, rc, "tree", id, "of " + text::printable(dir)).error;
             it = trees_->by_id.emplace(id, std::move(t)).first;
         }
         return it->second.get();
@@ -26,12 +27,12 @@ Result<PathLookup> Repository::lookup(const std::string& commit, std::string_vie
     auto root_id = trees_->root_of.find(commit);
     if (root_id == trees_->root_of.end()) {
         TreeHandle root;
-        if (auto r = read_commit_tree(repo_.get(), commit, root); !r) return r.error();
+        if (auto r = read_commit_tree(*this, commit, root); !r) return r.error();
         git_oid id = *git_tree_id(root.get());
         trees_->by_id.try_emplace(id, std::move(root));
         root_id = trees_->root_of.emplace(commit, id).first;
     }
-    auto root = tree_of(root_id->second);
+    auto root = tree_of(root_id->second, "commit " + text::short_oid(commit));
     if (!root) return root.error();
     PathLookup out;
     const git_tree* tree = root.value();
@@ -54,7 +55,7 @@ Result<PathLookup> Repository::lookup(const std::string& commit, std::string_vie
             out.blocked_kind = kind;
             return out;
         }
-        auto sub = tree_of(*git_tree_entry_id(e));
+        auto sub = tree_of(*git_tree_entry_id(e), path.substr(0, slash));
         if (!sub) return sub.error();
         tree = sub.value();
         pos = slash + 1;
@@ -97,11 +98,28 @@ struct Level {
     std::size_t i = 0, j = 0;
 };
 
-Result<TreeHandle> tree_of(git_repository* repo, const git_tree_entry* e, const std::string& path) {
+// The subtree at `path`; `side` (" at base"), for what the store says of it, may be empty.
+Result<TreeHandle> tree_of(const Repository& repo, const git_tree_entry* e, const std::string& path,
+                           std::string_view side = {}) {
     TreeHandle t;
-    if (git_tree_lookup(t.out(), repo, git_tree_entry_id(e)) < 0)
-        return failure(fmt::format("cannot read tree {}", path));
+    if (int rc = git_tree_lookup(t.out(), raw_handle(repo), git_tree_entry_id(e)); rc < 0)
+        return unreadable(repo, rc, "tree", *git_tree_entry_id(e),
+                          fmt::format("of {}{}", text::printable(path), side))
+            .error;
     return t;
+}
+
+// A subtree the store did not give, as the diff keeps it (see Unread).
+Unread unread_subtree(const Repository& repo, const git_tree_entry* e, const std::string& path,
+                      bool at_base, const Error& error) {
+    Unread u;
+    u.path = path;
+    u.subtree = true;
+    u.at_base = at_base;
+    u.oid = hex(git_tree_entry_id(e));
+    u.problem = error.message;
+    if (error.object == Error::Object::Missing) u.fetch_from = repo.promisor_remote();
+    return u;
 }
 
 // A file one side lacks, as added or deleted.
@@ -115,10 +133,11 @@ Delta one_side(const git_tree_entry* e, const std::string& path, bool added) {
 }
 
 // Both sides of a path whose entries differ: a file's change, or the level to walk next
-// (a subtree on either side, or on both when both are trees).
-Result<std::optional<Level>> compare(git_repository* repo, const git_tree_entry* x,
+// (a subtree on either side, or on both when both are trees). A subtree the store does not
+// give is kept in `unread`, and nothing beneath the path is walked on either side.
+Result<std::optional<Level>> compare(const Repository& repo, const git_tree_entry* x,
                                      const git_tree_entry* y, const std::string& path,
-                                     std::vector<Delta>& out) {
+                                     std::vector<Delta>& out, std::vector<Unread>& unread) {
     auto mx = x ? git_tree_entry_filemode(x) : GIT_FILEMODE_UNREADABLE;
     auto my = y ? git_tree_entry_filemode(y) : GIT_FILEMODE_UNREADABLE;
     bool tx = mx == GIT_FILEMODE_TREE, ty = my == GIT_FILEMODE_TREE;
@@ -140,23 +159,24 @@ Result<std::optional<Level>> compare(git_repository* repo, const git_tree_entry*
     // round): the old side's files are deleted, the new side's added; submodules not followed.
     Level next;
     next.prefix = path + "/";
-    if (x && mx != GIT_FILEMODE_COMMIT) {
-        if (!tx)
-            out.push_back(one_side(x, path, false));
-        else if (auto t = tree_of(repo, x, path); !t)
-            return t.error();
-        else
-            next.owned_a = std::move(t).value();
+    bool lost = false;
+    for (bool base : {true, false}) {
+        const git_tree_entry* e = base ? x : y;
+        if (!e || (base ? mx : my) == GIT_FILEMODE_COMMIT) continue;
+        if (!(base ? tx : ty)) {
+            out.push_back(one_side(e, path, !base));
+            continue;
+        }
+        auto t = tree_of(repo, e, path, base ? " at base" : " at target");
+        if (!t && !t.error().unreadable_object()) return t.error();
+        if (!t) {
+            unread.push_back(unread_subtree(repo, e, path, base, t.error()));
+            lost = true;
+            continue;
+        }
+        (base ? next.owned_a : next.owned_b) = std::move(t).value();
     }
-    if (y && my != GIT_FILEMODE_COMMIT) {
-        if (!ty)
-            out.push_back(one_side(y, path, true));
-        else if (auto t = tree_of(repo, y, path); !t)
-            return t.error();
-        else
-            next.owned_b = std::move(t).value();
-    }
-    if (!next.owned_a.get() && !next.owned_b.get()) return std::optional<Level>();
+    if (lost || (!next.owned_a.get() && !next.owned_b.get())) return std::optional<Level>();
     next.a = next.owned_a.get();
     next.b = next.owned_b.get();
     return std::optional<Level>(std::move(next));
@@ -164,8 +184,9 @@ Result<std::optional<Level>> compare(git_repository* repo, const git_tree_entry*
 
 // The name-level diff of two trees (either may be null: empty), descending only into
 // subtrees whose ids differ. The deltas come in walk order; Repository::diff sorts them.
-Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree* b,
-                        std::size_t max_depth, std::vector<Delta>& out) {
+Result<Unit> diff_trees(const Repository& repo, const git_tree* a, const git_tree* b,
+                        std::vector<Delta>& out, std::vector<Unread>& unread) {
+    const std::size_t max_depth = repo.max_tree_depth();
     std::vector<Level> stack(1);
     stack[0].a = a;
     stack[0].b = b;
@@ -189,7 +210,7 @@ Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree*
             continue;
         std::string path = level.prefix + git_tree_entry_name(x ? x : y);
         std::size_t depth = level.depth + 1;
-        auto next = compare(repo, x, y, path, out);
+        auto next = compare(repo, x, y, path, out, unread);
         if (!next) return next.error();
         if (!next.value()) continue;
         if (auto deep = check_depth(depth + 1, max_depth, path); !deep) return deep;
@@ -201,20 +222,18 @@ Result<Unit> diff_trees(git_repository* repo, const git_tree* a, const git_tree*
 
 }  // namespace
 
-Result<std::vector<Delta>> commit_deltas(const Repository& objects, const git_tree* base_tree,
-                                         const std::string& target) {
+Result<CommitDeltas> commit_deltas(const Repository& objects, const git_tree* base_tree,
+                                   const std::string& target) {
     TreeHandle target_tree;
-    if (auto r = read_commit_tree(raw_handle(objects), target, target_tree); !r) return r.error();
-    std::vector<Delta> deltas;
-    if (auto r = diff_trees(raw_handle(objects), base_tree, target_tree.get(),
-                            objects.max_tree_depth(), deltas);
-        !r)
+    if (auto r = read_commit_tree(objects, target, target_tree); !r) return r.error();
+    CommitDeltas out;
+    if (auto r = diff_trees(objects, base_tree, target_tree.get(), out.deltas, out.unread); !r)
         return r.error();
-    return deltas;
+    return out;
 }
 
-Result<std::vector<TrackedFile>> Repository::tracked_files(
-    const std::optional<std::string>& target) const {
+Result<std::vector<TrackedFile>> Repository::tracked_files(const std::optional<std::string>& target,
+                                                           const SkipVisitor& skip) const {
     std::vector<TrackedFile> files;
     if (!target) {
         Handle<git_index, git_index_free> index;
@@ -230,7 +249,7 @@ Result<std::vector<TrackedFile>> Repository::tracked_files(
         return files;
     }
     TreeHandle tree;
-    if (auto r = read_commit_tree(repo_.get(), *target, tree); !r) return r.error();
+    if (auto r = read_commit_tree(*this, *target, tree); !r) return r.error();
     // Depth first in tree order, as git_tree_walk's pre-order visits files, with the levels
     // on the heap: a tree's depth is the repository author's to choose.
     struct Open {
@@ -257,7 +276,11 @@ Result<std::vector<TrackedFile>> Repository::tracked_files(
         if (mode != GIT_FILEMODE_TREE) continue;
         if (auto deep = check_depth(stack.size() + 1, settings_.max_tree_depth, path); !deep)
             return deep.error();
-        auto sub = tree_of(repo_.get(), e, path);
+        auto sub = tree_of(*this, e, path);
+        if (!sub && skip && sub.error().unreadable_object()) {
+            skip(path, sub.error());
+            continue;
+        }
         if (!sub) return sub.error();
         const git_tree* t = sub.value().get();
         stack.push_back({std::move(sub).value(), t, path + "/", 0});  // `open` not used after
@@ -267,7 +290,7 @@ Result<std::vector<TrackedFile>> Repository::tracked_files(
 
 Result<Unit> Repository::read_tracked(const std::vector<TrackedFile>& files, std::size_t begin,
                                       std::size_t end, const FileVisitor& visit,
-                                      const Repository* reader) const {
+                                      const Repository* reader, const SkipVisitor& skip) const {
     const Repository& objects = reader ? *reader : *this;
     OdbHandle odb;
     if (git_repository_odb(odb.out(), objects.repo_.get()) < 0)
@@ -288,8 +311,12 @@ Result<Unit> Repository::read_tracked(const std::vector<TrackedFile>& files, std
             size > settings_.max_file_bytes)
             continue;  // over the size limit: not read
         BlobHandle blob;
-        if (git_blob_lookup(blob.out(), objects.repo_.get(), &oid) < 0)
-            return failure(fmt::format("cannot read {}", f.path));
+        if (int rc = git_blob_lookup(blob.out(), objects.repo_.get(), &oid); rc < 0) {
+            Error why = unreadable(objects, rc, "blob", oid, "of " + text::printable(f.path)).error;
+            if (!skip || !why.unreadable_object()) return why;
+            skip(f.path, why);
+            continue;
+        }
         visit(f.path, std::string_view(static_cast<const char*>(git_blob_rawcontent(blob.get())),
                                        static_cast<std::size_t>(git_blob_rawsize(blob.get()))));
     }
@@ -297,10 +324,11 @@ Result<Unit> Repository::read_tracked(const std::vector<TrackedFile>& files, std
 }
 
 Result<Unit> Repository::for_each_tracked_file(const std::optional<std::string>& target,
-                                               const FileVisitor& visit) const {
-    auto files = tracked_files(target);
+                                               const FileVisitor& visit,
+                                               const SkipVisitor& skip) const {
+    auto files = tracked_files(target, skip);
     if (!files) return files.error();
-    return read_tracked(files.value(), 0, files->size(), visit);
+    return read_tracked(files.value(), 0, files->size(), visit, nullptr, skip);
 }
 
 }  // namespace cp::git

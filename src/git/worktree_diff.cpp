@@ -526,7 +526,7 @@ std::optional<RawDelta> left_on_disk(const Repository& repo, const RawDelta& del
 Result<StagedChanges> Repository::staged_changes(const std::string& base,
                                                  const std::string& index_file) const {
     TreeHandle base_tree;
-    if (auto r = read_commit_tree(repo_.get(), base, base_tree); !r) return r.error();
+    if (auto r = read_commit_tree(*this, base, base_tree); !r) return r.error();
     Handle<git_index, git_index_free> index;
     if (git_index_open(index.out(), index_file.c_str()) < 0)
         return failure("cannot read the index", settings_.names);

@@ -47,6 +47,7 @@ Result<std::optional<std::vector<Settle>>> settle_by_stat(
     for (const std::string& path : wanted) {
         if (repo.worktree_symlink(path)) return whole;
         auto found = repo.lookup(base, path);
+        if (!found && found.error().unreadable_object()) continue;  // unresolved, as below
         if (!found) return found.error();
         if (!found->blocked_by.empty()) continue;  // unresolved before any delta is asked for
         struct stat st {};

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "context_pack/core/mapping.hpp"
 #include "context_pack/core/text.hpp"
 #include "context_pack/resolve/resolve.hpp"
@@ -50,20 +52,73 @@ void check_symbol(AnchorResult& r, const std::string* content) {
     r.symbol_found = found;
 }
 
+// An object the store does not give, with where it is to the anchor ("a.c at base: ") before
+// the message when the message does not say; any other error as it is.
+Error where(const Error& e, const std::string& where) {
+    if (!e.unreadable_object()) return e;
+    return Error{where + e.message, e.object};
+}
+
+// What a pair's diff could not read (Diff::unread), for a deleted file whose renamed copy may
+// lie there: the first thing and its mend, or, when every one is missing from a partial
+// clone, the one fetch that brings them all (git's own rename detection fetches more than
+// eight: git diff -M, which in a partial clone fetches what it compares).
+std::string unread_note(const Pair& p) {
+    const auto& unread = p.diff.unread();
+    const git::Unread& first = unread.front();
+    if (unread.size() == 1) return first.problem;
+    const bool fetchable = std::all_of(unread.begin(), unread.end(), [&](const git::Unread& u) {
+        return !u.fetch_from.empty() && u.fetch_from == first.fetch_from;
+    });
+    if (!fetchable)
+        return fmt::format("{} objects could not be read; the first: {}", unread.size(),
+                           first.problem);
+    if (unread.size() <= 8) {
+        std::string ids;
+        for (const git::Unread& u : unread) ids += " " + u.oid;
+        return fmt::format(
+            "{} objects are not in this partial clone; fetch them from its promisor remote: "
+            "git fetch {}{}",
+            unread.size(), text::shell_word(first.fetch_from), ids);
+    }
+    return fmt::format(
+        "{} objects are not in this partial clone; git's own rename detection fetches what it "
+        "compares: git diff -M --name-status {}{} >/dev/null",
+        unread.size(), p.base, p.target ? " " + *p.target : "");
+}
+
 }  // namespace
 
 Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) {
+    auto filled = fill(p, r, check_symbols);
+    if (filled || !filled.error().unreadable_object()) return filled;
+    // An object it needs that the store does not give (missing, or damaged): UNRESOLVED, why.
+    AnchorResult left;
+    left.anchor = std::move(r.anchor);
+    left.row = r.row;
+    left.reason = filled.error().message;
+    r = std::move(left);
+    return Unit{};
+}
+
+Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
     const Anchor& a = r.anchor;
     if (auto bad = malformed(a)) {
         r.reason = *bad;
         return Unit{};
     }
     auto found = repo_.lookup(p.base, a.path);
-    if (!found) return found.error();
+    if (!found) return where(found.error(), a.path + " at base: ");
     const git::PathLookup& at_base = found.value();
     if (!at_base.blocked_by.empty()) {
         r.reason = fmt::format("{} lies inside {} {} at base; anchor files of this repository",
                                a.path, kind_word(at_base.blocked_kind), at_base.blocked_by);
+        return Unit{};
+    }
+    // A subtree the diff could not read holds it: what became of it is not known.
+    if (const git::Unread* lost = p.diff.unread_at(a.path)) {
+        r.reason =
+            fmt::format("{} lies beneath what the diff could not read: {}", a.path, lost->problem);
         return Unit{};
     }
     if (!at_base.entry) return resolve_new(p, r);
@@ -94,6 +149,14 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
         r.status = Status::Same;
         r.to = Location{a.path, a.line, a.last_line()};
         if (check_symbols) check_symbol(r, &base_bytes);
+        return Unit{};
+    }
+    if (delta->change == Change::Deleted && !p.diff.unread().empty()) {
+        // Renames were found by id alone: a copy by content may lie in what was not read.
+        r.reason = fmt::format(
+            "{} deleted at target; whether it was renamed cannot be told, as rename detection "
+            "could not read all it compares: {}",
+            a.path, unread_note(p));
         return Unit{};
     }
     if (delta->change == Change::Deleted) {
@@ -132,8 +195,9 @@ Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
     if (const git::Delta* d = p.diff.find_old(a.path)) ahead_.collect_hunks(p, *d);
     ahead_.collect_blob(entry.oid);
     // A blob in the cache is within the size limit; any other is measured before it is read.
-    auto base_size =
-        content_.held(entry.oid) ? Result<std::uint64_t>(0) : repo_.blob_size(entry.oid);
+    auto base_size = content_.held(entry.oid)
+                         ? Result<std::uint64_t>(0)
+                         : repo_.blob_size(entry.oid, "of " + a.path + " at base");
     if (!base_size) return base_size.error();
     if (base_size.value() > repo_.max_file_bytes()) {
         r.reason = fmt::format(
@@ -143,7 +207,7 @@ Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
             repo_.option_names().max_file_mib.name);
         return static_cast<const std::string*>(nullptr);
     }
-    auto base_content = content_.blob(entry.oid);
+    auto base_content = content_.blob(entry.oid, "of " + a.path + " at base");
     if (!base_content) return base_content.error();
     std::int64_t lines = text::count_lines(*base_content.value());
     if (a.last_line() > lines) {
@@ -159,7 +223,7 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     const Anchor& a = r.anchor;
     r.renamed = delta.change == Change::Renamed;
     auto found_hunks = pairs_.hunks_for(p, delta, &base_bytes);
-    if (!found_hunks) return found_hunks.error();
+    if (!found_hunks) return where(found_hunks.error(), delta.new_path + " at target: ");
     const git::Hunks& h = *found_hunks.value();
     if (h.too_large) {
         r.reason = fmt::format(
@@ -203,7 +267,7 @@ Result<Unit> AnchorRules::resolve_new(Pair& p, AnchorResult& r) {
     bool exists = false;
     if (p.target) {
         auto at_target = repo_.lookup(*p.target, r.anchor.path);
-        if (!at_target) return at_target.error();
+        if (!at_target) return where(at_target.error(), r.anchor.path + " at target: ");
         exists = at_target->entry.has_value();
     } else {
         exists = p.diff.find_new(r.anchor.path) != nullptr;
@@ -237,7 +301,13 @@ Result<bool> AnchorRules::edited_since(const std::string& base, const std::strin
     if (!earlier) return earlier.error();
     AnchorResult then;
     then.anchor = r.anchor;
-    if (auto filled = resolve(*earlier.value(), then, false); !filled) return filled.error();
+    // What the store does not give leaves the state then unknown: an error, not a guess.
+    if (auto filled = fill(*earlier.value(), then, false); !filled) return filled.error();
+    const git::Diff& before = earlier.value()->diff;
+    if (then.status == Status::Unresolved && !before.unread().empty())
+        return Error{*then.reason, before.unread().front().fetch_from.empty()
+                                       ? Error::Object::Damaged
+                                       : Error::Object::Missing};
     if (!then.to || then.status == Status::Gone) return then.status != r.status;
     const git::Delta* delta = now.diff.find_old(then.to->path);
     if (!delta) return false;

@@ -27,15 +27,19 @@ class AnchorRules {
         : repo_(repo), content_(content), pairs_(pairs), ahead_(ahead), relocator_(relocator) {}
 
     // Fills `r`, whose anchor is set, for the pair. `check_symbols`: look for its symbol in
-    // the lines at target (off for --since's look at the state in between).
+    // the lines at target (off for --since's look at the state in between). An object it
+    // needs that the store does not give makes it UNRESOLVED, saying which and why.
     Result<Unit> resolve(Pair& p, AnchorResult& r, bool check_symbols = true);
 
     // Whether an edit between `since` and the target touched the anchor's lines as they
-    // stood at `since`: a hunk overlapping them, or their file renamed or deleted since.
+    // stood at `since`: a hunk overlapping them, or their file renamed or deleted since. An
+    // object the store does not give is an error saying so (Error::object).
     Result<bool> edited_since(const std::string& base, const std::string& since,
                               const std::optional<std::string>& target, const AnchorResult& r);
 
   private:
+    // resolve(), an object the store does not give left as the error it is.
+    Result<Unit> fill(Pair& p, AnchorResult& r, bool check_symbols);
     // The anchor's file at base, or nullptr when `r` got its reason (too large, too short).
     Result<const std::string*> read_base(Pair& p, AnchorResult& r, const git::Entry& entry);
     // Through a changed file: the hunks, the boundary rule, then relocation and the symbol.

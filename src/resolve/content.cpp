@@ -1,11 +1,13 @@
 #include "context_pack/resolve/content.hpp"
 
+#include "context_pack/core/text.hpp"
+
 namespace cp {
 
-Result<const std::string*> Content::blob(const std::string& oid) {
+Result<const std::string*> Content::blob(const std::string& oid, std::string_view of) {
     auto it = blobs_.find(oid);
     if (it == blobs_.end()) {
-        auto bytes = repo_.blob_within_limit(oid);
+        auto bytes = repo_.blob_within_limit(oid, of);
         if (!bytes) return bytes.error();
         if (!bytes.value()) return static_cast<const std::string*>(nullptr);
         it = blobs_.emplace(oid, std::move(*bytes.value())).first;
@@ -25,7 +27,8 @@ Result<const std::string*> Content::file(const std::optional<std::string>& targe
                 auto sparse = repo_.not_checked_out(path);
                 if (!sparse) return sparse.error();
                 if (sparse.value()) {
-                    auto kept = blob(*sparse.value());
+                    auto kept =
+                        blob(*sparse.value(), "of " + text::printable(path) + " in the index");
                     if (!kept) return kept.error();
                     if (kept.value()) bytes.value() = *kept.value();
                 }
@@ -38,13 +41,16 @@ Result<const std::string*> Content::file(const std::optional<std::string>& targe
     auto it = at_commit_.find(key);
     if (it == at_commit_.end()) {
         auto found = repo_.lookup(*target, path);
+        if (!found && found.error().unreadable_object())
+            return Error{text::printable(path) + " at target: " + found.error().message,
+                         found.error().object};
         if (!found) return found.error();
         std::optional<std::string> oid;
         if (found->entry && found->entry->kind == git::EntryKind::File) oid = found->entry->oid;
         it = at_commit_.emplace(key, oid).first;
     }
     if (!it->second) return static_cast<const std::string*>(nullptr);
-    return blob(*it->second);
+    return blob(*it->second, "of " + text::printable(path) + " at target");
 }
 
 }  // namespace cp

@@ -1,5 +1,7 @@
 #include "context_pack/resolve/pack.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <future>
 #include <map>
@@ -21,42 +23,63 @@ std::optional<TargetLines> window_lines(const AnchorResult& a) {
     return TargetLines{at->path, {at->line, at->end_line}};
 }
 
+// A note on an anchor's outcome, after any it has.
+void add_note(AnchorResult& a, const std::string& note) {
+    a.reason = a.reason ? *a.reason + "; " + note : note;
+}
+
+// What a caller scan passed over because the object store did not give it (a file's blob, a
+// directory's tree): path and why, the directories first, then the files in file order.
+using Unscanned = std::vector<std::pair<std::string, std::string>>;
+
 // Every whole-word hit of `symbols` in the target's tracked files. With a pool, the files are
 // cut into runs of consecutive ones, each scanned on the pool through its thread's handle,
 // and the runs' hits joined in file order: the same hits, in the same order, as one pass.
+// Files and directories the object store does not give are passed over into `unscanned`.
 Result<CallerScan> scan_callers(const git::Repository& repo,
                                 const std::optional<std::string>& target,
                                 const std::vector<std::string>& symbols, std::size_t max_line_bytes,
-                                Pool* pool) {
+                                Pool* pool, Unscanned& unscanned) {
     CallerScan all(symbols, max_line_bytes);
     auto scan_into = [](CallerScan& scan) {
         return [&scan](const std::string& path, std::string_view bytes) { scan.scan(path, bytes); };
     };
+    auto skip_into = [](Unscanned& list) {
+        return [&list](const std::string& path, const Error& why) {
+            list.emplace_back(path, why.message);
+        };
+    };
     if (!pool) {
-        auto walked = repo.for_each_tracked_file(target, scan_into(all));
+        auto walked = repo.for_each_tracked_file(target, scan_into(all), skip_into(unscanned));
         if (!walked) return walked.error();
         return all;
     }
-    auto files = repo.tracked_files(target);
+    auto files = repo.tracked_files(target, skip_into(unscanned));
     if (!files) return files.error();
     // Runs small enough to balance the threads, large enough that a run outweighs its task.
     const std::size_t run = std::max<std::size_t>(16, files->size() / (pool->size() * 16) + 1);
-    std::vector<std::future<Result<CallerScan>>> runs;
+    struct Part {
+        CallerScan scan;
+        Unscanned unscanned;
+    };
+    std::vector<std::future<Result<Part>>> runs;
     for (std::size_t begin = 0; begin < files->size(); begin += run) {
         std::size_t end = std::min(files->size(), begin + run);
-        runs.push_back(
-            pool->run([&, begin, end](const git::Repository& reader) -> Result<CallerScan> {
-                CallerScan part(symbols, max_line_bytes);
-                auto read = repo.read_tracked(files.value(), begin, end, scan_into(part), &reader);
-                if (!read) return read.error();
-                return part;
-            }));
+        runs.push_back(pool->run([&, begin, end](const git::Repository& reader) -> Result<Part> {
+            Part part{CallerScan(symbols, max_line_bytes), {}};
+            auto read = repo.read_tracked(files.value(), begin, end, scan_into(part.scan), &reader,
+                                          skip_into(part.unscanned));
+            if (!read) return read.error();
+            return part;
+        }));
     }
     std::optional<Error> error;
     for (auto& r : runs) {  // every run is waited for: they read `files`
         auto part = r.get();
         if (!part && !error) error = part.error();
-        if (part) all.append(part.value());
+        if (!part) continue;
+        all.append(part->scan);
+        unscanned.insert(unscanned.end(), part->unscanned.begin(), part->unscanned.end());
     }
     if (error) return *error;
     return all;
@@ -69,8 +92,13 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
     for (SpecReport& spec : report.specs) {
         auto target = spec.target_commit();
         std::optional<Error> error;
+        std::map<std::string, std::string> unread;  // path -> why its window is not shown
         FileBytes bytes = [&](const std::string& path) -> const std::string* {
             auto file = content.file(target, path);
+            if (!file && file.error().unreadable_object()) {
+                unread.emplace(path, file.error().message);
+                return nullptr;
+            }
             if (!file) {
                 error = file.error();
                 return nullptr;
@@ -86,6 +114,11 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
         }
         spec.windows = build_windows(shown, bytes, options.window);
         if (error) return *error;
+        for (AnchorResult& a : spec.anchors) {  // a window the store could not give: said
+            const Location* at = a.window_location();
+            auto why = at ? unread.find(at->path) : unread.end();
+            if (why != unread.end()) add_note(a, "its window is not shown: " + why->second);
+        }
         for (Window& w : spec.windows)
             for (auto& a : w.anchors) a = index[a];
     }
@@ -101,11 +134,23 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
             for (const AnchorResult& a : spec->anchors)
                 if (a.anchor.symbol && wanted(a)) symbols.insert(*a.anchor.symbol);
         if (symbols.empty()) continue;
-        auto scanned =
-            scan_callers(content.repo(), specs.front()->target_commit(),
-                         {symbols.begin(), symbols.end()}, options.window.max_line_bytes, pool);
+        Unscanned unscanned;
+        auto scanned = scan_callers(content.repo(), specs.front()->target_commit(),
+                                    {symbols.begin(), symbols.end()}, options.window.max_line_bytes,
+                                    pool, unscanned);
         if (!scanned) return scanned.error();
         const CallerScan& scan = scanned.value();
+        // Its callers may lie in what was passed over: each anchor with a symbol says so.
+        if (!unscanned.empty()) {
+            std::string note = fmt::format(
+                "callers were not searched in {} tracked {} the object store could not give; "
+                "the first: {}",
+                unscanned.size(), unscanned.size() == 1 ? "path" : "paths",
+                unscanned.front().second);
+            for (SpecReport* spec : specs)
+                for (AnchorResult& a : spec->anchors)
+                    if (a.anchor.symbol && wanted(a)) add_note(a, note);
+        }
 
         for (SpecReport* spec : specs) {
             std::vector<std::string> order;  // symbols in order of first use

@@ -1,5 +1,7 @@
 #include "relocation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "context_pack/core/text.hpp"
@@ -39,9 +41,19 @@ Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& ba
     std::vector<std::string_view> needle(base_lines.begin() + (r.anchor.line - 1),
                                          base_lines.begin() + r.anchor.last_line());
     if (!distinctive(needle)) return Unit{};
-    auto found = search(p, r, needle, own_file, own_hunks);
+    std::vector<std::string> unsearched;
+    auto found = search(p, r, needle, own_file, own_hunks, unsearched);
     if (!found) return found.error();
     if (!found.value().empty()) settle(p, r, base_lines, found.value(), own_file);
+    if (!unsearched.empty())
+        r.reason = fmt::format(
+            "{}its lines were not looked for where the object store could not "
+            "give the files{}: {}",
+            r.reason ? *r.reason + "; " : "",
+            unsearched.size() > 1
+                ? fmt::format(" ({} places; the first follows)", unsearched.size())
+                : "",
+            unsearched.front());
     return Unit{};
 }
 
@@ -50,7 +62,8 @@ Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& ba
 Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r,
                                            const std::vector<std::string_view>& needle,
                                            const std::string* own_file,
-                                           const std::vector<Hunk>* own_hunks) {
+                                           const std::vector<Hunk>* own_hunks,
+                                           std::vector<std::string>& unsearched) {
     const LineNo size = LineNo(needle.size());
     auto added = [&](LineNo at) {  // the match overlaps lines the diff added there
         if (!own_hunks) return true;
@@ -67,7 +80,8 @@ Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r,
                 if (added(m.line)) found.emplace_back(r.to->path, m);
         }
         if (search_elsewhere_) {
-            auto searched = search_other_files(p, r, needle, how, found);
+            unsearched.clear();  // each pass meets the same
+            auto searched = search_other_files(p, r, needle, how, found, unsearched);
             if (!searched) return searched.error();
         }
         if (!found.empty()) break;
@@ -77,14 +91,24 @@ Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r,
 
 Result<Unit> Relocator::search_other_files(Pair& p, const AnchorResult& r,
                                            const std::vector<std::string_view>& needle, Match how,
-                                           Found& found) {
+                                           Found& found, std::vector<std::string>& unsearched) {
     auto whole = pairs_.whole_diff(p);
+    if (!whole && whole.error().unreadable_object()) {  // no other changed file is known
+        unsearched.push_back(whole.error().message);
+        return Unit{};
+    }
     if (!whole) return whole.error();
+    for (const git::Unread& u : whole.value()->unread())
+        if (u.subtree) unsearched.push_back(u.problem);
     for (const git::Delta& d : whole.value()->deltas()) {
         if (found.size() > kLimit) break;
         if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
         if (r.to && d.new_path == r.to->path) continue;  // its own file: searched apart
         auto bytes = content_.file(p.target, d.new_path);
+        if (!bytes && bytes.error().unreadable_object()) {
+            unsearched.push_back(bytes.error().message);
+            continue;
+        }
         if (!bytes) return bytes.error();
         if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
         for (const auto& m :

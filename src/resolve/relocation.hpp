@@ -36,18 +36,22 @@ class Relocator {
     // itself (three lines or more, or a neighbour that came along, and exact for one or two
     // lines); any other unique match is a pointer (FoundAt) and the status stays the diff's;
     // several are listed, never picked. Blocks without a distinctive line are never searched.
+    // Files the object store does not give are passed over, and the reason says so: a match
+    // there would have made a unique one several.
     Result<Unit> relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,
                           const std::string* own_file, const std::vector<Hunk>* own_hunks);
 
   private:
     using Found = std::vector<std::pair<std::string, BlockMatch>>;  // path, match
 
+    // `unsearched`: what the object store did not give, so that its lines were not looked
+    // for there (a changed file's blob, a subtree the diff could not read).
     Result<Found> search(Pair& p, const AnchorResult& r,
                          const std::vector<std::string_view>& needle, const std::string* own_file,
-                         const std::vector<Hunk>* own_hunks);
+                         const std::vector<Hunk>* own_hunks, std::vector<std::string>& unsearched);
     Result<Unit> search_other_files(Pair& p, const AnchorResult& r,
                                     const std::vector<std::string_view>& needle, Match how,
-                                    Found& found);
+                                    Found& found, std::vector<std::string>& unsearched);
     void settle(Pair& p, AnchorResult& r, const std::vector<std::string_view>& base_lines,
                 const Found& found, const std::string* own_file);
     // A target file's lines, prepared once per (target, path) for every search in it.

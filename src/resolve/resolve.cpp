@@ -17,8 +17,11 @@ Result<SpecReport> resolve_spec(AnchorRules& rules, Pairs& pairs, const Spec& sp
     Pair* p = nullptr;
     if (started.problem.empty()) {
         auto made = pairs.get(out.base, started.target());
-        if (!made) return made.error();
-        p = made.value();
+        if (!made && !made.error().unreadable_object()) return made.error();
+        if (made)
+            p = made.value();
+        else  // an object the whole diff needs: every anchor of the spec says which
+            started.problem = made.error().message;
     }
     for (const Anchor& anchor : spec.anchors) {
         AnchorResult r;
@@ -30,8 +33,12 @@ Result<SpecReport> resolve_spec(AnchorRules& rules, Pairs& pairs, const Spec& sp
             return filled.error();
         } else if (!out.since.empty()) {  // --since: were its lines edited since then?
             auto edited = rules.edited_since(out.base, out.since, started.target(), r);
-            if (!edited) return edited.error();
-            r.edited_since = edited.value();
+            if (!edited && !edited.error().unreadable_object()) return edited.error();
+            if (edited)
+                r.edited_since = edited.value();
+            else  // not known: said, and its window and callers shown
+                r.reason = (r.reason ? *r.reason + "; " : "") + "whether it was edited since " +
+                           out.since_rev + " cannot be told: " + edited.error().message;
         }
         out.anchors.push_back(std::move(r));
     }

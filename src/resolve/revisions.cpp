@@ -121,11 +121,8 @@ std::string revision_problem(const git::Repository& repo, const char* role,
             return fmt::format("{} {} names {}, not a commit", role, rev, text::short_oid(r.oid));
         case Revision::Outcome::Invalid:
             return fmt::format("{} '{}' is not a valid revision", role, rev);
-        case Revision::Outcome::Missing:
-            return fmt::format(
-                "{} {} names {}, which the object store cannot read: git fsck "
-                "names what is broken",
-                role, rev, text::short_oid(r.oid));
+        case Revision::Outcome::Missing:  // the object, why, and the mend
+            return fmt::format("{} {}: {}", role, rev, r.problem);
     }
     return {};
 }

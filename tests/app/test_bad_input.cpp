@@ -215,7 +215,10 @@ TEST_CASE("bad input B15: a corrupt object") {
     auto oid = s.repo.git("rev-parse HEAD:a.c").substr(0, 40);
     auto file = s.repo.at(".git/objects/" + oid.substr(0, 2) + "/" + oid.substr(2));
     REQUIRE(cptest::sh("chmod u+w " + q(file) + " && echo garbage > " + q(file)).status == 0);
-    usage_error(s.anchor("a.c:1", "--target HEAD"), "git fsck");
+    auto o = s.run("--table --target HEAD --base " + s.base + " --anchor a.c:1 --anchor dir/b.c:1");
+    unresolved(o, "blob " + oid.substr(0, 10) + " of a.c at base is damaged");
+    CHECK(o.out.find("git fsck") != std::string::npos);
+    CHECK(o.out.find("SAME        dir/b.c:1") != std::string::npos);
 }
 
 TEST_CASE("bad input B16: a missing pack file") {

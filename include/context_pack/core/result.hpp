@@ -11,6 +11,13 @@ namespace cp {
 
 struct Error {
     std::string message;  // one line: what was wrong and how to mend it
+    // Set when what failed is reading one of the repository's objects, with why: missing from
+    // its store (in a partial clone, not fetched yet) or damaged there. A caller that can do
+    // without that object makes it one part's outcome (an anchor UNRESOLVED, a file left out
+    // of a caller scan) and goes on; any other error stops the run.
+    enum class Object { None, Missing, Damaged };
+    Object object = Object::None;
+    bool unreadable_object() const { return object != Object::None; }
 };
 
 template <class T>

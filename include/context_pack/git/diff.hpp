@@ -47,6 +47,19 @@ struct Delta {
     bool untracked = false;  // the target side is a working-tree file the index does not hold
 };
 
+// A part of a diff that the object store did not give (missing, or damaged): a subtree,
+// beneath which nothing is known, or the blob of a rename candidate. Either leaves rename
+// detection to exact renames (by id, which needs no content): a partner by content may lie in
+// what could not be read.
+struct Unread {
+    std::string path;  // the subtree's, or the candidate file's
+    bool subtree = false;
+    bool at_base = true;  // the base side could not be read, else the target's
+    std::string oid;
+    std::string problem;     // one line naming the object, with its mend
+    std::string fetch_from;  // missing from a partial clone: the promisor remote that has it
+};
+
 struct Hunks {
     bool binary = false;     // binary content: no line hunks
     bool too_large = false;  // a side over the file size limit: not read, no line hunks
@@ -109,6 +122,12 @@ class Diff {
     // Set when git's diff.renameLimit stopped inexact rename detection, as git diff -M warns:
     // a deleted path may then have a renamed twin that was not looked for.
     const std::optional<rename::Skipped>& renames_skipped() const { return renames_skipped_; }
+    // What the diff could not read (see Unread), in path order. When there is any, renames
+    // were found by id alone, and a deleted path may have a partner by content in it.
+    const std::vector<Unread>& unread() const { return unread_; }
+    // The unread subtree, on either side, that holds `path`, if any: the diff knows nothing
+    // of what is beneath it.
+    const Unread* unread_at(std::string_view path) const;
 
   private:
     friend class Repository;
@@ -117,6 +136,7 @@ class Diff {
     bool partial_ = false;  // also: no clean filter applies, files are stored as they are
     bool scanned_ = false;  // the unstaged half came from worktree_scan.hpp
     std::optional<rename::Skipped> renames_skipped_;
+    std::vector<Unread> unread_;
     std::vector<Delta> deltas_;  // sorted by old_path for lookup
     std::vector<const Delta*> by_new_;
 };

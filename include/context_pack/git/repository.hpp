@@ -25,12 +25,15 @@ struct RepoDeleter {
     void operator()(git_repository* repo) const;
 };
 
-// What a revision string names.
+// What a revision string names. Missing: it leads to an object the store cannot give (a
+// reference to a missing object, a damaged commit, a commit whose tree is damaged), which is
+// no absence: `problem` says which object, why, and the mend.
 struct Revision {
     enum class Outcome { Commit, NotFound, Ambiguous, NotACommit, Invalid, Missing };
     Outcome outcome = Outcome::NotFound;
     std::string oid;                      // full hex for Commit, and the object for Missing
     std::vector<std::string> candidates;  // "1a2b3c4d5e commit" lines for Ambiguous
+    std::string problem;                  // for Missing: one line, with its mend
 };
 
 // A path at a commit. `blocked_by` names a submodule or symlink that an ancestor of the path
@@ -88,6 +91,12 @@ class Repository {
     // How this handle's errors name the front end's options. Any thread.
     const OptionNames& option_names() const { return settings_.names; }
 
+    // The promisor remote of a partial clone, as git finds it (extensions.partialClone, else
+    // the first remote whose remote.<name>.promisor is true): a fetch from it brings an
+    // object the clone lacks. Empty for a repository that is no partial clone. Read at open;
+    // any thread.
+    const std::string& promisor_remote() const { return settings_.promisor_remote; }
+
     bool is_bare() const;         // main thread
     bool is_shallow() const;      // main thread
     std::string workdir() const;  // with a trailing '/'; empty when bare. Any thread.
@@ -101,12 +110,16 @@ class Repository {
 
     // Main thread: it fills the tree cache.
     Result<PathLookup> lookup(const std::string& commit, std::string_view path) const;
-    // Its owner: the main thread on the main handle, a pool thread on its reader.
-    Result<std::string> blob(const std::string& oid) const;
-    Result<std::uint64_t> blob_size(const std::string& oid) const;  // without reading it
+    // Its owner: the main thread on the main handle, a pool thread on its reader. A blob the
+    // store cannot give (missing, damaged) is an Error saying so (Error::object); `of` says
+    // there what the blob is to the caller ("of a.c at base"), or is empty.
+    Result<std::string> blob(const std::string& oid, std::string_view of = {}) const;
+    // Without reading it.
+    Result<std::uint64_t> blob_size(const std::string& oid, std::string_view of = {}) const;
     // The blob, measured first: nullopt, and not read, when it is over the size limit.
     // Its owner, as blob().
-    Result<std::optional<std::string>> blob_within_limit(const std::string& oid) const;
+    Result<std::optional<std::string>> blob_within_limit(const std::string& oid,
+                                                         std::string_view of = {}) const;
 
     // Files over this size are never read whole: no hunks, windows, symbol checks, callers
     // or renames come from them, and what they would have fed says why. Set on the main
@@ -193,19 +206,26 @@ class Repository {
 
     // Calls `visit(path, bytes)` for every regular file the target tracks, in path order: the
     // blobs of a commit's tree, or for the working tree the index's paths read from disk.
-    // Symlinks, submodules and files missing from disk are skipped. Main thread.
+    // Symlinks, submodules and files missing from disk are skipped. A file or a directory
+    // whose object the store does not give (Error::object) is passed to `skip` with why, and
+    // the walk goes on; without `skip`, it is the walk's error. Main thread.
     using FileVisitor = std::function<void(const std::string& path, std::string_view bytes)>;
+    using SkipVisitor = std::function<void(const std::string& path, const Error& why)>;
     Result<Unit> for_each_tracked_file(const std::optional<std::string>& target,
-                                       const FileVisitor& visit) const;
+                                       const FileVisitor& visit,
+                                       const SkipVisitor& skip = nullptr) const;
     // The same in two steps, so that threads can share the reading: the files, in that
     // order (none read yet), then `visit` for files[begin, end), blobs read through `reader`
     // when given (see open_reader) and working-tree files from this handle's working tree.
     // tracked_files: main thread (it reads this handle's index or tree). read_tracked: any
-    // thread with `reader` the caller's own reader; without one, the main thread.
-    Result<std::vector<TrackedFile>> tracked_files(const std::optional<std::string>& target) const;
+    // thread with `reader` the caller's own reader; without one, the main thread. `skip` is
+    // called on the thread that reads.
+    Result<std::vector<TrackedFile>> tracked_files(const std::optional<std::string>& target,
+                                                   const SkipVisitor& skip = nullptr) const;
     Result<Unit> read_tracked(const std::vector<TrackedFile>& files, std::size_t begin,
                               std::size_t end, const FileVisitor& visit,
-                              const Repository* reader = nullptr) const;
+                              const Repository* reader = nullptr,
+                              const SkipVisitor& skip = nullptr) const;
 
     // Made, moved and destroyed by the thread that owns the handle.
     Repository();
@@ -218,6 +238,7 @@ class Repository {
     friend git_repository* raw_handle(const Repository& repo);
 
     Result<Unit> take_environment(const std::string& dir, const Environment& env);
+    Revision unreadable_revision(const std::string& spec, int rc) const;
     DiffAttribute diff_attribute_uncached(const std::string& path) const;
     // A second handle on this working tree whose index is empty.
     Result<Repository> open_without_index() const;
@@ -246,6 +267,7 @@ class Repository {
         std::string index_file;               // empty: the git dir's index
         std::string object_directory;         // empty: the git dir's objects
         std::vector<std::string> alternates;  // added to the object database
+        std::string promisor_remote;          // see promisor_remote()
     };
     Settings settings_;
 };

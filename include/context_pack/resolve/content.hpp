@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "context_pack/core/result.hpp"
 #include "context_pack/git/repository.hpp"
@@ -16,8 +17,9 @@ class Content {
   public:
     explicit Content(const git::Repository& repo) : repo_(repo) {}
 
-    // nullptr when the blob is over the repository's file size limit.
-    Result<const std::string*> blob(const std::string& oid);
+    // nullptr when the blob is over the repository's file size limit. `of`: what the blob is
+    // to the caller ("of a.c at base"), for the error when the store cannot give it.
+    Result<const std::string*> blob(const std::string& oid, std::string_view of = {});
     bool held(const std::string& oid) const { return blobs_.count(oid) > 0; }
     // Keeps a blob read elsewhere (on the pool), unless it is kept already.
     void adopt(const std::string& oid, std::string bytes) {
@@ -25,6 +27,7 @@ class Content {
     }
     // `target`: a commit, or nullopt for the working tree. nullptr when there is no regular
     // file at that path (absent, a directory, a symlink, a submodule, or over the size limit).
+    // An object the store cannot give is an error naming the path (Error::object).
     Result<const std::string*> file(const std::optional<std::string>& target,
                                     const std::string& path);
 

@@ -18,7 +18,9 @@ struct PackOptions {
 };
 
 // With --since, only anchors whose lines were edited get windows and caller lists. `pool`,
-// when given, shares the caller scan's reading; the result is the same without.
+// when given, shares the caller scan's reading; the result is the same without. A file the
+// object store cannot give is passed over, and the anchors it concerns say so in their notes
+// (their window not shown; callers not searched there).
 Result<Unit> add_windows_and_callers(Content& content, Report& report, const PackOptions& options,
                                      Pool* pool = nullptr);
 

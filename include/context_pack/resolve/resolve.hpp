@@ -38,8 +38,9 @@ struct ResolveOptions {
     std::function<void(std::size_t done, std::size_t total)> on_progress;
 };
 
-// Errors are only what stops the whole run (an unreadable object, a failed diff);
-// per-anchor outcomes, including a base that is not in the repository, are report data.
+// Errors are only what stops the whole run (a failed diff, an index libgit2 cannot read);
+// per-anchor outcomes, including a base that is not in the repository and an object the store
+// cannot give (missing, or damaged: the anchors that need it say so), are report data.
 // `content` carries the repository and caches the file bytes that later steps read again.
 // `pool`, when given, reads and diffs ahead (see pool.hpp); the report is the same without.
 Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
