@@ -72,6 +72,18 @@ Output run(const Repo& repo, const std::string& args) {
     return context_pack(repo.dir(), "--table " + args);
 }
 
+// A spec on stdin whose own base is `base`, reading line 1 of each of `paths` (a base that
+// cannot be read is the spec's UNRESOLVED; typed as --base it would be exit 2).
+Output run_spec(const Repo& repo, const std::string& base, const std::string& args,
+                const std::vector<std::string>& paths) {
+    std::string reads;
+    for (const auto& p : paths)
+        reads += std::string(reads.empty() ? "" : ", ") + R"({"location": {"path": ")" + p +
+                 R"(", "line": 1}})";
+    return context_pack(repo.dir(), "--table " + args + " -",
+                        R"({"base": ")" + base + R"(", "reads": [)" + reads + "]}");
+}
+
 // A repository with a.c, b.c and dir/x.c at base.
 struct Simple {
     Repo repo;
@@ -315,8 +327,11 @@ TEST_CASE("bad input B72: a damaged or missing base or target commit") {
     };
     damage(s.repo, s.base, Damage::Garbage);
     // Damaged, by id or by a branch: every anchor of the spec says so, with git fsck; no fetch.
+    // Typed as --base, the same words end the run (exit 2).
+    usage_error(run(s.repo, "--base " + s.base + " --anchor a.c:1"),
+                "--base " + s.base + ": object " + short_id(s.base) + " is damaged");
     for (const std::string& base : {s.base, std::string("old")}) {
-        auto o = run(s.repo, "--base " + base + " --target HEAD --anchor a.c:1 --anchor b.c:1");
+        auto o = run_spec(s.repo, base, "--target HEAD", {"a.c", "b.c"});
         INFO(base);
         unresolved(
             o, "base " + base + ": object " + short_id(s.base) + " is damaged in the object store");
@@ -331,7 +346,7 @@ TEST_CASE("bad input B72: a damaged or missing base or target commit") {
     restore();
     const std::string tree = id_of(s.repo, s.base + "^{tree}");
     damage(s.repo, tree, Damage::Truncated);
-    unresolved(run(s.repo, "--base " + s.base + " --target HEAD --anchor a.c:1"),
+    unresolved(run_spec(s.repo, s.base, "--target HEAD", {"a.c"}),
                "base " + s.base + ": tree " + short_id(tree) + " of commit " + short_id(s.base) +
                    " is damaged in the object store");
     usage_error(
@@ -339,9 +354,9 @@ TEST_CASE("bad input B72: a damaged or missing base or target commit") {
         "--target old: tree " + short_id(tree) + " of commit " + short_id(s.base) + " is damaged");
     // Missing is not damaged: a fetch may bring it (B04), and a branch naming it says so.
     REQUIRE(sh("rm " + q(commit_file)).status == 0);
-    unresolved(run(s.repo, "--base " + s.base + " --anchor a.c:1"),
+    unresolved(run_spec(s.repo, s.base, "", {"a.c"}),
                "base " + s.base + " not in this repository: git fetch origin " + s.base);
-    unresolved(run(s.repo, "--base old --anchor a.c:1"),
+    unresolved(run_spec(s.repo, "old", "", {"a.c"}),
                "base old: object " + short_id(s.base) + " is missing from the object store");
 }
 
