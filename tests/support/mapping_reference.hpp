@@ -120,7 +120,8 @@ inline bool hits(const Script& sc, std::size_t i, LineRange r) {
 // The answer for a range 1 <= r.start <= r.end <= n, worked out line by line.
 inline Mapping reference(const Script& sc, LineRange r) {
     bool touched = false;
-    LineNo lo = sc.n + 1000, hi = 0;  // smallest new range covering the lines below
+    // The smallest new range covering the lines below; lo starts past every new line.
+    LineNo lo = static_cast<LineNo>(sc.new_file.size()) + 1, hi = 0;
     auto cover = [&](LineNo pos) { lo = std::min(lo, pos), hi = std::max(hi, pos); };
     for (LineNo line = r.start; line <= r.end; ++line)
         if (sc.new_pos[line] != 0) cover(sc.new_pos[line]);

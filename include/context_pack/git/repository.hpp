@@ -51,6 +51,7 @@ struct PathLookup {
 
 inline constexpr std::uint64_t kDefaultMaxFileBytes = 128ull << 20;
 inline constexpr std::size_t kDefaultMaxTreeDepth = 4096;  // git's core.maxTreeDepth
+inline constexpr std::size_t kDefaultMaxTreePaths = std::size_t{1} << 21;  // 2,097,152
 
 // A file a target tracks: a blob of a commit's tree, or (no id) a path the index lists, to
 // be read from the working tree.
@@ -129,6 +130,13 @@ class Repository {
     // How deep a commit's tree may be (core.maxTreeDepth, default 4096, as git 2.44): walks
     // past it are refused with an error, never followed. Read at open; any thread.
     std::size_t max_tree_depth() const { return settings_.max_tree_depth; }
+    // How many paths one walk of commit trees may pass (tracked_files; a commit diff's walk,
+    // which passes the paths whose entries differ): a tree that names one subtree many times
+    // multiplies its paths (k small trees, each naming the one before twice, make 2^k), so
+    // walks past the limit are refused with an error. Set on the main thread before
+    // open_reader, whose readers copy it; read from any thread.
+    void set_max_tree_paths(std::size_t paths) { settings_.max_tree_paths = paths; }
+    std::size_t max_tree_paths() const { return settings_.max_tree_paths; }
     // Whether diff() may compare the working tree with the index by its own scan
     // (worktree_scan.hpp) before asking libgit2; on by default, off to compare the two.
     // Main thread.
@@ -263,6 +271,7 @@ class Repository {
         std::uint64_t max_file_bytes = kDefaultMaxFileBytes;
         OptionNames names = kCommandLineNames;
         std::size_t max_tree_depth = kDefaultMaxTreeDepth;
+        std::size_t max_tree_paths = kDefaultMaxTreePaths;
         // Where the environment put the index and the objects.
         std::string index_file;               // empty: the git dir's index
         std::string object_directory;         // empty: the git dir's objects
