@@ -2,13 +2,13 @@
 // and these tests list the same rows.
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/outcome.hpp"
 

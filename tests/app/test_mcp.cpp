@@ -1,13 +1,13 @@
 // The MCP server driven through string streams: the lifecycle (initialize, initialized, ping,
 // end of input), tools/list and its schema, tools/call on a scripted repository (text and
 // structured content agree with the CLI), bad input as isError results, and JSON-RPC errors.
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "context_pack/app/mcp.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using cptest::numbered;

@@ -1,9 +1,9 @@
 // git's repository environment (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, the object
 // directories, GIT_CEILING_DIRECTORIES), set for one command at a time and compared with
 // what git says in the same environment: rows of docs/bad-input.md.
-#include <catch2/catch.hpp>
 #include <string>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/outcome.hpp"
 

@@ -2,7 +2,6 @@
 // edited at a committed target, then staged, unstaged or undone in the working tree, with and
 // without a CRLF filter), and hand-picked shapes where git's choices show (the indent
 // heuristic, runs of one line, final newlines, CRLF, the 1 KiB common-tail trim).
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "context_pack/git/repository.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 #include "support/random_text.hpp"

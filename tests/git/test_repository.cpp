@@ -2,13 +2,13 @@
 // them (names, tags, short and ambiguous hashes, objects that are not commits), paths looked
 // up at a commit as `git ls-tree` lists them (stopping at submodules and symlinks), and
 // libgit2's init without the CA bundle.
-#include <catch2/catch.hpp>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "context_pack/git/repository.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 
