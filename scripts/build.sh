@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Configures and builds context-pack and its tests.
-#   scripts/build.sh [--sanitize] [cmake -D options...]
-# --sanitize builds into build-asan with AddressSanitizer and UndefinedBehaviorSanitizer.
+#   scripts/build.sh [--sanitize | --shared] [cmake -D options...]
+# --sanitize builds into build-asan with AddressSanitizer and UndefinedBehaviorSanitizer;
+# --shared builds into build-shared against the shared libgit2 (CONTEXT_PACK_LIBGIT2_LINK,
+# cmake/Libgit2.cmake), with hunks through libgit2's public API. By default libgit2 is linked
+# statically where its archives are present, as Debian's libgit2-dev installs them.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
@@ -10,6 +13,10 @@ if [ "${1:-}" = "--sanitize" ]; then
     shift
     dir="$root/build-asan"
     set -- -DCONTEXT_PACK_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug "$@"
+elif [ "${1:-}" = "--shared" ]; then
+    shift
+    dir="$root/build-shared"
+    set -- -DCONTEXT_PACK_LIBGIT2_LINK=shared "$@"
 fi
 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCONTEXT_PACK_WERROR=ON "$@" >/dev/null
 cmake --build "$dir" -j"$(nproc)"

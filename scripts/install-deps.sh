@@ -3,11 +3,13 @@
 # named as arguments (scripts/package.sh and scripts/fuzz.sh name theirs). Does nothing when
 # everything is already there.
 set -euo pipefail
-# libgit2 is linked statically: the archives of its dependencies are named too (libgit2-dev
-# pulls them in already).
+# The same names on Debian 12 and 13. libgit2 is linked statically where its archives are
+# present (cmake/Libgit2.cmake): the archives of its dependencies are named too (libgit2-dev
+# pulls most in already; Debian 13's libcrypto.a also needs libzstd's). clang-format is the
+# format test's, which needs release 14 (Debian 12's; on Debian 13 the test is left out).
 packages=(g++ cmake make pkg-config git libgit2-dev libmbedtls-dev libssh2-1-dev libssl-dev
-          libhttp-parser-dev libpcre2-dev zlib1g-dev libcli11-dev libfmt-dev nlohmann-json3-dev
-          catch2 clang-format strace "$@")
+          libzstd-dev libhttp-parser-dev libpcre2-dev zlib1g-dev libcli11-dev libfmt-dev
+          nlohmann-json3-dev catch2 clang-format strace "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

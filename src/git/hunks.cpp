@@ -1,5 +1,6 @@
 // Line hunks: both sides of a delta read (Diff::read_sides), then git's -U0 diff of them
-// (line_hunks) through libgit2's bundled xdiff, called directly.
+// (line_hunks) through libgit2's bundled xdiff, called directly where the build allows, else
+// through libgit2's public API.
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -9,14 +10,15 @@
 #include "context_pack/core/text.hpp"
 #include "libgit2.hpp"
 
-// libgit2 1.5's bundled xdiff (git's own), called directly for line hunks:
-// git_patch_from_buffers runs the same xdl_diff but first hashes both buffers with SHA-1 to
-// tell whether they are equal, a fifth of a large run's instructions. The static libgit2.a
-// (CMakeLists.txt) holds the symbol, which the shared library does not export. These are the
-// types of libgit2 1.5's src/libgit2/xdiff/xdiff.h, field for field; another libgit2 version
-// does not build here until they are checked against its own.
-#if LIBGIT2_VER_MAJOR != 1 || LIBGIT2_VER_MINOR != 5
-#error "line_hunks calls libgit2 1.5's xdiff: check src/libgit2/xdiff/xdiff.h of this version"
+#if CONTEXT_PACK_DIRECT_XDIFF
+// libgit2's bundled xdiff (git's own), called directly for line hunks where the build allows
+// (cmake/Libgit2.cmake: a static libgit2.a that holds the symbol, which libgit2.so does not
+// export): git_diff_buffers runs the same xdl_diff but first hashes both buffers with SHA-1 to
+// tell whether they are equal, a fifth of a large run's instructions. These are the types of
+// src/libgit2/xdiff/xdiff.h, field for field, which is the same file from libgit2 1.5 to 1.9;
+// another version takes the public API until they are checked against its own.
+#if LIBGIT2_VER_MAJOR != 1 || LIBGIT2_VER_MINOR < 5 || LIBGIT2_VER_MINOR > 9
+#error "the direct xdiff call declares libgit2 1.5 to 1.9's xdiff.h: check this version's"
 #endif
 extern "C" {
 struct XdiffMmfile {
@@ -47,7 +49,11 @@ int xdl_diff(XdiffMmfile* old_file, XdiffMmfile* new_file, const XdiffParam* par
              const XdiffEmitConf* conf, XdiffEmitCallback* callback);
 }
 namespace {
-constexpr unsigned long kXdfIndentHeuristic = 1ul << 23;     // XDF_INDENT_HEURISTIC
+constexpr unsigned long kXdfIndentHeuristic = 1ul << 23;  // XDF_INDENT_HEURISTIC
+}  // namespace
+#endif
+
+namespace {
 constexpr std::size_t kXdiffMaxSize = 1024ul * 1024 * 1023;  // GIT_XDIFF_MAX_SIZE
 }  // namespace
 
@@ -69,6 +75,50 @@ void trim_common_tail(std::string_view& a, std::string_view& b) {
         if (ap[recovered++] == '\n') break;
     a = a.substr(0, a.size() - (trimmed - recovered));
     b = b.substr(0, b.size() - (trimmed - recovered));
+}
+
+#if CONTEXT_PACK_DIRECT_XDIFF
+// Myers with the indent heuristic, -U0: xdl_diff itself.
+Result<Hunks> direct_xdiff(std::string_view a, std::string_view b, const std::string& path) {
+    Hunks out;
+    XdiffMmfile old_file{const_cast<char*>(a.data()), long(a.size())};
+    XdiffMmfile new_file{const_cast<char*>(b.data()), long(b.size())};
+    XdiffParam param{};
+    param.flags = kXdfIndentHeuristic;  // git diff's default, as GIT_DIFF_INDENT_HEURISTIC
+    XdiffEmitConf conf{};  // -U0: no context, hunks never joined across unchanged lines
+    conf.hunk_func = [](long old_at, long old_count, long new_at, long new_count, void* to) -> int {
+        // 0-based first lines as xdiff counts them; a hunk header (and libgit2's hunks) names
+        // the line before an empty side.
+        auto& hunks = static_cast<Hunks*>(to)->hunks;
+        hunks.push_back({old_count ? old_at + 1 : old_at, old_count,
+                         new_count ? new_at + 1 : new_at, new_count});
+        return 0;
+    };
+    XdiffEmitCallback callback{};
+    callback.priv = &out;
+    if (xdl_diff(&old_file, &new_file, &param, &conf, &callback) < 0)
+        return Error{fmt::format("cannot diff {}: out of memory", path)};
+    return out;
+}
+#endif
+
+// The same diff through libgit2's public API: the same xdiff with the same flags, the sides
+// forced to text (binary was decided before), after SHA-1 hashes of both.
+Result<Hunks> library_xdiff(std::string_view a, std::string_view b, const std::string& path) {
+    git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+    options.flags = GIT_DIFF_FORCE_TEXT | GIT_DIFF_INDENT_HEURISTIC;
+    options.context_lines = 0;
+    options.interhunk_lines = 0;
+    Hunks out;
+    auto on_hunk = [](const git_diff_delta*, const git_diff_hunk* hunk, void* to) -> int {
+        static_cast<Hunks*>(to)->hunks.push_back(
+            {hunk->old_start, hunk->old_lines, hunk->new_start, hunk->new_lines});
+        return 0;
+    };
+    if (git_diff_buffers(a.data(), a.size(), nullptr, b.data(), b.size(), nullptr, &options,
+                         nullptr, nullptr, on_hunk, nullptr, &out) < 0)
+        return failure(fmt::format("cannot diff {}", path));
+    return out;
 }
 
 }  // namespace
@@ -128,7 +178,7 @@ Result<HunkInput> Diff::read_sides(const Delta& delta, const std::string* given_
 }
 
 Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
-                         DiffAttribute new_attribute) {
+                         DiffAttribute new_attribute, XdiffCall call) {
     if (in.too_large) return Hunks{false, true, {}};
     // Binary as git diff decides: the diff attribute first, then the content.
     auto binary = [&](DiffAttribute attribute, std::string_view bytes) {
@@ -151,25 +201,21 @@ Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
     if (a.size() > kXdiffMaxSize || b.size() > kXdiffMaxSize)  // libgit2 calls them binary
         return Hunks{true, false, {}};
     init_library();  // xdiff allocates through libgit2's allocator
-    Hunks out;
-    XdiffMmfile old_file{const_cast<char*>(a.data()), long(a.size())};
-    XdiffMmfile new_file{const_cast<char*>(b.data()), long(b.size())};
-    XdiffParam param{};
-    param.flags = kXdfIndentHeuristic;  // git diff's default, as GIT_DIFF_INDENT_HEURISTIC
-    XdiffEmitConf conf{};  // -U0: no context, hunks never joined across unchanged lines
-    conf.hunk_func = [](long old_at, long old_count, long new_at, long new_count, void* to) -> int {
-        // 0-based first lines as xdiff counts them; a hunk header (and libgit2's hunks) names
-        // the line before an empty side.
-        auto& hunks = static_cast<Hunks*>(to)->hunks;
-        hunks.push_back({old_count ? old_at + 1 : old_at, old_count,
-                         new_count ? new_at + 1 : new_at, new_count});
-        return 0;
-    };
-    XdiffEmitCallback callback{};
-    callback.priv = &out;
-    if (xdl_diff(&old_file, &new_file, &param, &conf, &callback) < 0)
-        return Error{fmt::format("cannot diff {}: out of memory", in.new_path)};
-    return out;
+    switch (call) {
+        case XdiffCall::Direct:
+#if CONTEXT_PACK_DIRECT_XDIFF
+            return direct_xdiff(a, b, in.new_path);
+#else
+            return Error{"this build calls xdiff through libgit2's API only (cmake/Libgit2.cmake)"};
+#endif
+        case XdiffCall::Library:
+            break;
+    }
+    return library_xdiff(a, b, in.new_path);
+}
+
+XdiffCall default_xdiff_call() {
+    return CONTEXT_PACK_DIRECT_XDIFF ? XdiffCall::Direct : XdiffCall::Library;
 }
 
 Result<Hunks> Diff::hunks(const Delta& delta, const std::string* old_bytes,

@@ -13,8 +13,9 @@
 
 // libgit2's init (Debian builds it with mbedTLS for HTTPS) parses the system's whole CA bundle,
 // about 140 certificates: 3.5 ms and 55 million instructions, a quarter of a small run, for a
-// tool that never opens a network connection. The link wraps mbedTLS's parser
-// (-Wl,--wrap=mbedtls_x509_crt_parse_file, CMakeLists.txt), so libgit2's call lands here:
+// tool that never opens a network connection. Where libgit2 and mbedTLS are linked statically,
+// the link wraps mbedTLS's parser (-Wl,--wrap=mbedtls_x509_crt_parse_file,
+// cmake/Libgit2.cmake), so libgit2's call lands here:
 // libgit2 gets an empty chain of trusted roots, and were a TLS connection ever made, it would
 // fail verification rather than trust anything.
 //
@@ -23,10 +24,12 @@
 namespace {
 int ca_bundle_calls = 0;
 }
+#if CONTEXT_PACK_CA_BUNDLE_WRAP
 extern "C" int __wrap_mbedtls_x509_crt_parse_file(void* /*chain*/, const char* /*path*/) {
     ++ca_bundle_calls;
     return 0;
 }
+#endif
 
 namespace cp::git {
 

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <git2.h>
+#if LIBGIT2_VER_MAJOR > 1 || LIBGIT2_VER_MINOR >= 8
+#include <git2/sys/errors.h>  // git_error_clear, since libgit2 1.8
+#endif
 
 #include <cstdint>
 #include <optional>

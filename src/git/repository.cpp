@@ -150,17 +150,20 @@ bool has_core_worktree(git_repository* raw) {
     return rc == 0;
 }
 
-// What a repository format extension libgit2 1.5 refuses says, as one line: the object
-// format (extensions.objectFormat, e.g. sha256) or ref storage (extensions.refStorage, e.g.
-// reftable) it names, read from the repository's config at `start`. Empty for another error.
+// What a repository format extension libgit2 refuses says, as one line: the object format
+// (extensions.objectFormat, e.g. sha256; libgit2 1.5 names the extension, 1.9 says "unknown
+// object format") or ref storage (extensions.refStorage, e.g. reftable) it names, read from
+// the repository's config at `start`. Empty for another error.
 std::string unsupported_format(const std::string& start, const char* ceiling) {
     const git_error* e = git_error_last();
     if (!e || !e->message) return {};
     const std::string detail = e->message;
-    const char* key =
-        detail.find("extensions.objectformat") != std::string::npos ? "extensions.objectFormat"
-        : detail.find("extensions.refstorage") != std::string::npos ? "extensions.refStorage"
-                                                                    : nullptr;
+    const char* key = detail.find("extensions.objectformat") != std::string::npos ||
+                              detail.find("unknown object format") != std::string::npos
+                          ? "extensions.objectFormat"
+                      : detail.find("extensions.refstorage") != std::string::npos
+                          ? "extensions.refStorage"
+                          : nullptr;
     if (!key) return {};
     std::string value = "?";
     git_buf found = GIT_BUF_INIT;
@@ -175,15 +178,17 @@ std::string unsupported_format(const std::string& start, const char* ceiling) {
     }
     git_buf_dispose(&found);
     git_error_clear();
+    int major = 0, minor = 0, patch = 0;
+    git_libgit2_version(&major, &minor, &patch);
     return std::string(key) == "extensions.objectFormat"
                ? fmt::format(
                      "the repository stores objects as {} ({} = {}), which this tool "
-                     "(libgit2 1.5) cannot read; only SHA-1 repositories are supported",
-                     text::printable(value), key, text::printable(value))
+                     "(libgit2 {}.{}) cannot read; only SHA-1 repositories are supported",
+                     text::printable(value), key, text::printable(value), major, minor)
                : fmt::format(
                      "the repository keeps its refs in {} ({} = {}), which this tool "
-                     "(libgit2 1.5) cannot read; only the files ref storage is supported",
-                     text::printable(value), key, text::printable(value));
+                     "(libgit2 {}.{}) cannot read; only the files ref storage is supported",
+                     text::printable(value), key, text::printable(value), major, minor);
 }
 
 }  // namespace

@@ -2,8 +2,7 @@
 // formats, and SPEC §5's exit statuses with one-line messages on stderr.
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
-
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using cptest::context_pack;

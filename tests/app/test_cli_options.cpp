@@ -1,7 +1,7 @@
 // The command line as a new user meets it: options on either side of the spec, the help
 // text, colour, grep's habits, and the caps a reader can see and lift by following the
 // command each cut prints.
-#include <catch2/catch.hpp>
+#include "support/catch.hpp"
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>

@@ -2,7 +2,7 @@
 // packed objects, a damaged or missing base and target, and a partial clone's missing blobs.
 // Each fixture is built with the git CLI; the anchors that need what is lost are UNRESOLVED
 // with the diagnosis and the mend, and the rest of the pack is printed.
-#include <catch2/catch.hpp>
+#include "support/catch.hpp"
 #include <sstream>
 #include <string>
 

@@ -1,12 +1,12 @@
 // Golden packs: the whole output of the binary over scripted fixtures (fixtures/demo.sh and
 // tests/fixtures/edges.sh), compared byte for byte with tests/golden/. Run the suite with
 // CONTEXT_PACK_REGENERATE=1 to rewrite the files after a deliberate change, then read the diff.
-#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 namespace {

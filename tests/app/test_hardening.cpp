@@ -1,7 +1,6 @@
 // Promises that hold in repositories other people control: the tool never writes to the
 // repository, never runs anything the repository names, and never reads outside it.
-#include <catch2/catch.hpp>
-
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using cptest::q;

@@ -3,7 +3,6 @@
 // messages that must not quote a spec's bytes. The binary runs under `timeout 10`, so a
 // regression that hangs fails instead.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,6 +13,7 @@
 #include "context_pack/app/spec_input.hpp"
 #include "context_pack/model/json_text.hpp"
 #include "context_pack/model/spec.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/outcome.hpp"
 

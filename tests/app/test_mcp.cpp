@@ -3,13 +3,13 @@
 // structured content agree with the CLI), bad input as isError results, and JSON-RPC errors.
 // The server reads only inside the client's roots (test_mcp_roots.cpp): calls on fixtures
 // come from a client that declares theirs.
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "context_pack/app/mcp.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using cptest::numbered;

@@ -1,9 +1,10 @@
 // git's repository environment (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, the object
 // directories, GIT_CEILING_DIRECTORIES), set for one command at a time and compared with
 // what git says in the same environment: rows of docs/bad-input.md.
-#include <catch2/catch.hpp>
 #include <string>
 
+#include "context_pack/git/repository.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/outcome.hpp"
 
@@ -133,21 +134,25 @@ TEST_CASE("bad input B58: GIT_CEILING_DIRECTORIES bounds the search") {
 }
 
 TEST_CASE("bad input B59: a SHA-256 or reftable repository") {
+    // The message names the libgit2 release that refuses: "libgit2 1.5", "libgit2 1.9".
+    const std::string version = cp::git::library_version();
+    const std::string tool =
+        "which this tool (libgit2 " + version.substr(0, version.rfind('.')) + ") cannot read";
     cptest::TempDir root;
     const std::string sha256 = root.path() + "/sha256", reftable = root.path() + "/reftable";
     REQUIRE(sh("git init -q --object-format=sha256 " + q(sha256) + " && cd " + q(sha256) +
                " && echo a > a.c && git add a.c && git commit -qm base")
                 .status == 0);
-    usage_error(context_pack(sha256, "--base HEAD --anchor a.c:1"),
-                "the repository stores objects as sha256 (extensions.objectFormat = sha256), "
-                "which this tool (libgit2 1.5) cannot read");
+    usage_error(
+        context_pack(sha256, "--base HEAD --anchor a.c:1"),
+        "the repository stores objects as sha256 (extensions.objectFormat = sha256), " + tool);
     // git 2.39 cannot make a reftable repository: the extension alone is what libgit2 sees.
     REQUIRE(sh("git init -q " + q(reftable) + " && cd " + q(reftable) +
                " && echo a > a.c && git add a.c && git commit -qm base" +
                " && git config core.repositoryformatversion 1" +
                " && git config extensions.refStorage reftable")
                 .status == 0);
-    usage_error(context_pack(reftable, "--base HEAD --anchor a.c:1"),
-                "the repository keeps its refs in reftable (extensions.refStorage = reftable), "
-                "which this tool (libgit2 1.5) cannot read");
+    usage_error(
+        context_pack(reftable, "--base HEAD --anchor a.c:1"),
+        "the repository keeps its refs in reftable (extensions.refStorage = reftable), " + tool);
 }

@@ -3,10 +3,11 @@
 // followed out of the tree, never waited on; regular ones work as before. Rows B50-B54 of
 // docs/bad-input.md. Every run is under `timeout 20`, so a blocking open fails the test.
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <fstream>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using cptest::Output;

@@ -2,7 +2,7 @@
 // themselves: the tool runs under strace in a hostile repository, through every door (the
 // command line's modes and the MCP server), and every call that names a file is judged.
 // Rows B75-B76 of docs/bad-input.md. Linux only (strace); install-deps.sh installs strace.
-#include <catch2/catch.hpp>
+#include "support/catch.hpp"
 
 #if defined(__linux__)
 

@@ -1,8 +1,8 @@
 // Rows of docs/bad-input.md where the tool once gave a wrong answer or a wrong diagnosis
 // (issue 13): each fixture is built with the git CLI and the answer compared with git's.
-#include <catch2/catch.hpp>
 #include <string>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using cptest::context_pack;

@@ -1,11 +1,11 @@
 // Caller lists: the one-pass scan for whole-word hits of several symbols (git grep -w -F's
 // rule, one hit per line, binary files skipped), and the per-symbol summary (hits inside the
 // symbol's own windows left out, the first few listed, per-file counts, the total).
-#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "context_pack/core/callers.hpp"
+#include "support/catch.hpp"
 
 using cp::CallerHit;
 using cp::CallerScan;

@@ -1,7 +1,6 @@
 // Window headers name the enclosing definition by the rule of the file's language.
-#include <catch2/catch.hpp>
-
 #include "context_pack/core/funcname.hpp"
+#include "support/catch.hpp"
 
 namespace {
 

@@ -1,7 +1,6 @@
 // Hand-worked cases of the boundary rule (SPEC §3), one per row.
-#include <catch2/catch.hpp>
-
 #include "context_pack/core/mapping.hpp"
+#include "support/catch.hpp"
 
 using cp::Hunk;
 using cp::LineRange;

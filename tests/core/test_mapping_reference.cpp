@@ -3,13 +3,13 @@
 // (its surviving lines plus the new text of the hunks that hit it) and compared with map_range.
 // The reference itself lives in support/mapping_reference.hpp, shared with tests/fuzz/.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "context_pack/core/mapping.hpp"
+#include "support/catch.hpp"
 #include "support/mapping_reference.hpp"
 
 using cp::Hunk;

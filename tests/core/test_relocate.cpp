@@ -1,9 +1,9 @@
 // Beyond the diff (SPEC §4a): lines the diff lost are found by content, with how sure the
 // answer is, and never guessed. Pure helpers first, then fixture histories.
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "context_pack/core/relocate.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using nlohmann::json;

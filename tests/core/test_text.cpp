@@ -1,7 +1,6 @@
 // Line counting and splitting as git counts lines, and the whole-word test of git grep -w -F.
-#include <catch2/catch.hpp>
-
 #include "context_pack/core/text.hpp"
+#include "support/catch.hpp"
 
 using namespace cp::text;
 using namespace std::string_view_literals;

@@ -1,7 +1,6 @@
 // Windows over hand-built anchor results: context clamped to the file, merging of spans that
 // overlap or touch, the order of windows, deleted ranges, the anchored-line cap, long and CRLF
 // lines, unavailable files, and which anchors get a window at all.
-#include <catch2/catch.hpp>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -12,6 +11,7 @@
 #include "context_pack/core/window.hpp"
 #include "context_pack/model/report.hpp"
 #include "context_pack/resolve/pack.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using cp::AnchorResult;

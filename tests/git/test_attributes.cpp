@@ -1,7 +1,6 @@
 // Attributes and filters as git takes them in hunks: binary or not by content and by the diff
 // attributes (binary, -diff, diff, a driver's binary setting), a tracked .gitattributes
 // edited or deleted on disk, and a known divergence of libgit2 1.5's CRLF filter from git.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "context_pack/git/repository.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 

@@ -1,21 +1,27 @@
 // -U0 hunks of the git layer against `git diff -U0`: random histories (random text files
 // edited at a committed target, then staged, unstaged or undone in the working tree, with and
 // without a CRLF filter), and hand-picked shapes where git's choices show (the indent
-// heuristic, runs of one line, final newlines, CRLF, the 1 KiB common-tail trim).
-#include <catch2/catch.hpp>
+// heuristic, runs of one line, final newlines, CRLF, the 1 KiB common-tail trim); and the
+// direct xdiff call against libgit2's public API, on random text pairs and the fixtures.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "context_pack/git/repository.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 #include "support/random_text.hpp"
 
 namespace {
 
+using cp::git::DiffAttribute;
+using cp::git::HunkInput;
+using cp::git::line_hunks;
+using cp::git::XdiffCall;
 using cptest::compare_hunks;
 using cptest::describe;
 using cptest::diff_of;
@@ -23,12 +29,15 @@ using cptest::Gen;
 using cptest::numbered;
 using cptest::open_repo;
 using cptest::ours_names;
+using cptest::Output;
 using cptest::parse_name_status;
 using cptest::q;
 using cptest::Repo;
 using cptest::seed_from_env;
+using cptest::sh;
 using cptest::show;
 using cptest::system_attributes;
+using cptest::TempDir;
 using cptest::TextFile;
 
 // One random history: `count` files at base, edited at a committed target, then edited again
@@ -138,28 +147,15 @@ void random_history(std::uint64_t seed, int count, const std::string& attributes
     }
 }
 
-}  // namespace
-
-TEST_CASE("hunks equal git diff -U0 on random edit scripts", "[git]") {
-    int compared = 0;
-    const std::uint64_t seed = seed_from_env(20260101);
-    for (std::uint64_t s = seed; s < seed + 3; ++s) random_history(s, 90, "", compared);
-    random_history(seed + 100, 40, "* text=auto", compared);
-    random_history(seed + 200, 30, "* text eol=crlf", compared);
-    INFO("hunk lists compared: " << compared);
-    CHECK(compared > 300);
-}
-
-TEST_CASE("hunks equal git diff -U0 on hand-picked shapes", "[git]") {
-    // Shapes where git's choices are visible: a function inserted between two others (the
-    // indent heuristic), a repeated line added to a run of it, a final newline taken away or
-    // added, CRLF content, an empty file filled and a file emptied, a binary file, and runs
-    // longer than git's 1 KiB tail trim. Each in the working tree (unstaged, then staged) and
-    // at a commit.
-    struct Shape {
-        const char* name;
-        std::string before, after;
-    };
+// Shapes where git's choices are visible: a function inserted between two others (the indent
+// heuristic), a repeated line added to a run of it, a final newline taken away or added, CRLF
+// content, an empty file filled and a file emptied, a binary file, and runs longer than git's
+// 1 KiB tail trim.
+struct Shape {
+    const char* name;
+    std::string before, after;
+};
+std::vector<Shape> hand_picked_shapes() {
     const std::string f1 = "int f1() {\n    return 1;\n}\n\n";
     const std::string f2 = "int f2() {\n    return 2;\n}\n\n";
     const std::string f3 = "int f3() {\n    return 3;\n}\n\n";
@@ -176,7 +172,7 @@ TEST_CASE("hunks equal git diff -U0 on hand-picked shapes", "[git]") {
     std::string runs, runs_plus;
     for (int i = 0; i < 30; ++i) runs += "same\n";
     runs_plus = runs + "same\n";
-    const std::vector<Shape> shapes = {
+    return {
         {"function inserted between two", f1 + f3, f1 + f2 + f3},
         {"function appended", f1 + f2, f1 + f2 + f3},
         {"function removed from the middle", f1 + f2 + f3, f1 + f3},
@@ -203,6 +199,46 @@ TEST_CASE("hunks equal git diff -U0 on hand-picked shapes", "[git]") {
         {"a block repeated across more than 1 KiB, one more copy", "head\n" + blocks(60),
          "head\n" + blocks(61)},
     };
+}
+
+// The hunks of `old_text` -> `new_text` (a side absent when its pointer is null) by the direct
+// xdiff call and by libgit2's public API, which must agree; true when both gave line hunks.
+bool same_both_ways(const std::string* old_text, const std::string* new_text,
+                    DiffAttribute attribute = DiffAttribute::Unset) {
+    static const std::string nothing;
+    HunkInput in;
+    in.old_path = in.new_path = "f.txt";
+    in.has_old = old_text != nullptr;
+    in.has_new = new_text != nullptr;
+    in.given_old = old_text ? old_text : &nothing;
+    in.given_new = new_text ? new_text : &nothing;
+    auto direct = line_hunks(in, attribute, attribute, XdiffCall::Direct);
+    auto library = line_hunks(in, attribute, attribute, XdiffCall::Library);
+    INFO((direct ? std::string() : direct.error().message));
+    INFO((library ? std::string() : library.error().message));
+    REQUIRE(direct.ok());
+    REQUIRE(library.ok());
+    CHECK(direct.value().binary == library.value().binary);
+    CHECK(show(direct.value().hunks) == show(library.value().hunks));
+    return !direct.value().binary;
+}
+
+}  // namespace
+
+TEST_CASE("hunks equal git diff -U0 on random edit scripts", "[git]") {
+    int compared = 0;
+    const std::uint64_t seed = seed_from_env(20260101);
+    for (std::uint64_t s = seed; s < seed + 3; ++s) random_history(s, 90, "", compared);
+    random_history(seed + 100, 40, "* text=auto", compared);
+    random_history(seed + 200, 30, "* text eol=crlf", compared);
+    INFO("hunk lists compared: " << compared);
+    CHECK(compared > 300);
+}
+
+TEST_CASE("hunks equal git diff -U0 on hand-picked shapes", "[git]") {
+    // Each shape (hand_picked_shapes) in the working tree (unstaged, then staged) and at a
+    // commit.
+    const auto shapes = hand_picked_shapes();
     Repo repo;
     std::vector<std::string> paths;
     std::map<std::string, std::string> before, after;
@@ -235,4 +271,77 @@ TEST_CASE("hunks equal git diff -U0 on hand-picked shapes", "[git]") {
         compare_hunks(repo, diff, base + " " + target, paths, before, after, compared);
     }
     CHECK(compared == 3 * static_cast<int>(shapes.size()));
+}
+
+TEST_CASE("the direct xdiff call and libgit2's public API give the same hunks", "[git]") {
+    // The direct call (a static libgit2 1.5 to 1.9) declares xdiff's structs by hand; a field
+    // out of place would shift or drop hunks. Where this build has it, every text pair is
+    // diffed both ways: random files under random edits, the hand-picked shapes, and every
+    // changed path of the fixture repositories between each pair of their commits and to
+    // their working trees.
+    if (cp::git::default_xdiff_call() != XdiffCall::Direct) {
+        HunkInput in;
+        in.owned_old = "a\n";
+        in.owned_new = "b\n";
+        CHECK_FALSE(line_hunks(in, DiffAttribute::Unset, DiffAttribute::Unset, XdiffCall::Direct));
+        WARN("this build calls xdiff through libgit2's API only: nothing to compare");
+        return;
+    }
+    int random_pairs = 0, shape_pairs = 0, fixture_pairs = 0;
+    const std::uint64_t seed = seed_from_env(20260303);
+    for (std::uint64_t s = seed; s < seed + 400; ++s) {
+        INFO("seed " << s);
+        Gen gen(s);
+        TextFile file = gen.file();
+        const std::string before = file.text();
+        gen.edit(file);
+        const std::string after = file.text();
+        random_pairs += same_both_ways(&before, &after);
+        if (s % 20 == 0) {  // added and deleted files, and the diff attribute's text
+            same_both_ways(nullptr, &after);
+            same_both_ways(&before, nullptr);
+            same_both_ways(&before, &after, DiffAttribute::Text);
+        }
+    }
+    for (const auto& shape : hand_picked_shapes()) {
+        INFO("shape: " << shape.name);
+        shape_pairs += same_both_ways(&shape.before, &shape.after);
+        shape_pairs += same_both_ways(&shape.before, &shape.after, DiffAttribute::Text);
+    }
+    for (const char* script : {"fixtures/demo.sh", "tests/fixtures/edges.sh"}) {
+        INFO("fixture " << script);
+        TempDir dir;
+        Output made = sh(q(std::string(CONTEXT_PACK_SOURCE_DIR) + "/" + script) + " " +
+                         q(dir.path()) + " >/dev/null");
+        INFO(made.err);
+        REQUIRE(made.status == 0);
+        const std::string repo_dir = dir.path() + "/repo";
+        auto opened = cp::git::Repository::open(repo_dir);
+        REQUIRE(opened.ok());
+        std::vector<std::string> commits;
+        for (const auto& line :
+             cptest::split_lines(sh("git -C " + q(repo_dir) + " rev-list --reverse HEAD").out))
+            commits.push_back(line);
+        REQUIRE(commits.size() >= 2);
+        auto each_path = [&](const std::string& base, const std::optional<std::string>& target) {
+            auto diff = diff_of(opened.value(), base, target);
+            for (const auto& delta : diff.deltas()) {
+                INFO(base << " " << target.value_or("the working tree") << ": " << delta.new_path);
+                auto sides = diff.read_sides(delta);
+                REQUIRE(sides.ok());
+                const auto& in = sides.value();
+                fixture_pairs += same_both_ways(in.has_old ? &in.owned_old : nullptr,
+                                                in.has_new ? &in.owned_new : nullptr);
+            }
+        };
+        for (std::size_t i = 0; i < commits.size(); ++i) {
+            for (std::size_t j = i + 1; j < commits.size(); ++j) each_path(commits[i], commits[j]);
+            each_path(commits[i], std::nullopt);
+        }
+    }
+    INFO("text pairs compared: " << random_pairs << " random, " << shape_pairs << " shapes, "
+                                 << fixture_pairs << " fixture paths");
+    CHECK(random_pairs > 350);
+    CHECK(shape_pairs == 2 * int(hand_picked_shapes().size()) - 1);  // one binary, unless Text
+    CHECK(fixture_pairs > 10);
 }

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <array>
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "context_pack/git/index_file.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 

@@ -2,7 +2,6 @@
 // scenarios at a commit and staged in the working tree, git's R100, and random histories of
 // renames with edits, copies, deletes and shared basenames (working tree unstaged and staged,
 // and at a commit), each pair's hunks compared with `git diff -M -U0`'s.
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -13,6 +12,7 @@
 
 #include "context_pack/git/rename.hpp"
 #include "context_pack/git/repository.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 #include "support/random_text.hpp"

@@ -7,7 +7,6 @@
 // lazily, at most once, never for exact renames or pairs the sizes rule out) and the
 // fingerprint helpers.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "context_pack/git/rename.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 

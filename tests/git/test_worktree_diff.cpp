@@ -2,7 +2,6 @@
 // untracked files, undone edits, conflicts), the partial diff settled path by path and when it
 // must refuse, and our scan of the tree against libgit2's index-to-workdir diff (diff_of makes
 // every working-tree diff both ways) with a table of shapes that scan and shapes that step aside.
-#include <catch2/catch.hpp>
 #include <ctime>
 #include <map>
 #include <optional>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "context_pack/git/repository.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 

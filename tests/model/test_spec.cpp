@@ -1,7 +1,6 @@
 // Spec parsing: the SPEC §2 shape, errors that name the JSON path, and --anchor arguments.
-#include <catch2/catch.hpp>
-
 #include "context_pack/model/spec.hpp"
+#include "support/catch.hpp"
 
 using cp::AnchorKind;
 using cp::parse_anchor_arg;

@@ -1,8 +1,8 @@
 // The drift summary of a batch: counts by status, by spec and by path prefix.
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "context_pack/model/summary.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 namespace {

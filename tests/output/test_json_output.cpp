@@ -1,9 +1,9 @@
 // The JSON contract: the exact key set of every object, so a rename cannot slip through,
 // and the values of one resolved spec.
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using nlohmann::json;

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -12,6 +11,7 @@
 
 #include "context_pack/output/json_output.hpp"
 #include "context_pack/resolve/resolve.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using cp::Status;

@@ -1,9 +1,9 @@
 // Re-expansion: --since REV marks exactly the anchors whose lines an edit after REV touched
 // (a hunk overlapping their range as it stood at REV, or their file renamed or deleted since)
 // and shows windows and callers for those alone.
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using nlohmann::json;

@@ -1,8 +1,9 @@
 #include "support/git_diff.hpp"
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <sstream>
+
+#include "support/catch.hpp"
 
 namespace cptest {
 

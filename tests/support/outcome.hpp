@@ -4,9 +4,9 @@
 #pragma once
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <string>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 namespace cptest {

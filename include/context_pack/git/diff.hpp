@@ -81,11 +81,19 @@ struct HunkInput {
     std::string_view new_bytes() const { return given_new ? *given_new : owned_new; }
 };
 
+// How line_hunks reaches libgit2's xdiff. Direct: xdl_diff itself, in a build on a static
+// libgit2 1.5 to 1.9 that holds it (cmake/Libgit2.cmake); Library: git_diff_buffers, libgit2's
+// public API, which first hashes both sides with SHA-1. Both give the same hunks.
+enum class XdiffCall { Direct, Library };
+// Direct where this build has it, else Library.
+XdiffCall default_xdiff_call();
+
 // The -U0 hunks of both sides, equal to `git diff -U0`'s: binary as the diff attributes and
 // then the content say, else xdiff (Myers with the indent heuristic) after git's trim of the
-// common tail that -U0 diffs get. It reads no repository: any thread may run it.
+// common tail that -U0 diffs get. It reads no repository: any thread may run it. Asked for the
+// Direct call in a build without it, an error.
 Result<Hunks> line_hunks(const HunkInput& input, DiffAttribute old_attribute,
-                         DiffAttribute new_attribute);
+                         DiffAttribute new_attribute, XdiffCall call = default_xdiff_call());
 
 // One name-level diff with git's rename detection (see rename.hpp) between a base commit
 // and a target commit or the working tree, where untracked files count as rename targets.

@@ -282,7 +282,8 @@ class Repository {
 };
 
 // Whether libgit2's init skipped parsing the CA bundle (see src/git/libgit2.cpp): true once
-// a repository was opened, with Debian's mbedTLS build of libgit2.
+// a repository was opened, where libgit2 and mbedTLS are linked statically (the link wraps
+// the parser there); false in every other build.
 bool ca_bundle_skipped();
 
 // libgit2's version, as "1.5.1".

@@ -1,0 +1,177 @@
+# libgit2 1.5 to 1.9, found by pkg-config, as the interface target cp_libgit2.
+#
+# CONTEXT_PACK_LIBGIT2_LINK says how it is linked:
+#   static  libgit2.a and its dependencies' archives (Debian's libgit2-dev installs them all
+#           but GSSAPI's, which stays shared): loading libgit2.so and the 22 shared libraries
+#           it pulls in took a third of a 3 ms start (docs/performance.md).
+#   shared  libgit2.so, as every distribution ships it.
+#   auto    static where those archives are present and link, else shared.
+#
+# Two fast paths need the static archive, and each is taken only where it applies:
+#   CP_DIRECT_XDIFF     src/git/hunks.cpp calls libgit2's bundled xdl_diff itself, with
+#                       xdiff's structs declared there; xdiff.h is the same from libgit2 1.5 to
+#                       1.9, and the symbol is reachable only in the archive (libgit2.so does
+#                       not export it). Elsewhere hunks come through git_diff_buffers.
+#   CP_CA_BUNDLE_WRAP   the link wraps mbedTLS's CA bundle parser (src/git/libgit2.cpp), when
+#                       libgit2 is built with mbedTLS: the wrap reaches libgit2.a's reference to
+#                       it, never one inside libgit2.so.
+# Both become compile definitions of cp_libgit2 (CONTEXT_PACK_DIRECT_XDIFF and
+# CONTEXT_PACK_CA_BUNDLE_WRAP, 0 or 1). libgit2's headers are system headers, so that -Werror
+# applies to our code only.
+include_guard(GLOBAL)
+include(CheckCXXSourceCompiles)
+include(CMakePushCheckState)
+
+set(CONTEXT_PACK_LIBGIT2_LINK auto CACHE STRING
+  "How to link libgit2: auto (static where its archives are present), static or shared")
+set_property(CACHE CONTEXT_PACK_LIBGIT2_LINK PROPERTY STRINGS auto static shared)
+if(NOT CONTEXT_PACK_LIBGIT2_LINK MATCHES "^(auto|static|shared)$")
+  message(FATAL_ERROR
+    "CONTEXT_PACK_LIBGIT2_LINK is '${CONTEXT_PACK_LIBGIT2_LINK}': give auto, static or shared")
+endif()
+
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+pkg_check_modules(LIBGIT2 REQUIRED libgit2>=1.5)
+if(LIBGIT2_VERSION VERSION_GREATER_EQUAL 1.10)
+  message(WARNING "libgit2 ${LIBGIT2_VERSION}: context-pack is tested with libgit2 1.5 to 1.9; "
+    "hunks come through libgit2's public API")
+endif()
+
+# The archives and libraries of a static libgit2, in link order, into `out` (empty when
+# libgit2.a is not there). The names come from pkg-config --static, each followed by the static
+# libraries of its own pkg-config module where it has one (Debian names -lssh2 rather than
+# libssh2, whose OpenSSL libcrypto it then needs), then whatever else libgit2.so was linked
+# with (Debian's libgit2.pc leaves out GSSAPI). Each name is its archive where there is one,
+# else its shared library; a name with neither is left out, and the link check below tells
+# whether anything was missing.
+function(cp_libgit2_static_libraries out)
+  set(${out} "" PARENT_SCOPE)
+  find_library(CP_LIBGIT2_ARCHIVE NAMES libgit2.a
+    HINTS ${LIBGIT2_STATIC_LIBRARY_DIRS} ${LIBGIT2_LIBRARY_DIRS})
+  if(NOT CP_LIBGIT2_ARCHIVE)
+    return()
+  endif()
+  set(names "")
+  foreach(name IN LISTS LIBGIT2_STATIC_LIBRARIES)
+    list(APPEND names ${name})
+    if(NOT name STREQUAL "git2")
+      pkg_check_modules(CP_DEP_${name} QUIET lib${name})
+      if(CP_DEP_${name}_FOUND)
+        list(APPEND names ${CP_DEP_${name}_STATIC_LIBRARIES})
+      endif()
+    endif()
+  endforeach()
+  # A name listed twice stays at its last place, after everything that may need it.
+  list(REVERSE names)
+  list(REMOVE_DUPLICATES names)
+  list(REVERSE names)
+  set(sonames "")
+  find_library(CP_LIBGIT2_SHARED NAMES git2 HINTS ${LIBGIT2_LIBRARY_DIRS})
+  if(CP_LIBGIT2_SHARED AND CMAKE_OBJDUMP AND NOT CP_LIBGIT2_SHARED STREQUAL CP_LIBGIT2_ARCHIVE)
+    execute_process(COMMAND ${CMAKE_OBJDUMP} -p ${CP_LIBGIT2_SHARED}
+      OUTPUT_VARIABLE dynamic ERROR_QUIET)
+    string(REGEX MATCHALL "NEEDED +lib[^ \n]+\\.so[^ \n]*" needed "${dynamic}")
+    foreach(entry IN LISTS needed)
+      string(REGEX REPLACE "NEEDED +" "" soname "${entry}")
+      string(REGEX REPLACE "^lib(.+)\\.so.*$" "\\1" name "${soname}")
+      if(NOT name IN_LIST names)
+        list(APPEND names ${name})
+        set(soname_${name} ${soname})
+      endif()
+    endforeach()
+  endif()
+  set(libraries ${CP_LIBGIT2_ARCHIVE})
+  foreach(name IN LISTS names)
+    if(name STREQUAL "git2")
+      continue()
+    elseif(name MATCHES "^(c|m|rt|dl|pthread)$")  # the C library's own: as the system has them
+      list(APPEND libraries ${name})
+      continue()
+    endif()
+    find_library(CP_LIB_${name} NAMES lib${name}.a ${name} ${soname_${name}}
+      HINTS ${LIBGIT2_STATIC_LIBRARY_DIRS})
+    if(CP_LIB_${name})
+      list(APPEND libraries ${CP_LIB_${name}})
+    else()
+      message(STATUS "libgit2's dependency ${name}: no archive and no shared library, left out")
+    endif()
+  endforeach()
+  set(${out} ${libraries} PARENT_SCOPE)
+endfunction()
+
+# Whether `source` links against `libraries` (a check run at every configure, not cached).
+function(cp_libgit2_links result source libraries)
+  cmake_push_check_state(RESET)
+  set(CMAKE_REQUIRED_QUIET ON)
+  set(CMAKE_REQUIRED_INCLUDES ${LIBGIT2_INCLUDE_DIRS})
+  set(CMAKE_REQUIRED_LIBRARIES ${libraries} Threads::Threads ${CMAKE_DL_LIBS})
+  unset(${result} CACHE)
+  check_cxx_source_compiles("${source}" ${result})
+  set(${result} ${${result}} PARENT_SCOPE)
+  unset(${result} CACHE)
+  cmake_pop_check_state()
+endfunction()
+
+set(CP_LIBGIT2_STATIC OFF)
+if(NOT CONTEXT_PACK_LIBGIT2_LINK STREQUAL "shared")
+  cp_libgit2_static_libraries(CP_LIBGIT2_STATIC_LINK)
+  if(CP_LIBGIT2_STATIC_LINK)
+    cp_libgit2_links(CP_LIBGIT2_STATIC_LINKS
+      "#include <git2.h>\nint main() { return git_libgit2_init() < 0; }" "${CP_LIBGIT2_STATIC_LINK}")
+  endif()
+  if(CP_LIBGIT2_STATIC_LINKS)
+    set(CP_LIBGIT2_STATIC ON)
+  elseif(CONTEXT_PACK_LIBGIT2_LINK STREQUAL "static")
+    if(NOT CP_LIBGIT2_STATIC_LINK)
+      message(FATAL_ERROR "CONTEXT_PACK_LIBGIT2_LINK=static: no libgit2.a beside libgit2 "
+        "${LIBGIT2_VERSION} (${LIBGIT2_LIBRARY_DIRS})")
+    endif()
+    message(FATAL_ERROR "CONTEXT_PACK_LIBGIT2_LINK=static: a program does not link against "
+      "${CP_LIBGIT2_STATIC_LINK} (CMakeFiles/CMakeConfigureLog.yaml says why)")
+  endif()
+endif()
+
+set(CP_DIRECT_XDIFF OFF)
+set(CP_CA_BUNDLE_WRAP OFF)
+add_library(cp_libgit2 INTERFACE)
+target_include_directories(cp_libgit2 SYSTEM INTERFACE ${LIBGIT2_INCLUDE_DIRS})
+target_compile_options(cp_libgit2 INTERFACE ${LIBGIT2_CFLAGS_OTHER})
+if(CP_LIBGIT2_STATIC)
+  set(_cp_linked "static (${CP_LIBGIT2_ARCHIVE})")
+  if(LIBGIT2_VERSION VERSION_LESS 1.10)
+    cp_libgit2_links(CP_LIBGIT2_HAS_XDL_DIFF
+      "extern \"C\" int xdl_diff(void*, void*, const void*, const void*, void*);
+       int main(int argc, char**) { return argc > 5 ? xdl_diff(0, 0, 0, 0, 0) : 0; }"
+      "${CP_LIBGIT2_STATIC_LINK}")
+    set(CP_DIRECT_XDIFF ${CP_LIBGIT2_HAS_XDL_DIFF})
+  endif()
+  foreach(_cp_lib IN LISTS CP_LIBGIT2_STATIC_LINK)
+    if(_cp_lib MATCHES "mbedx509")
+      set(CP_CA_BUNDLE_WRAP ON)
+    endif()
+  endforeach()
+  target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBGIT2_STATIC_LINK} Threads::Threads
+    ${CMAKE_DL_LIBS})
+  if(CP_CA_BUNDLE_WRAP)
+    target_link_options(cp_libgit2 INTERFACE -Wl,--wrap=mbedtls_x509_crt_parse_file)
+  endif()
+else()
+  set(_cp_linked "shared")
+  target_link_libraries(cp_libgit2 INTERFACE ${LIBGIT2_LINK_LIBRARIES} Threads::Threads)
+  target_link_options(cp_libgit2 INTERFACE ${LIBGIT2_LDFLAGS_OTHER})
+endif()
+target_compile_definitions(cp_libgit2 INTERFACE
+  CONTEXT_PACK_DIRECT_XDIFF=$<BOOL:${CP_DIRECT_XDIFF}>
+  CONTEXT_PACK_CA_BUNDLE_WRAP=$<BOOL:${CP_CA_BUNDLE_WRAP}>)
+if(CP_DIRECT_XDIFF)
+  set(_cp_hunks "the direct xdl_diff call")
+else()
+  set(_cp_hunks "libgit2's git_diff_buffers")
+endif()
+if(CP_CA_BUNDLE_WRAP)
+  set(_cp_ca ", mbedTLS's CA bundle parser wrapped")
+else()
+  set(_cp_ca "")
+endif()
+message(STATUS "libgit2 ${LIBGIT2_VERSION}: ${_cp_linked}; hunks through ${_cp_hunks}${_cp_ca}")

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Builds context-pack and runs its whole test suite in a Debian 13 (trixie) root, against
+# trixie's shared libgit2 1.9, Catch2 3, fmt 10, CLI11 2.4, g++ 14 and git 2.47.
+#   scripts/ci/debian13.sh [--fresh]
+# The root is made once with mmdebstrap from the Debian archive this machine's apt uses and
+# kept under ${XDG_CACHE_HOME:-~/.cache}/context-pack/debian13/ (CONTEXT_PACK_CACHE replaces
+# ~/.cache/context-pack), keyed on the package list, with the build directory inside it, so a
+# second run only copies the checkout and builds what changed. --fresh makes the root again.
+# The checkout is copied into the root (never written to); the suite runs there under chroot
+# in a mount namespace of its own, as root (through sudo otherwise). The npm tests install
+# their pinned packages from npm's registry there as on the host (skipped when unreachable).
+# The format test is not part of this run: it is tied to clang-format 14, which trixie does
+# not ship, and the Debian 12 suite runs it.
+set -euo pipefail
+
+if [ "${1:-}" = "--in-root" ]; then
+    # Inside the root: configure, build and test, each step timed.
+    jobs=${CONTEXT_PACK_JOBS:-$(nproc)}
+    step() {
+        local name=$1 start=$SECONDS
+        shift
+        "$@"
+        echo "debian13: $name: $((SECONDS - start)) s" >&2
+    }
+    step configure cmake -S /work/src -B /work/build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCONTEXT_PACK_WERROR=ON -DCONTEXT_PACK_LIBGIT2_LINK=shared
+    step build cmake --build /work/build -j"$jobs"
+    step test ctest --test-dir /work/build --output-on-failure -j"$jobs"
+    exit 0
+fi
+
+fresh=0
+[ "${1:-}" = "--fresh" ] && fresh=1
+checkout="$(cd "$(dirname "$0")/../.." && pwd)"
+if [ "$(id -u)" -ne 0 ]; then
+    exec sudo --preserve-env=XDG_CACHE_HOME,CONTEXT_PACK_CACHE,CONTEXT_PACK_JOBS \
+        "$checkout/scripts/ci/debian13.sh" "$@"
+fi
+started=$SECONDS
+
+# What the build and the whole suite need: the README's build dependencies (shared libgit2),
+# git for the fixtures, Node.js and npm for the MCP SDK and JSON Schema tests, man and zsh for
+# the install test, python3 for bench/ and tests/real_history/.
+packages=(g++ cmake make pkg-config git libgit2-dev catch2 libfmt-dev libcli11-dev
+          nlohmann-json3-dev nodejs npm ca-certificates man-db zsh python3)
+
+# The Debian archive this machine's apt reads (a deb line or a deb822 URIs field whose suites
+# are not a security suite), else Debian's own redirector.
+mirror=${CONTEXT_PACK_DEBIAN_MIRROR:-}
+if [ -z "$mirror" ]; then
+    mirror=$({ cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true; } |
+        awk '$1 == "deb" && $0 !~ /security/ && $0 ~ /debian/ {
+                 sub(/\[[^]]*\]/, ""); $0 = $0; print $2; exit }')
+fi
+if [ -z "$mirror" ]; then
+    mirror=$({ cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
+        awk 'BEGIN { RS = ""; FS = "\n" }
+             /(^|\n)Types:[^\n]*deb([ \n]|$)/ && !/Suites:[^\n]*security/ {
+                 for (i = 1; i <= NF; i++) if ($i ~ /^URIs:/ && $i ~ /debian/) {
+                     split($i, w, /[ \t]+/); print w[2]; exit } }')
+fi
+mirror=${mirror:-http://deb.debian.org/debian}
+
+cache=${CONTEXT_PACK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/context-pack}/debian13
+suites="trixie trixie-updates"
+key=$(printf '%s\n' "$suites" "$mirror" "${packages[@]}" | sha256sum | cut -c1-16)
+root=$cache/$key
+mkdir -p "$cache"
+for old in "$cache"/*; do  # roots of other package lists, and interrupted ones
+    if [ -e "$old" ] && [ "$old" != "$root" ]; then rm -rf "$old"; fi
+done
+[ "$fresh" -eq 1 ] && rm -rf "$root"
+
+step_start=$SECONDS
+if [ ! -f "$root/.complete" ]; then
+    command -v mmdebstrap >/dev/null || "$checkout/scripts/install-deps.sh" mmdebstrap
+    rm -rf "$root" "$root.new"
+    echo "debian13: making a trixie root from $mirror in $root" >&2
+    mmdebstrap --quiet --variant=apt --components=main --aptopt='Acquire::Retries "3"' \
+        --include="$(IFS=,; echo "${packages[*]}")" trixie "$root.new" \
+        "deb $mirror trixie main" "deb $mirror trixie-updates main"
+    mkdir -p "$root.new/work"
+    touch "$root.new/.complete"
+    mv "$root.new" "$root"
+    echo "debian13: root made: $((SECONDS - step_start)) s" >&2
+else
+    echo "debian13: root cached in $root" >&2
+fi
+
+# The checkout as git sees it (tracked and untracked, not ignored files; mtimes kept, so the
+# build inside only redoes what changed), with the npm packages the tests installed there
+# before.
+step_start=$SECONDS
+src=$root/work/src
+rm -rf "$src.new"
+mkdir -p "$src.new"
+if git -C "$checkout" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    (cd "$checkout" && git ls-files -z --cached --others --exclude-standard |
+        tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$src.new"
+else
+    (cd "$checkout" && tar --exclude='./build*' --exclude=node_modules -cf - .) |
+        tar -xf - -C "$src.new"
+fi
+for modules in tests/mcp/node_modules tests/schema/node_modules; do
+    if [ -d "$src/$modules" ] && [ -d "$src.new/$(dirname "$modules")" ]; then
+        mv "$src/$modules" "$src.new/$modules"
+    fi
+done
+rm -rf "$src"
+mv "$src.new" "$src"
+# npm's registry as this machine reaches it: its name servers, and the certificate
+# authorities it adds to Debian's (a proxy's, say), which Node.js is told to trust too.
+cat /etc/resolv.conf > "$root/etc/resolv.conf"
+if [ -d /usr/local/share/ca-certificates ]; then
+    rm -rf "$root/usr/local/share/ca-certificates"
+    cp -a /usr/local/share/ca-certificates "$root/usr/local/share/"
+    chroot "$root" update-ca-certificates --fresh >/dev/null 2>&1
+fi
+echo "debian13: checkout copied: $((SECONDS - step_start)) s" >&2
+
+# A mount namespace of its own: /proc, the host's /dev (the tests use pseudo-terminals) and a
+# fresh /tmp, all gone when the run ends.
+pass=()
+for name in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY CONTEXT_PACK_JOBS \
+            CP_TEST_GIT_SEED; do
+    [ -n "${!name:-}" ] && pass+=("$name=${!name}")
+done
+unshare --mount --fork -- /bin/sh -eu -c '
+    root=$1
+    shift
+    mount -t proc proc "$root/proc"
+    mount --rbind /dev "$root/dev"
+    mount -t tmpfs tmpfs "$root/tmp"
+    exec chroot "$root" "$@"' sh "$root" \
+    /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
+    NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt ${pass[@]+"${pass[@]}"} \
+    /bin/bash /work/src/scripts/ci/debian13.sh --in-root
+echo "debian13: total: $((SECONDS - started)) s" >&2
