@@ -1,11 +1,11 @@
 // The command line as a new user meets it: options on either side of the spec, the help
 // text, colour, grep's habits, and the caps a reader can see and lift by following the
 // command each cut prints.
-#include "support/catch.hpp"
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/outcome.hpp"
 

@@ -2,10 +2,10 @@
 // packed objects, a damaged or missing base and target, and a partial clone's missing blobs.
 // Each fixture is built with the git CLI; the anchors that need what is lost are UNRESOLVED
 // with the diagnosis and the mend, and the rest of the pack is printed.
-#include "support/catch.hpp"
 #include <sstream>
 #include <string>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/outcome.hpp"
 

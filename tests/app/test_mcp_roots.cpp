@@ -2,7 +2,6 @@
 // declares none, the directory it was started in: spec paths, repo and the repository git
 // finds there, symlinks and .. resolved. Rows B65-B69 of docs/bad-input.md, and the protocol:
 // roots/list after initialized, calls held until the answer, list_changed asked again.
-#include "support/catch.hpp"
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "context_pack/app/mcp.hpp"
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using cptest::q;

@@ -1,7 +1,8 @@
 // Catch2, version 2 or 3, for every test file: include "support/catch.hpp", never Catch2's own
 // headers. tests/CMakeLists.txt finds either and says which (CONTEXT_PACK_CATCH2_MAJOR). The
 // tests are written against version 2's names; under version 3 the few that moved are given
-// back: Approx at global scope, and Catch::Contains, Catch::StartsWith and Catch::EndsWith, the string matchers.
+// back: Approx at global scope, and Catch::Contains, Catch::StartsWith and Catch::EndsWith, the
+// string matchers.
 #pragma once
 
 #if CONTEXT_PACK_CATCH2_MAJOR == 3
