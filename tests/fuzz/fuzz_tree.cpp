@@ -92,9 +92,7 @@ struct OidLess {
 };
 
 std::string hex(const git_oid& id) {
-    char buf[GIT_OID_HEXSZ + 1];
-    git_oid_tostr(buf, sizeof buf, &id);
-    return buf;
+    return cp::git::hex(&id);
 }
 
 // libgit2's reading of a tree entry's mode (git_tree_entry_filemode): a directory when the
@@ -109,17 +107,9 @@ unsigned normalize(unsigned mode) {
     return GIT_FILEMODE_BLOB;
 }
 
+// What the tool makes of a mode (libgit2.hpp's kind_of): anything else is a file.
 EntryKind kind_of(unsigned mode) {
-    switch (mode) {
-        case GIT_FILEMODE_LINK:
-            return EntryKind::Symlink;
-        case GIT_FILEMODE_COMMIT:
-            return EntryKind::Submodule;
-        case GIT_FILEMODE_TREE:
-            return EntryKind::Directory;
-        default:
-            return EntryKind::File;
-    }
+    return cp::git::kind_of(static_cast<git_filemode_t>(mode));
 }
 
 // Modes as written; the last two are not modes libgit2 parses, which makes the tree unreadable.
