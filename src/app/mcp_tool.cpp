@@ -240,11 +240,8 @@ std::optional<Roots> Roots::of_client(const Json& result) {
 }
 
 bool Roots::inside(const std::string& location) const {
-    return std::any_of(dirs_.begin(), dirs_.end(), [&](const std::string& root) {
-        return root == "/" || location == root ||
-               (location.size() > root.size() && location.starts_with(root) &&
-                location[root.size()] == '/');
-    });
+    return std::any_of(dirs_.begin(), dirs_.end(),
+                       [&](const std::string& root) { return at_or_under(location, root); });
 }
 
 std::string Roots::where() const {

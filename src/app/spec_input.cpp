@@ -168,11 +168,6 @@ Result<std::vector<Spec>> read_folder(const std::string& name, const SpecGate& g
 
 namespace {
 
-bool at_or_under(const std::string& path, const std::string& dir) {
-    return dir == "/" || path == dir ||
-           (path.size() > dir.size() && path.starts_with(dir) && path[dir.size()] == '/');
-}
-
 // Resolves `absolute` one component at a time, looking only at places inside `within` or
 // on the way to one of them.
 std::string resolve_within(const std::filesystem::path& absolute,
@@ -234,6 +229,11 @@ std::string resolve_within(const std::filesystem::path& absolute,
 }
 
 }  // namespace
+
+bool at_or_under(const std::string& path, const std::string& dir) {
+    return dir == "/" || path == dir ||
+           (path.size() > dir.size() && path.starts_with(dir) && path[dir.size()] == '/');
+}
 
 std::string location_of(const std::string& path, const std::vector<std::string>* within) {
     namespace fs = std::filesystem;

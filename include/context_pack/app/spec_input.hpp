@@ -27,6 +27,9 @@ inline constexpr std::uint64_t kMaxSpecBytes = std::uint64_t{64} << 20;
 // path leads, with the rest joined as written.
 std::string location_of(const std::string& path, const std::vector<std::string>* within = nullptr);
 
+// Whether `path` is `dir` or lies beneath it; both resolved, as location_of gives them.
+bool at_or_under(const std::string& path, const std::string& dir);
+
 // Which spec files a front end lets be read (the MCP server's roots). Asked of every spec
 // file and folder read_spec_input would open: first of `name` as given, with the
 // location_of it within `within` (nothing opened yet); then, of a regular file or folder
