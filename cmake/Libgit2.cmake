@@ -174,4 +174,14 @@ if(CP_CA_BUNDLE_WRAP)
 else()
   set(_cp_ca "")
 endif()
+# zlib, which src/git/object_store.cpp calls itself to read loose objects, as the interface
+# target cp_zlib: the archive a static libgit2 is already linked with, else the system's.
+find_package(ZLIB REQUIRED)
+add_library(cp_zlib INTERFACE)
+if(CP_LIBGIT2_STATIC AND CP_LIB_z MATCHES "\\.a$")
+  target_link_libraries(cp_zlib INTERFACE ${CP_LIB_z})
+else()
+  target_link_libraries(cp_zlib INTERFACE ZLIB::ZLIB)
+endif()
+
 message(STATUS "libgit2 ${LIBGIT2_VERSION}: ${_cp_linked}; hunks through ${_cp_hunks}${_cp_ca}")

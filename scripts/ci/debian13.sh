@@ -42,7 +42,7 @@ started=$SECONDS
 # git for the fixtures, Node.js and npm for the MCP SDK and JSON Schema tests, man and zsh for
 # the install test, python3 for bench/ and tests/real_history/, strace for the syscall trace
 # tests.
-packages=(g++ cmake make pkg-config git libgit2-dev catch2 libfmt-dev libcli11-dev
+packages=(g++ cmake make pkg-config git libgit2-dev zlib1g-dev catch2 libfmt-dev libcli11-dev
           nlohmann-json3-dev nodejs npm ca-certificates man-db zsh python3 strace)
 
 # The Debian archive this machine's apt reads (a deb line or a deb822 URIs field whose suites
