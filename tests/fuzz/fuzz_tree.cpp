@@ -459,8 +459,13 @@ ModelDiff model_commit_diff(const Builder& b, const git_oid& base, const git_oid
     std::vector<DeltaKey> deltas;
     if (x && y) model_diff(b, x, y, "", 0, w, deltas);
     Expect e = w.expect();
-    if (e == Expect::Success) {
-        // Rename detection measures every added and deleted file (submodules never are one).
+    // Rename detection measures every added and deleted file (submodules never are one), but
+    // only when there are both: with no deletion or no addition it reads nothing.
+    auto any = [&](Change c) {
+        return std::any_of(deltas.begin(), deltas.end(),
+                           [c](const DeltaKey& d) { return Change(std::get<0>(d)) == c; });
+    };
+    if (e == Expect::Success && any(Change::Added) && any(Change::Deleted)) {
         for (const auto& d : deltas) {
             auto change = Change(std::get<0>(d));
             if (change != Change::Added && change != Change::Deleted) continue;
