@@ -24,7 +24,8 @@ namespace {
 // Options for both halves of a working-tree diff, set in full: left at zero, libgit2 would
 // take them from the repository's config. Renames are found by rename.cpp, as git finds them.
 git_diff_options worktree_diff_options() {
-    git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+    git_diff_options opts;
+    git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);  // fails only on a wrong version
     opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_SKIP_BINARY_CHECK |
                  GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
     opts.ignore_submodules = GIT_SUBMODULE_IGNORE_ALL;

@@ -86,7 +86,8 @@ git_oid commit_files(git_repository* repo, const std::vector<std::string>& files
 }
 
 void make_repository(const std::string& dir) {
-    git_repository_init_options opts = GIT_REPOSITORY_INIT_OPTIONS_INIT;
+    git_repository_init_options opts;
+    git_repository_init_options_init(&opts, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
     opts.flags = GIT_REPOSITORY_INIT_MKPATH;
     opts.initial_head = "main";
     git_repository* repo = nullptr;
