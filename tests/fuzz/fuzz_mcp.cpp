@@ -1,8 +1,8 @@
 // libFuzzer target: the MCP server's message loop (cp::mcp::serve) fed the input as JSON-RPC
 // lines, with the replies kept and checked: serve returns 0 at end of input; every line it
 // writes is one JSON value; each line that JSON-RPC 2.0 says needs an answer (a request with
-// an id, a line that is not JSON or not a message, an empty batch) gets exactly one reply, in
-// order, with the request's id (a batch one array of them), and nothing else does; a reply
+// an id, a line that is not JSON or not a message, an empty batch) gets exactly one reply,
+// with the request's id (a batch one array of them), and nothing else does; a reply
 // holds a result or an error, never an internal error (an exception the server caught), and
 // a tools/call result holds content and isError. Lines the server sends of its own accord (a
 // request or notification, with a method) are allowed anywhere. Never a crash, leak or hang.
@@ -18,6 +18,7 @@
 #include <git2.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -288,9 +289,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fail("serve did not return 0 at end of input", err.str());
     if (err.str().find("internal error") != std::string::npos) fail("an internal error", err.str());
 
+    // Replies may come in another order than their requests, as JSON-RPC allows: a tool call
+    // that arrives before the client's roots waits for them, while later messages are
+    // answered. Each reply is matched to the earliest unanswered message with its id(s).
     std::string written = out.str();
     if (!written.empty() && written.back() != '\n') fail("a reply without its newline");
-    std::size_t next = 0;  // the next expected answer
+    auto ids_of = [](const Expected& e) {
+        std::vector<Json> ids;
+        for (const Answer& a : e.answers) ids.push_back(a.id);
+        return ids;
+    };
     std::string_view rest = written;
     while (!rest.empty()) {
         auto nl = rest.find('\n');
@@ -303,16 +311,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (r.value("jsonrpc", Json()) != "2.0") fail("a message without jsonrpc 2.0", line);
             continue;
         }
-        if (next == expected.size()) fail("a reply to nothing", line);
-        const Expected& e = expected[next++];
-        if (!e.batch) {
-            check_reply(r, e.answers.front());
-            continue;
+        std::vector<Json> ids;
+        if (r.is_array()) {
+            for (const Json& item : r)
+                ids.push_back(item.is_object() ? item.value("id", Json()) : Json());
+        } else if (r.is_object()) {
+            ids.push_back(r.value("id", Json()));
         }
-        if (!r.is_array() || r.size() != e.answers.size())
-            fail("a batch answered by another number of replies", line);
-        for (std::size_t i = 0; i < r.size(); ++i) check_reply(r[i], e.answers[i]);
+        auto match = std::find_if(expected.begin(), expected.end(), [&](const Expected& e) {
+            return e.batch == r.is_array() && ids_of(e) == ids;
+        });
+        if (match == expected.end()) fail("a reply to nothing, or with another id", line);
+        if (!match->batch) {
+            check_reply(r, match->answers.front());
+        } else {
+            for (std::size_t i = 0; i < r.size(); ++i) check_reply(r[i], match->answers[i]);
+        }
+        expected.erase(match);
     }
-    if (next != expected.size()) fail("a message without its reply", std::to_string(next));
+    if (!expected.empty())
+        fail("a message without its reply", std::to_string(expected.size()) + " unanswered");
     return 0;
 }
