@@ -75,14 +75,110 @@ class Detector {
 
     Detection run() {
         if (sources_.empty() || targets_.empty()) return {};
-        exact();
-        if (options_.minimum_score >= kMaxScore) return {pairs_, std::nullopt};
-        by_basename();
-        matrix();
+        if (options_.only_sources) return run_restricted(*options_.only_sources);
+        full();
         return {pairs_, skipped_};
     }
 
   private:
+    void full() {
+        exact();
+        if (options_.minimum_score >= kMaxScore) return;
+        by_basename();
+        matrix();
+    }
+
+    // The full detection's pairs of the listed sources (see detect_renames in rename.hpp).
+    Detection run_restricted(const std::vector<std::size_t>& only) {
+        std::vector<bool> listed(sources_.size());
+        for (std::size_t s : only) listed.at(s) = true;
+        exact();
+        bool scored_all = false;
+        if (options_.minimum_score < kMaxScore && !restricted(listed)) {
+            // Undecided: the whole matrix, over the fingerprints already made.
+            source_used_.assign(sources_.size(), false);
+            target_done_.assign(targets_.size(), false);
+            pairs_.clear();
+            skipped_.reset();
+            basename_score_.clear();
+            full();
+            scored_all = true;
+        }
+        std::erase_if(pairs_, [&](const Pair& p) { return !listed[p.source]; });
+        return {pairs_, skipped_, scored_all};
+    }
+
+    // False when what lies outside the columns scored could change the answer.
+    bool restricted(const std::vector<bool>& listed) {
+        basename_maps();
+        for (std::size_t s = 0; s < sources_.size(); ++s)
+            if (listed[s] && basename_paired(s))
+                record(s, *basename_partner(s), basename_score_[s]);
+        // The limit is met on what the basename pass leaves: where it may bite, every pair of
+        // that pass is made, for the counts.
+        auto left = [](const std::vector<bool>& taken) {
+            return double(std::count(taken.begin(), taken.end(), false));
+        };
+        const double limit = static_cast<double>(options_.limit);
+        if (options_.limit > 0 && left(source_used_) * left(target_done_) > limit * limit) {
+            for (std::size_t s = 0; s < sources_.size(); ++s)
+                if (!source_used_[s] && basename_paired(s))
+                    record(s, *basename_partner(s), basename_score_[s]);
+            std::size_t sources = std::size_t(left(source_used_));
+            std::size_t targets = std::size_t(left(target_done_));
+            if (sources == 0 || targets == 0) return true;
+            if (double(sources) * double(targets) > limit * limit) {
+                skipped_ = Skipped{sources, targets, options_.limit, std::max(sources, targets)};
+                return true;
+            }
+        }
+        auto in_matrix = [&](Side side, std::size_t i) {
+            if (side == Side::Source) return !source_used_[i] && !basename_paired(i);
+            return !target_done_[i] && !target_taken(i);
+        };
+
+        // The targets a listed source may take: its score there reaches the minimum.
+        std::vector<bool> column(targets_.size());
+        for (std::size_t s = 0; s < sources_.size(); ++s) {
+            if (!listed[s] || !in_matrix(Side::Source, s)) continue;
+            for (std::size_t t = 0; t < targets_.size(); ++t)
+                if (!column[t] && !target_done_[t] && estimate(s, t) >= options_.minimum_score &&
+                    in_matrix(Side::Target, t))
+                    column[t] = true;
+        }
+        if (std::find(column.begin(), column.end(), true) == column.end()) return true;
+
+        // Their columns in full, as the full matrix keeps them, and the greedy play over them.
+        std::vector<std::size_t> sources;
+        for (std::size_t s = 0; s < sources_.size(); ++s)
+            if (in_matrix(Side::Source, s)) sources.push_back(s);
+        std::vector<Score> mx;
+        for (std::size_t t = 0; t < targets_.size(); ++t)
+            if (column[t]) best_sources(sources, t, mx);
+        std::stable_sort(mx.begin(), mx.end(), better);
+        std::vector<bool> used = source_used_, done = target_done_;
+        std::vector<Score> chosen;
+        for (const Score& m : mx) {
+            if (m.target < 0 || m.score < options_.minimum_score) break;
+            auto t = std::size_t(m.target), s = std::size_t(m.source);
+            if (done[t] || used[s]) continue;
+            used[s] = done[t] = true;
+            chosen.push_back(m);
+        }
+        // An unlisted source the play gives a target could have taken another one first,
+        // outside the columns, only with a score at least as high there.
+        for (const Score& m : chosen) {
+            auto s = std::size_t(m.source);
+            if (listed[s]) continue;
+            for (std::size_t t = 0; t < targets_.size(); ++t)
+                if (!column[t] && !target_done_[t] && estimate(s, t) >= m.score &&
+                    in_matrix(Side::Target, t))
+                    return false;
+        }
+        for (const Score& m : chosen) record(std::size_t(m.source), std::size_t(m.target), m.score);
+        return true;
+    }
+
     void record(std::size_t s, std::size_t t, int score) {
         pairs_.push_back({s, t, score});
         source_used_[s] = true;
@@ -131,30 +227,71 @@ class Detector {
         return score_of(copied(print(Side::Source, s), print(Side::Target, t)), std::max(a, b));
     }
 
-    // Sources and targets whose basenames are unique on both sides pair at 75%.
+    // Sources and targets whose basenames are unique on both sides pair at 75%. Each such
+    // basename names one source and one target, so the pairs do not depend on each other.
     void by_basename() {
-        int minimum = options_.minimum_score + (kMaxScore - options_.minimum_score) / 2;
-        std::map<std::string_view, long> source_of, target_of;  // -1: not unique
+        basename_maps();
+        for (std::size_t s = 0; s < sources_.size(); ++s)
+            if (basename_paired(s)) record(s, *basename_partner(s), basename_score_[s]);
+    }
+
+    // The unique basenames of the sources and targets left after exact renames.
+    void basename_maps() {
+        source_of_.clear();
+        target_of_.clear();
+        basename_score_.assign(sources_.size(), -1);
         for (std::size_t s = 0; s < sources_.size(); ++s) {
             if (source_used_[s]) continue;
-            auto [it, added] = source_of.try_emplace(basename(sources_[s].path), long(s));
+            auto [it, added] = source_of_.try_emplace(basename(sources_[s].path), long(s));
             if (!added) it->second = -1;
         }
         for (std::size_t t = 0; t < targets_.size(); ++t) {
             if (target_done_[t]) continue;
-            auto [it, added] = target_of.try_emplace(basename(targets_[t].path), long(t));
+            auto [it, added] = target_of_.try_emplace(basename(targets_[t].path), long(t));
             if (!added) it->second = -1;
         }
-        for (std::size_t s = 0; s < sources_.size(); ++s) {
-            if (source_used_[s]) continue;
-            auto base = basename(sources_[s].path);
-            auto src = source_of.find(base);
-            auto dst = target_of.find(base);
-            if (dst == target_of.end() || src->second < 0 || dst->second < 0) continue;
-            auto t = static_cast<std::size_t>(dst->second);
-            if (target_done_[t]) continue;
-            int score = estimate(s, t);
-            if (score >= minimum) record(s, t, score);
+    }
+
+    // The target that alone shares the basename `s` alone has, if any.
+    std::optional<std::size_t> basename_partner(std::size_t s) const {
+        auto base = basename(sources_[s].path);
+        auto src = source_of_.find(base);
+        auto dst = target_of_.find(base);
+        if (src == source_of_.end() || src->second != long(s) || dst == target_of_.end() ||
+            dst->second < 0)
+            return std::nullopt;
+        return static_cast<std::size_t>(dst->second);
+    }
+
+    // Whether the basename pass pairs `s` (its score kept in basename_score_).
+    bool basename_paired(std::size_t s) {
+        auto t = basename_partner(s);
+        if (!t) return false;
+        if (basename_score_[s] < 0) basename_score_[s] = estimate(s, *t);
+        int minimum = options_.minimum_score + (kMaxScore - options_.minimum_score) / 2;
+        return basename_score_[s] >= minimum;
+    }
+
+    // Whether the basename pass gives `t` to a source.
+    bool target_taken(std::size_t t) {
+        auto src = source_of_.find(basename(targets_[t].path));
+        return src != source_of_.end() && src->second >= 0 &&
+               basename_partner(std::size_t(src->second)) == t &&
+               basename_paired(std::size_t(src->second));
+    }
+
+    // The best four of `sources` for target `t`, as the full matrix keeps them, onto `mx`.
+    void best_sources(const std::vector<std::size_t>& sources, std::size_t t,
+                      std::vector<Score>& mx) {
+        mx.resize(mx.size() + kCandidatesPerTarget);
+        Score* m = &mx[mx.size() - kCandidatesPerTarget];
+        for (std::size_t s : sources) {
+            Score o{int(s), int(t), estimate(s, t),
+                    same_basename(sources_[s].path, targets_[t].path)};
+            int worst = 0;
+            for (int i = 1; i < kCandidatesPerTarget; ++i)
+                if (better(m[worst], m[i])) worst = i;
+            if (better(o, m[worst])) m[worst] = o;
         }
     }
 
@@ -174,18 +311,9 @@ class Detector {
             return;
         }
 
-        std::vector<Score> mx(targets.size() * kCandidatesPerTarget);
-        for (std::size_t k = 0; k < targets.size(); ++k) {
-            Score* m = &mx[k * kCandidatesPerTarget];
-            for (std::size_t s : sources) {
-                Score o{int(s), int(targets[k]), estimate(s, targets[k]),
-                        same_basename(sources_[s].path, targets_[targets[k]].path)};
-                int worst = 0;
-                for (int i = 1; i < kCandidatesPerTarget; ++i)
-                    if (better(m[worst], m[i])) worst = i;
-                if (better(o, m[worst])) m[worst] = o;
-            }
-        }
+        std::vector<Score> mx;
+        mx.reserve(targets.size() * kCandidatesPerTarget);
+        for (std::size_t t : targets) best_sources(sources, t, mx);
         std::stable_sort(mx.begin(), mx.end(), better);
         for (const Score& m : mx) {
             if (m.target < 0 || m.score < options_.minimum_score) break;
@@ -203,6 +331,10 @@ class Detector {
     std::vector<std::optional<Fingerprint>> prints_[2];
     std::vector<Pair> pairs_;
     std::optional<Skipped> skipped_;
+    // The basename pass: unique basenames (-1: not unique), and each source's score with its
+    // partner (-1: not scored yet).
+    std::map<std::string_view, long> source_of_, target_of_;
+    std::vector<int> basename_score_;
 };
 
 }  // namespace

@@ -389,3 +389,138 @@ TEST_CASE("rename detection over the limit says so, with the limit git advises",
         CHECK(found.skipped->needed == 3);
     }
 }
+
+// ---- detection restricted to some sources ----------------------------------------------------
+
+// The pairs of listed sources, as (source, target, score).
+using Scored = std::set<std::tuple<std::size_t, std::size_t, int>>;
+
+Scored scored(const std::vector<rename::Pair>& pairs, const std::vector<bool>& listed) {
+    Scored out;
+    for (const auto& p : pairs)
+        if (listed.at(p.source)) out.insert({p.source, p.target, p.score});
+    return out;
+}
+
+TEST_CASE("restricted rename detection: a listed source whose rival has a better target elsewhere",
+          "[git]") {
+    // x is unlisted. On t1, the only target r reaches 50% on, x scores 80% and would take it;
+    // but x scores 90% on t2, outside t1's column, and takes t2 first in the full detection,
+    // leaving t1 to r. The restricted play cannot see that and must score the whole matrix.
+    const std::string x = lines("A", 0, 20);
+    const std::string r = lines("A", 0, 6) + lines("B", 0, 14);
+    const std::string t1 = lines("A", 0, 16) + lines("B", 0, 4);
+    std::vector<File> sources = {{"r1", r}, {"x1", x}};
+    for (const bool x_has_a_better_target : {true, false}) {
+        INFO("x scores " << (x_has_a_better_target ? "90%" : "0%") << " on t2");
+        const std::string t2 =
+            x_has_a_better_target ? lines("A", 2, 18) + lines("D", 0, 2) : lines("D", 0, 20);
+        std::vector<File> targets = {{"t1", t1}, {"t2", t2}};
+        MemoryFiles full_files(sources, targets), files(sources, targets);
+        auto full = rename::detect_renames(candidates(sources), candidates(targets), full_files);
+        rename::Options only_r;
+        only_r.only_sources = std::vector<std::size_t>{0};
+        auto restricted =
+            rename::detect_renames(candidates(sources), candidates(targets), files, only_r);
+        std::vector<bool> listed = {true, false};
+        CHECK(scored(restricted.pairs, listed) == scored(full.pairs, listed));
+        CHECK(restricted.pairs.size() == (x_has_a_better_target ? 1u : 0u));
+        if (x_has_a_better_target) {
+            REQUIRE(restricted.pairs.size() == 1);
+            CHECK(restricted.pairs[0].target == 0);
+            CHECK(restricted.pairs[0].score == rename::kMaxScore / 2);
+        }
+        CHECK(restricted.scored_all == x_has_a_better_target);
+    }
+}
+
+TEST_CASE(
+    "restricted rename detection gives the full detection's pairs of its sources, "
+    "over random file sets",
+    "[git]") {
+    // Files of 2 to 12 lines drawn from a small vocabulary, so that many pairs score near the
+    // thresholds; targets mostly edited copies of sources; basenames often shared, so that the
+    // basename pass both pairs and stays out; symlinks, empty files and tight limits now and
+    // then. Each case runs the full detection and the restricted one for a random subset.
+    std::uint64_t state = 0x9e3779b97f4a7c15ull;
+    auto next = [&](std::uint64_t n) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state % n;
+    };
+    auto text = [&](std::size_t n) {
+        std::string out;
+        for (std::size_t i = 0; i < n; ++i) out += "line " + std::to_string(next(16)) + "\n";
+        return out;
+    };
+    auto edited = [&](const std::string& from) {
+        auto kept = split_lines(from);
+        std::string out;
+        for (const auto& line : kept)
+            if (next(5)) out += line + "\n";
+        for (std::size_t extra = next(3); extra; --extra)
+            out += "new " + std::to_string(next(9)) + "\n";
+        return out;
+    };
+    const char* dirs[] = {"", "d/", "e/f/"};
+    const char* names[] = {"a.c", "b.c", "c.h", "m", "n.txt"};
+    auto paths = [&](std::size_t n, const char* side) {
+        std::set<std::string> out;
+        while (out.size() < n)
+            out.insert(std::string(dirs[next(3)]) + (next(3) ? "" : side) + names[next(5)] +
+                       (next(4) ? "" : std::to_string(next(3))));
+        return std::vector<std::string>(out.begin(), out.end());
+    };
+    std::size_t settled = 0, cases = 0, compared = 0;
+    for (int round = 0; round < 3000; ++round) {
+        std::size_t n = 1 + next(9), m = 1 + next(9);
+        std::vector<File> sources, targets;
+        for (const auto& p : paths(n, "s")) {
+            File f{p, next(12) ? text(2 + next(11)) : ""};
+            f.symlink = next(20) == 0;
+            sources.push_back(f);
+        }
+        for (const auto& p : paths(m, "t")) {
+            const File& from = sources[next(sources.size())];
+            File f{p, next(4) ? edited(from.bytes) : next(3) ? from.bytes : text(2 + next(11))};
+            f.symlink = next(20) == 0;
+            targets.push_back(f);
+        }
+        rename::Options options;
+        const int percents[] = {50, 50, 30, 80, 100};
+        options.minimum_score = percents[next(5)] * rename::kMaxScore / 100;
+        const std::size_t limits[] = {1000, 1000, 0, 1, 2, 3, 5};
+        options.limit = limits[next(7)];
+        std::vector<bool> listed(sources.size());
+        std::vector<std::size_t> only;
+        for (std::size_t s = 0; s < sources.size(); ++s)
+            if (next(3) == 0) {
+                listed[s] = true;
+                only.push_back(s);
+            }
+        INFO("round " << round);
+        MemoryFiles full_files(sources, targets), files(sources, targets);
+        auto full =
+            rename::detect_renames(candidates(sources), candidates(targets), full_files, options);
+        options.only_sources = only;
+        auto restricted =
+            rename::detect_renames(candidates(sources), candidates(targets), files, options);
+        CHECK(scored(restricted.pairs, listed) == scored(full.pairs, listed));
+        CHECK(restricted.pairs.size() == scored(restricted.pairs, listed).size());
+        CHECK(restricted.skipped.has_value() == full.skipped.has_value());
+        if (restricted.skipped && full.skipped) {
+            CHECK(restricted.skipped->sources == full.skipped->sources);
+            CHECK(restricted.skipped->targets == full.skipped->targets);
+        }
+        // Never more content read than the full detection reads.
+        CHECK(files.reads.size() <= full_files.reads.size());
+        ++cases;
+        compared += scored(full.pairs, listed).size();
+        if (!restricted.scored_all) ++settled;
+    }
+    INFO(settled << " of " << cases << " settled without the full matrix; " << compared
+                 << " pairs compared");
+    CHECK(compared > 1000);
+    CHECK(settled * 10 > cases * 9);
+}

@@ -44,6 +44,9 @@ struct Pair {
 struct Options {
     int minimum_score = kDefaultScore;
     std::size_t limit = kDefaultLimit;  // 0: no limit (git's diff.renameLimit of 0 or less)
+    // Set: only these sources (indices into `sources`) need their partner, and the detection
+    // answers with exactly the pairs the full one gives them (see detect_renames).
+    std::optional<std::vector<std::size_t>> only_sources;
 };
 
 // Inexact detection skipped: the sources and targets left after exact and basename pairs,
@@ -58,9 +61,22 @@ struct Skipped {
 struct Detection {
     std::vector<Pair> pairs;
     std::optional<Skipped> skipped;  // set when the limit stopped inexact detection
+    // With only_sources: the restricted scoring could not settle the answer alone, and the
+    // full matrix was scored.
+    bool scored_all = false;
 };
 
 // `sources` are deleted paths, `targets` added ones, each in path order.
+//
+// With only_sources, the pairs are those of the full detection whose source is listed, found
+// without scoring every other source against every target. Exact renames and the limit are
+// settled as in full. Each listed source is scored against every target; the targets where
+// one scores at least the minimum (the ones it may take) get the full detection's whole
+// column, every source against them, so their best four are known; the greedy choice is then
+// played over those columns alone. What lies outside them (other sources against other
+// targets) can change it only by taking a source before its turn in a column, which needs a
+// score at least as high elsewhere: each other source the play gives a target is scored
+// against the rest, and where any reaches its score there, the full matrix settles it.
 Detection detect_renames(const std::vector<Candidate>& sources,
                          const std::vector<Candidate>& targets, Files& files,
                          const Options& options = {});
