@@ -1,12 +1,14 @@
 // Repository::diff, the recipe of a name-level diff, and a Diff's lookups by path.
 #include <algorithm>
+#include <functional>
 
 #include "diff_steps.hpp"
 
 namespace cp::git {
 
 Result<Diff> Repository::diff(const std::string& base, const std::optional<std::string>& target,
-                              const Repository* reader, const TakeStaged& take_staged) const {
+                              const Repository* reader, const TakeStaged& take_staged,
+                              const std::vector<std::string>* rename_sources) const {
     // Two commits' objects may come through the caller's own reader, so that another thread
     // diffs them; the working tree is this handle's.
     const Repository& objects = reader && target ? *reader : *this;
@@ -34,8 +36,10 @@ Result<Diff> Repository::diff(const std::string& base, const std::optional<std::
     }
     // Renames over the whole name-level diff, as git finds them: a pathspec would hide the
     // other side of a renamed file.
-    auto paired = pair_renames(*this, objects, std::move(deltas), out.worktree_, out.unread_);
+    auto paired =
+        pair_renames(*this, objects, std::move(deltas), out.worktree_, out.unread_, rename_sources);
     if (!paired) return paired.error();
+    if (rename_sources) out.answered_ = *rename_sources;
     out.deltas_ = std::move(paired->deltas);
     out.renames_skipped_ = paired->skipped;
     std::sort(out.unread_.begin(), out.unread_.end(),
@@ -56,6 +60,20 @@ const Delta* Diff::find_old(std::string_view path) const {
     for (; it != deltas_.end() && it->old_path == path; ++it)
         if (it->change != Change::Added) return &*it;
     return nullptr;
+}
+
+bool Diff::answers_for(std::string_view path) const {
+    if (!answered_) return true;
+    if (std::binary_search(answered_->begin(), answered_->end(), path, std::less<>())) return true;
+    if (partial_) return false;
+    // Restricted renames: a path is answered unless it is a deletion or an addition, which
+    // the whole detection might have paired.
+    const Delta* old_side = find_old(path);
+    const Delta* new_side = find_new(path);
+    auto unpaired = [](const Delta* d) {
+        return d && (d->change == Change::Deleted || d->change == Change::Added);
+    };
+    return !unpaired(old_side) && !unpaired(new_side);
 }
 
 const Unread* Diff::unread_at(std::string_view path) const {

@@ -167,7 +167,8 @@ Result<std::size_t> rename_limit(const Repository& repo) {
 
 Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& objects,
                                   std::vector<Delta> deltas, bool worktree,
-                                  std::vector<Unread>& unread) {
+                                  std::vector<Unread>& unread,
+                                  const std::vector<std::string>* only) {
     auto candidates = rename_candidates(repo, objects, deltas, worktree, unread);
     if (!candidates) return candidates.error();
     const std::vector<const Delta*>& sources = candidates->sources;
@@ -180,6 +181,14 @@ Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& obje
     // The limit is read only when there is something to pair, so that a diff without renames
     // (or settled path by path) does not depend on it.
     rename::Options options;
+    if (only) {
+        std::vector<std::size_t> listed;
+        for (std::size_t s = 0; s < sources.size(); ++s)
+            if (std::binary_search(only->begin(), only->end(), sources[s]->old_path))
+                listed.push_back(s);
+        if (listed.empty()) return PairedDeltas{std::move(deltas), std::nullopt};
+        options.only_sources = std::move(listed);
+    }
     if (!sources.empty() && !targets.empty()) {
         auto limit = rename_limit(objects);
         if (!limit) return limit.error();

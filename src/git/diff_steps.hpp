@@ -46,8 +46,10 @@ struct PairedDeltas {
     std::vector<Delta> deltas;
     std::optional<rename::Skipped> skipped;
 };
+// `only` (sorted): the deleted paths whose partners are wanted; null: every one's.
 Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& objects,
                                   std::vector<Delta> deltas, bool worktree,
-                                  std::vector<Unread>& unread);
+                                  std::vector<Unread>& unread,
+                                  const std::vector<std::string>* only = nullptr);
 
 }  // namespace cp::git

@@ -143,6 +143,7 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
     out.repo_ = this;
     out.worktree_ = true;
     out.partial_ = true;
+    out.answered_ = std::vector<std::string>(wanted.begin(), wanted.end());
     out.deltas_ = std::move(*deltas.value());
     std::sort(out.deltas_.begin(), out.deltas_.end(),
               [](const Delta& a, const Delta& b) { return a.old_path < b.old_path; });

@@ -133,7 +133,10 @@ Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
     const std::string& base_bytes = *base.value();
     r.binary = text::looks_binary(base_bytes);
 
-    const git::Delta* delta = p.diff.find_old(a.path);
+    // The pair's diff, or the whole one where its renames were looked for from other paths.
+    auto answering = pairs_.diff_for(p, a.path);
+    if (!answering) return answering.error();
+    const git::Delta* delta = answering.value()->find_old(a.path);
     if (!p.target) {
         // Reads never follow a symlink out of the working tree: refuse, don't guess.
         const std::string& there = delta ? delta->new_path : a.path;
@@ -192,7 +195,8 @@ Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
 Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
                                                   const git::Entry& entry) {
     const Anchor& a = r.anchor;
-    if (const git::Delta* d = p.diff.find_old(a.path)) ahead_.collect_hunks(p, *d);
+    if (const git::Delta* d = p.diff.answers_for(a.path) ? p.diff.find_old(a.path) : nullptr)
+        ahead_.collect_hunks(p, *d);
     ahead_.collect_blob(entry.oid);
     // A blob in the cache is within the size limit; any other is measured before it is read.
     auto base_size = content_.held(entry.oid)
@@ -309,7 +313,9 @@ Result<bool> AnchorRules::edited_since(const std::string& base, const std::strin
                                        ? Error::Object::Damaged
                                        : Error::Object::Missing};
     if (!then.to || then.status == Status::Gone) return then.status != r.status;
-    const git::Delta* delta = now.diff.find_old(then.to->path);
+    auto answering = pairs_.diff_for(now, then.to->path);
+    if (!answering) return answering.error();
+    const git::Delta* delta = answering.value()->find_old(then.to->path);
     if (!delta) return false;
     if (delta->change != Change::Modified) return true;  // renamed, deleted, retyped
     auto hunks = pairs_.hunks_for(now, *delta);

@@ -1,5 +1,7 @@
 #include "pairs.hpp"
 
+#include <algorithm>
+
 #include "read_ahead.hpp"
 #include "revisions.hpp"
 
@@ -13,11 +15,30 @@ Pairs::~Pairs() {
     ahead_.wait();
 }
 
+void Pairs::expect(const std::vector<Spec>& specs, const std::vector<StartedSpec>& starts) {
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (!starts[i].problem.empty()) continue;
+        auto& paths = rename_sources_[pair_key(starts[i].out.base, starts[i].target())];
+        for (const Anchor& a : specs[i].anchors)
+            if (!path_problem(a.path)) paths.push_back(a.path);
+    }
+    for (auto& [key, paths] : rename_sources_) {
+        std::sort(paths.begin(), paths.end());
+        paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+    }
+}
+
+const std::vector<std::string>* Pairs::rename_sources(const std::string& key) const {
+    auto it = rename_sources_.find(key);
+    return it == rename_sources_.end() ? nullptr : &it->second;
+}
+
 Result<Pair*> Pairs::get(const std::string& base, const std::optional<std::string>& target) {
     auto key = pair_key(base, target);
     auto it = pairs_.find(key);
     if (it != pairs_.end()) return it->second.get();
-    auto diff = ahead_.diff(base, target);  // the one name-level diff for this pair
+    // The one name-level diff for this pair.
+    auto diff = ahead_.diff(base, target, rename_sources(key));
     if (!diff) return diff.error();
     auto made = std::make_unique<Pair>(base, target, std::move(diff).value());
     return pairs_.emplace(key, std::move(made)).first->second.get();
@@ -44,6 +65,16 @@ Result<Unit> Pairs::settle_paths_alone(const std::vector<Spec>& specs,
                        std::make_unique<Pair>(base, std::nullopt, std::move(*partial.value())));
     }
     return Unit{};
+}
+
+Result<const git::Diff*> Pairs::diff_for(Pair& p, std::string_view path) {
+    if (p.diff.answers_for(path)) return &p.diff;
+    if (!p.whole) {
+        auto whole = repo_.diff(p.base, p.target);
+        if (!whole) return whole.error();
+        p.whole = std::move(whole).value();
+    }
+    return &*p.whole;
 }
 
 Result<const git::Diff*> Pairs::whole_diff(Pair& p) {

@@ -29,7 +29,8 @@ struct Pair {
     std::optional<std::string> target;        // nullopt: the working tree
     git::Diff diff;                           // partial when settled path by path
     std::map<std::string, git::Hunks> hunks;  // by base path
-    std::optional<git::Diff> whole;           // when `diff` is partial and the whole one is needed
+    std::optional<git::Diff> whole;  // when `diff` is partial or its renames restricted, and
+                                     // the whole one is needed
 };
 
 // The key of a pair in the caches: "base:target" or "base:worktree".
@@ -44,8 +45,20 @@ class Pairs {
 
     bool has(const std::string& key) const { return pairs_.count(key) > 0; }
 
+    // The anchored base paths of every started spec, by pair: the only paths whose renames
+    // the pair's diff looks for (git::Repository::diff's rename_sources), which spares scoring
+    // every other deleted file against every added one. A pair no spec starts on (one that
+    // --since asks for) gets the whole detection.
+    void expect(const std::vector<Spec>& specs, const std::vector<StartedSpec>& starts);
+    // The paths expect() gathered for a pair key, sorted; null for none.
+    const std::vector<std::string>* rename_sources(const std::string& key) const;
+
     // The pair, its diff made (or taken from the pool) the first time it is asked for.
     Result<Pair*> get(const std::string& base, const std::optional<std::string>& target);
+
+    // The pair's diff where it answers a lookup of `path` as the whole diff would
+    // (git::Diff::answers_for), else the whole diff, made once.
+    Result<const git::Diff*> diff_for(Pair& p, std::string_view path);
 
     // Every (base, working tree) pair whose anchored paths can each be settled alone gets a
     // partial diff of them (git::Repository::worktree_diff_of): its cost follows the anchors,
@@ -54,7 +67,8 @@ class Pairs {
     Result<Unit> settle_paths_alone(const std::vector<Spec>& specs,
                                     const std::vector<StartedSpec>& starts);
 
-    // The whole diff of a pair whose own may be partial (see settle_paths_alone).
+    // A diff of every changed path of a pair whose own may be partial (see
+    // settle_paths_alone); its renames may be restricted, which changes no path it lists.
     Result<const git::Diff*> whole_diff(Pair& p);
 
     // The hunks of a changed path, made once (or taken from the pool). `old_bytes`: the base
@@ -66,7 +80,8 @@ class Pairs {
     const git::Repository& repo_;
     Content& content_;
     ReadAhead& ahead_;
-    std::map<std::string, std::unique_ptr<Pair>> pairs_;  // by pair_key
+    std::map<std::string, std::unique_ptr<Pair>> pairs_;              // by pair_key
+    std::map<std::string, std::vector<std::string>> rename_sources_;  // by pair_key
 };
 
 }  // namespace cp

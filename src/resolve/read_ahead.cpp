@@ -47,15 +47,17 @@ void ReadAhead::queue_diff(const StartedSpec& s, const Spec& spec, Pairs& pairs)
                 read_blob(found->entry->oid);
         }
     }
-    if (target && !pairs.has(key) && !diffs_.count(key))
-        diffs_.emplace(key, pool_->run([&repo = repo_, base = s.out.base,
-                                        target](const git::Repository& reader) {
-            return repo.diff(base, target, &reader);
+    if (target && !pairs.has(key) && !diffs_.count(key)) {
+        const std::vector<std::string>* only = pairs.rename_sources(key);  // outlives the task
+        diffs_.emplace(key, pool_->run([&repo = repo_, base = s.out.base, target,
+                                        only](const git::Repository& reader) {
+            return repo.diff(base, target, &reader, nullptr, only);
         }));
+    }
 }
 
 void ReadAhead::schedule(Pair& p, const Anchor& a) {
-    if (path_problem(a.path)) return;
+    if (path_problem(a.path) || !p.diff.answers_for(a.path)) return;
     const git::Delta* delta = p.diff.find_old(a.path);
     if (!delta) {  // unchanged, or absent at base
         auto found = repo_.lookup(p.base, a.path);
@@ -103,8 +105,8 @@ void ReadAhead::read_blob(const std::string& oid) {
     }));
 }
 
-Result<git::Diff> ReadAhead::diff(const std::string& base,
-                                  const std::optional<std::string>& target) {
+Result<git::Diff> ReadAhead::diff(const std::string& base, const std::optional<std::string>& target,
+                                  const std::vector<std::string>* rename_sources) {
     auto key = pair_key(base, target);
     if (auto staged = staged_.find(key); staged != staged_.end()) {
         auto take = [&]() -> std::optional<git::StagedChanges> {
@@ -112,13 +114,13 @@ Result<git::Diff> ReadAhead::diff(const std::string& base,
             if (!half) return std::nullopt;
             return std::move(half).value();
         };
-        auto made = repo_.diff(base, target, nullptr, take);
+        auto made = repo_.diff(base, target, nullptr, take, rename_sources);
         if (staged->second.valid()) staged->second.wait();  // not taken: an error
         staged_.erase(staged);
         return made;
     }
     auto pending = diffs_.find(key);
-    if (pending == diffs_.end()) return repo_.diff(base, target);
+    if (pending == diffs_.end()) return repo_.diff(base, target, nullptr, nullptr, rename_sources);
     auto made = pending->second.get();
     diffs_.erase(pending);
     return made;

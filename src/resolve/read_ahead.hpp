@@ -42,7 +42,9 @@ class ReadAhead {
                Pairs& pairs);
 
     // The pair's name diff: the pool's if it made one, else made here.
-    Result<git::Diff> diff(const std::string& base, const std::optional<std::string>& target);
+    // `rename_sources`: as Repository::diff takes them (Pairs::rename_sources).
+    Result<git::Diff> diff(const std::string& base, const std::optional<std::string>& target,
+                           const std::vector<std::string>* rename_sources);
     // Moves a blob the pool read into the content cache. A failure is left for Content::blob
     // to meet and report.
     void collect_blob(const std::string& oid);

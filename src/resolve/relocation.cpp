@@ -100,7 +100,10 @@ Result<Unit> Relocator::search_other_files(Pair& p, const AnchorResult& r,
     if (!whole) return whole.error();
     for (const git::Unread& u : whole.value()->unread())
         if (u.subtree) unsearched.push_back(u.problem);
-    for (const git::Delta& d : whole.value()->deltas()) {
+    // In target path order, which is the same whether renames were looked for from every
+    // deleted path or from the anchored ones alone (Pairs::expect).
+    for (const git::Delta* changed : whole.value()->by_new_path()) {
+        const git::Delta& d = *changed;
         if (found.size() > kLimit) break;
         if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
         if (r.to && d.new_path == r.to->path) continue;  // its own file: searched apart

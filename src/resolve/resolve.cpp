@@ -59,6 +59,7 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
     // read their diffs.
     ReadAhead ahead(repo, content, pool);
     Pairs pairs(repo, content, ahead);
+    pairs.expect(specs, starts);
     // A working tree whose anchored paths are simple is diffed at those paths alone.
     if (options.settle_paths_alone) {
         if (auto settled = pairs.settle_paths_alone(specs, starts); !settled)

@@ -1,7 +1,9 @@
 // The name-level diff with renames against `git diff -M --name-status`: hand-written
 // scenarios at a commit and staged in the working tree, git's R100, and random histories of
 // renames with edits, copies, deletes and shared basenames (working tree unstaged and staged,
-// and at a commit), each pair's hunks compared with `git diff -M -U0`'s.
+// and at a commit), each pair's hunks compared with `git diff -M -U0`'s, and each diff made
+// again with renames looked for from some base paths alone, compared with the whole one.
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -221,12 +223,61 @@ TEST_CASE("a pure rename has similarity 100 as git's R100", "[git]") {
     CHECK(partial->similarity < 100);
 }
 
+// A diff whose renames are looked for from some base paths alone (Repository::diff's
+// rename_sources) against the whole one: the listed paths' deltas are the same, and every
+// lookup it says it answers (Diff::answers_for) is the whole diff's; it pairs nothing else.
+void check_restricted(const cp::git::Repository& repo, const std::string& base,
+                      const std::optional<std::string>& target,
+                      const std::map<std::string, TextFile>& base_files, Gen& gen,
+                      int& restricted_renames) {
+    std::vector<std::string> listed;
+    for (const auto& [path, f] : base_files)
+        if (gen.chance(0.3)) listed.push_back(path);
+    auto whole = repo.diff(base, target);
+    auto some = repo.diff(base, target, nullptr, nullptr, &listed);
+    REQUIRE(whole.ok());
+    REQUIRE(some.ok());
+    auto same = [](const cp::git::Delta* a, const cp::git::Delta* b) {
+        if (!a || !b) return a == b;
+        return a->change == b->change && a->old_path == b->old_path && a->new_path == b->new_path &&
+               a->similarity == b->similarity;
+    };
+    for (const auto& path : listed) {
+        INFO("listed " << path);
+        CHECK(some->answers_for(path));
+        CHECK(same(some->find_old(path), whole->find_old(path)));
+        if (const auto* d = some->find_old(path))
+            restricted_renames += d->change == Change::Renamed;
+    }
+    std::vector<std::string> paths;
+    for (const auto& d : whole->deltas()) {
+        paths.push_back(d.old_path);
+        paths.push_back(d.new_path);
+    }
+    for (const auto& path : paths) {
+        INFO("path " << path);
+        if (!some->answers_for(path)) continue;
+        CHECK(same(some->find_old(path), whole->find_old(path)));
+        CHECK(same(some->find_new(path), whole->find_new(path)));
+    }
+    for (const auto& d : some->deltas())
+        if (d.change == Change::Renamed)
+            CHECK(std::binary_search(listed.begin(), listed.end(), d.old_path));
+    // The same paths changed either way, in target path order.
+    std::vector<std::string> a, b;
+    for (const auto* d : some->by_new_path())
+        if (d->change != Change::Deleted) a.push_back(d->new_path);
+    for (const auto* d : whole->by_new_path())
+        if (d->change != Change::Deleted) b.push_back(d->new_path);
+    CHECK(a == b);
+}
+
 TEST_CASE("rename pairing equals git's on random renames with edits and deletes", "[git]") {
     // Not only clear-cut cases: renames with edits of every size, identical copies, empty
     // files, the same basename in several directories. Only the pairing is compared (the
     // letters and both paths), never the percentages.
     const std::uint64_t seed0 = seed_from_env(20260301);
-    int renames_seen = 0;
+    int renames_seen = 0, restricted_renames = 0;
     for (std::uint64_t seed = seed0; seed < seed0 + 12; ++seed) {
         INFO("seed " << seed);
         Gen gen(seed);
@@ -300,6 +351,7 @@ TEST_CASE("rename pairing equals git's on random renames with edits and deletes"
                            repo.git("ls-files --debug -- " + q(a));
             INFO(why);
             CHECK(show(ours) == show(git));
+            check_restricted(opened, base, std::nullopt, files, gen, restricted_renames);
         }
         repo.git("add -A");
         {
@@ -311,6 +363,7 @@ TEST_CASE("rename pairing equals git's on random renames with edits and deletes"
         {
             INFO("commit target");
             auto diff = diff_of(opened, base, target);
+            check_restricted(opened, base, target, files, gen, restricted_renames);
             auto ours = ours_names(diff);
             CHECK(show(ours) == show(parse_name_status(
                                     repo.git("diff -M --name-status " + base + " " + target))));
@@ -330,4 +383,5 @@ TEST_CASE("rename pairing equals git's on random renames with edits and deletes"
         }
     }
     CHECK(renames_seen > 30);
+    CHECK(restricted_renames > 10);
 }

@@ -101,7 +101,9 @@ Result<Hunks> line_hunks(const HunkInput& input, DiffAttribute old_attribute,
 // follows the rules of its Repository (repository.hpp), as each method says.
 class Diff {
   public:
-    const std::vector<Delta>& deltas() const { return deltas_; }
+    const std::vector<Delta>& deltas() const { return deltas_; }  // by base path
+    // The same, by target path: an order that rename pairing does not change.
+    const std::vector<const Delta*>& by_new_path() const { return by_new_; }
     const Delta* find_old(std::string_view path) const;  // the delta whose base side is path
     const Delta* find_new(std::string_view path) const;  // the delta whose target side is path
     // -U0 hunks for one delta, equal to `git diff -U0`'s: Myers with the indent heuristic,
@@ -124,6 +126,11 @@ class Diff {
     // Made by Repository::worktree_diff_of: only the paths asked for, and not others it
     // would pair them with (renames, additions). Repository::diff makes the whole one.
     bool partial() const { return partial_; }
+    // Whether a lookup of `path` on either side is answered as the whole diff (every path,
+    // renames from every deleted one) answers it: always, but in a partial diff (the paths it
+    // was made of) and in one whose renames were looked for only from some base paths
+    // (Repository::diff's rename_sources: those, and paths that are no rename's).
+    bool answers_for(std::string_view path) const;
     // A working-tree diff whose unstaged half came from our own scan (worktree_scan.hpp), not
     // from libgit2's; the two give the same deltas, and the scan steps aside when it cannot.
     bool scanned() const { return scanned_; }
@@ -146,6 +153,9 @@ class Diff {
     std::optional<rename::Skipped> renames_skipped_;
     std::vector<Unread> unread_;
     std::vector<Delta> deltas_;  // sorted by old_path for lookup
+    // Set: the paths a partial diff was made of, or the only base paths renames were looked
+    // for from; sorted.
+    std::optional<std::vector<std::string>> answered_;
     std::vector<const Delta*> by_new_;
 };
 

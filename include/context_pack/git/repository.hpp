@@ -148,12 +148,16 @@ class Repository {
     // For the working tree, `staged`, when given, is called once the unstaged half (index to
     // working tree) is made here, for the staged half made elsewhere meanwhile; when it
     // returns nothing, the whole diff is made here.
+    // `rename_sources`, when given (sorted), are the only base paths whose rename partners are
+    // wanted: the partners found for them are the whole detection's, and other deleted paths
+    // may stay unpaired (Diff::answers_for), which saves scoring them against every addition.
     // Any thread between two commits with `reader` the caller's own reader (this handle then
     // gives only its size limit); else the main thread: the working tree's diff stats files,
     // asks attributes and reads this handle's index.
     using TakeStaged = std::function<std::optional<StagedChanges>()>;
     Result<Diff> diff(const std::string& base, const std::optional<std::string>& target,
-                      const Repository* reader = nullptr, const TakeStaged& staged = nullptr) const;
+                      const Repository* reader = nullptr, const TakeStaged& staged = nullptr,
+                      const std::vector<std::string>* rename_sources = nullptr) const;
     // The base tree to `index_file` (the main handle's index, see index_file()): the staged
     // half of a working-tree diff, which this handle, a reader, can make on another thread.
     // Its owner, and only on a reader: it sets the handle's index to that file.
