@@ -67,6 +67,12 @@ suites="trixie trixie-updates"
 key=$(printf '%s\n' "$suites" "$mirror" "${packages[@]}" | sha256sum | cut -c1-16)
 root=$cache/$key
 mkdir -p "$cache"
+# One run at a time per cache: another would remove or rebuild the root this one is using.
+exec 9>"$cache/.lock"
+if ! flock -n 9; then
+    echo "debian13: another run holds $cache/.lock; waiting for it" >&2
+    flock 9
+fi
 for old in "$cache"/*; do  # roots of other package lists, and interrupted ones
     if [ -e "$old" ] && [ "$old" != "$root" ]; then rm -rf "$old"; fi
 done
