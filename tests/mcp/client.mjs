@@ -103,8 +103,8 @@ try {
   const tool = tools[0];
   assert.equal(tool.name, 'context_pack');
   assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), [
-    'at_base', 'base', 'context', 'max_file_mib', 'max_lines', 'only', 'repo', 'since', 'spec',
-    'table_only', 'target',
+    'at_base', 'base', 'callers_in', 'context', 'max_file_mib', 'max_lines', 'only', 'repo',
+    'since', 'spec', 'table_only', 'target',
   ]);
   assert.deepEqual(tool.inputSchema.required, ['spec']);
   assert.ok(tool.outputSchema, 'the tool declares an outputSchema');
