@@ -64,6 +64,11 @@ __context_pack_complete() {
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -d -- "$cur")
         return ;;
+    --callers-in)
+        __context_pack_words=0
+        compopt -o filenames 2>/dev/null
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        return ;;
     --anchor)
         __context_pack_words=0
         compopt -o filenames -o nospace 2>/dev/null
@@ -89,7 +94,7 @@ __context_pack_complete() {
     if [[ $cur == -* ]]; then
         local options="-h --help -C --base --anchor --target --at-base --since --only
             --format --table --context --max-lines --max-window-lines --max-callers
-            --max-line-bytes --max-file-mib --jobs --color --no-color --version"
+            --callers-in --max-line-bytes --max-file-mib --jobs --color --no-color --version"
         mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
         return
     fi

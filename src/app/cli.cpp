@@ -223,6 +223,14 @@ void add_options(CLI::App& app, Options& o) {
                    "Caller lines listed per symbol, 0 to list only counts (default 50)")
         ->type_name("N")
         ->check(CLI::Range(std::size_t{0}, std::size_t{100000000}).description(""));
+    app.add_option("--callers-in", o.request.callers_in,
+                   "Search callers only in these files: a directory or file path, or a glob "
+                   "('src/*.c'); repeatable (default: every file, untracked ones too in the "
+                   "working tree)")
+        ->type_name("PATHSPEC")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.add_option("--max-line-bytes", o.request.pack.window.max_line_bytes,
                    "Bytes shown of each code line, at least 16 (default 300)")
         ->type_name("N")

@@ -79,6 +79,7 @@ const std::string kToolJson =
       "since": {"type": "string", "description": "Mark the anchors whose lines changed since this revision and show only their code."},
       "table_only": {"type": "boolean", "description": "Return the status table alone, without code and callers."},
       "only": {"type": "array", "items": {"type": "string"}, "description": "Keep only these anchors: table rows (\"3\") or labels (\"file_changes[2]\", \"reads[0]\")."},
+      "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Search callers only in these files: each a repository-relative directory or file path (\"src/\"), or a glob (\"src/*.c\", * also matching /); default: every file, untracked ones too in the working tree."},
       "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor's code (default 3)."},
       "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the text pack's lines (default 1500); the table is never cut."},
       "max_file_mib": {"type": "integer", "minimum": 1, "maximum": 1048576, "description": "Files larger than this many MiB are not read (default 128); anchors in them are UNRESOLVED with the size."}
@@ -334,7 +335,8 @@ const OptionNames kToolNames{.repo = {"repo", "repo"},
                              .at_base = {"at_base", "at_base"},
                              .since = {"since", "since"},
                              .only = {"only", "only"},
-                             .max_file_mib = {"max_file_mib", "max_file_mib"}};
+                             .max_file_mib = {"max_file_mib", "max_file_mib"},
+                             .callers_in = {"callers_in", "callers_in"}};
 
 // The arguments: what they ask of the pipeline is read into the request itself.
 struct CallArgs {
@@ -346,7 +348,7 @@ struct CallArgs {
 
 constexpr const char* kArgumentNames =
     "spec, repo, base, target, at_base, since, table_only, only, context, max_lines, "
-    "max_file_mib";
+    "max_file_mib, callers_in";
 
 // A present, non-null argument, or nullptr.
 const Json* find_arg(const Json& args, const char* key) {
@@ -443,9 +445,9 @@ Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string
 Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     if (!args.is_object())
         return Error{fmt::format("the arguments must be an object, not {}", type_name(args))};
-    static const std::vector<std::string> names = {"spec",    "repo",      "base",        "target",
-                                                   "at_base", "since",     "table_only",  "only",
-                                                   "context", "max_lines", "max_file_mib"};
+    static const std::vector<std::string> names = {
+        "spec",       "repo", "base",    "target",    "at_base",      "since",
+        "table_only", "only", "context", "max_lines", "max_file_mib", "callers_in"};
     for (const auto& item : args.items())
         if (std::find(names.begin(), names.end(), item.key()) == names.end())
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
@@ -491,6 +493,17 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
                 a.request.only.push_back(std::to_string(o.get<std::uint64_t>()));
             else
                 return Error{fmt::format("only[{}] must be a string, not {}", i, type_name(o))};
+        }
+    }
+    if (const Json* within = find_arg(args, "callers_in")) {
+        if (!within->is_array())
+            return Error{
+                fmt::format("callers_in must be an array of strings, not {}", type_name(*within))};
+        for (std::size_t i = 0; i < within->size(); ++i) {
+            if (!(*within)[i].is_string())
+                return Error{fmt::format("callers_in[{}] must be a string, not {}", i,
+                                         type_name((*within)[i]))};
+            a.request.callers_in.push_back((*within)[i].get<std::string>());
         }
     }
     auto context = int_arg(args, "context", 0, 1000);

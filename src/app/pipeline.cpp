@@ -48,6 +48,11 @@ Result<Report> build_report(const Request& request) {
         return Error{fmt::format("{} and {} both set the target; give one of them",
                                  names.at_base.name, names.target.name)};
 
+    auto callers_in = PathFilter::parse(request.callers_in, names.callers_in.name);
+    if (!callers_in) return callers_in.error();
+    PackOptions pack = request.pack;
+    pack.callers_in = std::move(callers_in).value();
+
     auto repo = git::Repository::open(request.repo_dir, names, request.git_env);
     if (!repo) return repo.error();
     if (request.admit)  // where it was found may be where the front end reads nothing
@@ -77,7 +82,7 @@ Result<Report> build_report(const Request& request) {
                         names.only.name)};
 
     if (!request.table_only) {  // windows and callers read the targets' files again
-        auto packed = add_windows_and_callers(content, report.value(), request.pack, pool.get());
+        auto packed = add_windows_and_callers(content, report.value(), pack, pool.get());
         if (!packed) return packed.error();
     }
     if (request.on_spec && !ro.on_spec)

@@ -1,6 +1,7 @@
 #include "context_pack/core/callers.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "context_pack/core/text.hpp"
 
@@ -13,7 +14,105 @@ bool all_word_bytes(std::string_view s) {
                        [](char c) { return text::is_word_byte(static_cast<unsigned char>(c)); });
 }
 
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+// The last component of a path, and its extension with the dot, lowercase ("" for none).
+std::string_view base_name(std::string_view path) {
+    auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string extension(std::string_view path) {
+    auto name = base_name(path);
+    auto dot = name.rfind('.');
+    if (dot == std::string_view::npos || dot == 0) return {};
+    return lower(name.substr(dot));
+}
+
+const std::vector<std::vector<std::string>>& families() {
+    static const std::vector<std::vector<std::string>> all = {
+        {".c", ".h"},
+        {".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".h", ".ipp", ".tpp",
+         ".inl"},
+        {".m", ".mm", ".h"},
+        {".py", ".pyi", ".pyx"},
+        {".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"},
+        {".go"},
+        {".rs"},
+        {".java"},
+        {".kt", ".kts"},
+        {".cs"},
+        {".rb", ".rake"},
+        {".php"},
+        {".pl", ".pm", ".t"},
+        {".sh", ".bash", ".zsh"},
+        {".lua"},
+        {".swift"},
+        {".scala"},
+    };
+    return all;
+}
+
+bool is_docs(const std::string& path) {
+    static const std::vector<std::string_view> dirs = {
+        "doc",       "docs",      "documentation", "fixtures",      "testdata",
+        "test_data", "test-data", "__fixtures__",  "__snapshots__", "golden"};
+    static const std::vector<std::string_view> exts = {".md",   ".markdown", ".rst", ".txt",
+                                                       ".adoc", ".asciidoc", ".org", ".texi",
+                                                       ".pod",  ".texinfo",  ".csv", ".tsv"};
+    static const std::vector<std::string_view> names = {"readme",  "changelog", "news",
+                                                        "history", "license",   "copying"};
+    std::string_view rest = path;
+    for (auto slash = rest.find('/'); slash != std::string_view::npos; slash = rest.find('/')) {
+        if (std::find(dirs.begin(), dirs.end(), lower(rest.substr(0, slash))) != dirs.end())
+            return true;
+        rest.remove_prefix(slash + 1);
+    }
+    if (std::find(exts.begin(), exts.end(), extension(path)) != exts.end()) return true;
+    std::string name = lower(base_name(path));
+    std::string_view stem = std::string_view(name).substr(0, name.find('.'));
+    return std::find(names.begin(), names.end(), stem) != names.end();
+}
+
 }  // namespace
+
+std::string_view caller_group_name(CallerGroup group) {
+    switch (group) {
+        case CallerGroup::Language:
+            return "language";
+        case CallerGroup::Code:
+            return "code";
+        case CallerGroup::Docs:
+            return "docs";
+    }
+    return "code";
+}
+
+std::vector<std::string> language_family(const std::string& path) {
+    std::string ext = extension(path);
+    if (ext.empty()) return {};
+    std::vector<std::string> out;
+    for (const auto& family : families()) {
+        if (std::find(family.begin(), family.end(), ext) == family.end()) continue;
+        for (const std::string& e : family)
+            if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+    }
+    if (out.empty()) out.push_back(ext);
+    return out;
+}
+
+CallerGroup caller_group(const std::string& path, const std::vector<std::string>& family) {
+    if (is_docs(path)) return CallerGroup::Docs;
+    std::string ext = extension(path);
+    if (!ext.empty() && std::find(family.begin(), family.end(), ext) != family.end())
+        return CallerGroup::Language;
+    return CallerGroup::Code;
+}
 
 CallerScan::CallerScan(std::vector<std::string> symbols, std::size_t max_line_bytes)
     : max_line_bytes_(max_line_bytes) {
@@ -51,7 +150,7 @@ void CallerScan::scan(const std::string& path, std::string_view bytes) {
         auto whole =
             bytes.substr(line_start, eol == std::string_view::npos ? eol : eol - line_start);
         if (!whole.empty() && whole.back() == '\r') whole.remove_suffix(1);
-        CallerHit hit{path, line, std::string(whole), 0};
+        CallerHit hit{path, line, std::string(whole), 0, CallerGroup::Code};
         hit.cut_bytes = text::cut_line(hit.text, max_line_bytes_);
         entry->second.push_back(std::move(hit));
     };
@@ -105,11 +204,14 @@ const std::vector<CallerHit>& CallerScan::hits(const std::string& symbol) const 
 
 Callers summarize_callers(const std::string& symbol, const std::vector<CallerHit>& hits,
                           const std::vector<Shown>& shown, std::size_t max_hits,
-                          std::size_t files_scanned) {
+                          std::size_t files_scanned, const std::string& own_path) {
     Callers out;
     out.symbol = symbol;
     out.files_scanned = files_scanned;
+    out.language = language_family(own_path);
     std::map<std::string, std::size_t> counts;
+    std::array<std::vector<const CallerHit*>, 3> by_group;
+    std::array<std::set<std::string>, 3> files;
     for (const CallerHit& h : hits) {
         bool inside = std::any_of(shown.begin(), shown.end(), [&](const Shown& s) {
             return s.path == h.path && s.first <= h.line && h.line <= s.last;
@@ -120,8 +222,17 @@ Callers summarize_callers(const std::string& symbol, const std::vector<CallerHit
         }
         ++out.total;
         ++counts[h.path];
-        if (out.hits.size() < max_hits) out.hits.push_back(h);
+        auto g = static_cast<std::size_t>(caller_group(h.path, out.language));
+        ++out.groups[g].hits;
+        if (files[g].insert(h.path).second) ++out.groups[g].files;
+        by_group[g].push_back(&h);
     }
+    for (std::size_t g = 0; g < by_group.size(); ++g)
+        for (const CallerHit* h : by_group[g]) {
+            if (out.hits.size() == max_hits) break;
+            out.hits.push_back(*h);
+            out.hits.back().group = static_cast<CallerGroup>(g);
+        }
     for (auto& [path, count] : counts) out.per_file.push_back({path, count});
     std::stable_sort(out.per_file.begin(), out.per_file.end(),
                      [](const FileCount& a, const FileCount& b) { return a.count > b.count; });

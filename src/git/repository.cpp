@@ -481,6 +481,15 @@ Result<std::string> Repository::head_commit() const {
     return hex(&oid);
 }
 
+Result<std::optional<std::string>> Repository::head_commit_if_born() const {
+    int unborn = git_repository_head_unborn(repo_.get());
+    if (unborn < 0) return failure("cannot read HEAD");
+    if (unborn == 1) return std::optional<std::string>();
+    auto head = head_commit();
+    if (!head) return head.error();
+    return std::optional<std::string>(std::move(head).value());
+}
+
 Result<std::string> Repository::blob(const std::string& oid_hex, std::string_view of) const {
     git_oid oid;
     if (git_oid_fromstr(&oid, oid_hex.c_str()) < 0) return failure("bad object id");

@@ -545,6 +545,35 @@ Result<StagedChanges> Repository::staged_changes(const std::string& base,
     return staged;
 }
 
+Result<std::vector<std::string>> Repository::untracked_files() const {
+    std::vector<std::string> out;
+    auto keep = [&](const RawDelta& d) {
+        // Regular files only: not a symlink, nor a nested repository (a directory).
+        if (d.status == GIT_DELTA_UNTRACKED && (d.new_file.mode & 0170000) == 0100000 &&
+            !d.new_file.path.empty() && d.new_file.path.back() != '/')
+            out.push_back(d.new_file.path);
+    };
+    bool listed = false;
+    if (auto index = read_index_file(index_file())) {
+        auto scanned = scan_unstaged(*this, raw_handle(*this), *index);
+        if (!scanned) return scanned.error();
+        if (scanned.value()) {
+            for (const RawDelta& d : *scanned.value()) keep(d);
+            listed = true;
+        }
+    }
+    if (!listed) {  // as libgit2's diff of the index and the working tree lists them
+        if (auto safe = side_files_of_index(*this, raw_handle(*this)); !safe) return safe.error();
+        git_diff_options opts = worktree_diff_options();
+        Handle<git_diff, git_diff_free> unstaged;
+        if (git_diff_index_to_workdir(unstaged.out(), raw_handle(*this), nullptr, &opts) < 0)
+            return failure("cannot list the untracked files of the working tree", settings_.names);
+        for (const RawDelta& d : raw_deltas(unstaged.get())) keep(d);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 Result<WorktreeDeltas> worktree_deltas(const Repository& repo, const std::string& base,
                                        git_tree* base_tree,
                                        const Repository::TakeStaged& take_staged, bool scan) {

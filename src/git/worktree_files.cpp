@@ -153,4 +153,14 @@ Result<std::optional<std::string>> Repository::read_worktree_as_stored(
     return std::optional<std::string>(std::move(converted));
 }
 
+Result<std::optional<std::string>> Repository::worktree_blob_id(std::string_view path) const {
+    auto stored = read_worktree_as_stored(path);
+    if (!stored) return stored.error();
+    if (!stored.value()) return std::optional<std::string>();
+    git_oid oid;
+    if (git_odb_hash(&oid, stored.value()->data(), stored.value()->size(), GIT_OBJECT_BLOB) < 0)
+        return failure(fmt::format("cannot hash {}", std::string(path)), settings_.names);
+    return std::optional<std::string>(hex(&oid));
+}
+
 }  // namespace cp::git

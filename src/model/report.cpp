@@ -31,7 +31,8 @@ bool AnchorResult::ok() const {
 const Location* AnchorResult::window_location() const {
     if (relocation)  // none of its lines is left where the diff put it
         if (const auto* found = relocation->found_at()) return &found->at;
-    bool mapped = status == Status::Same || status == Status::Moved || status == Status::Touched;
+    bool mapped = status == Status::Same || status == Status::Moved || status == Status::Touched ||
+                  status == Status::New;
     return mapped && to ? &*to : nullptr;
 }
 

@@ -46,17 +46,23 @@ ordered_json window_json(const SpecReport& spec, const Window& w) {
 ordered_json callers_json(const Callers& c) {
     ordered_json hits = ordered_json::array();
     for (const CallerHit& h : c.hits)
-        hits.push_back(
-            {{"path", h.path}, {"line", h.line}, {"text", h.text}, {"cut_bytes", h.cut_bytes}});
+        hits.push_back({{"path", h.path},
+                        {"line", h.line},
+                        {"text", h.text},
+                        {"cut_bytes", h.cut_bytes},
+                        {"group", caller_group_name(h.group)}});
     ordered_json per_file = ordered_json::array();
     for (const FileCount& f : c.per_file)
         per_file.push_back({{"path", f.path}, {"count", f.count}});
-    return ordered_json{{"symbol", c.symbol},
-                        {"total", c.total},
-                        {"in_windows", c.in_windows},
-                        {"files_searched", c.files_scanned},
-                        {"hits", hits},
-                        {"per_file", per_file}};
+    ordered_json groups = ordered_json::array();
+    for (CallerGroup g : kAllCallerGroups) {
+        const GroupCount& n = c.groups[static_cast<std::size_t>(g)];
+        groups.push_back({{"group", caller_group_name(g)}, {"hits", n.hits}, {"files", n.files}});
+    }
+    return ordered_json{
+        {"symbol", c.symbol}, {"language", c.language},     {"groups", std::move(groups)},
+        {"total", c.total},   {"in_windows", c.in_windows}, {"files_searched", c.files_scanned},
+        {"hits", hits},       {"per_file", per_file}};
 }
 
 // The relocation keys, every one present on every anchor (null, false or empty without it).
@@ -105,6 +111,8 @@ ordered_json anchor_json(const SpecReport& spec, std::size_t index,
     j["binary"] = a.binary;
     j[in.kind == AnchorKind::Edit ? "change" : "why"] = in.note;
     j["edited_since"] = or_null(a.edited_since);
+    j["base_blob"] = or_null(a.base_blob);
+    j["target_blob"] = or_null(a.target_blob);
     add_relocation(j, a.relocation);
     j["window"] = or_null(window_of);  // an index into the spec's windows
     return j;
@@ -144,6 +152,7 @@ ordered_json spec_json(const SpecReport& spec) {
     s["base"] = spec.base.empty() ? ordered_json(nullptr) : ordered_json(spec.base);
     s["base_rev"] = spec.base_rev;
     s["target"] = spec.target.resolved() ? ordered_json(spec.target.name()) : ordered_json(nullptr);
+    s["head"] = or_null(spec.head);
     s["target_rev"] =
         spec.target_rev.empty() ? ordered_json(nullptr) : ordered_json(spec.target_rev);
     s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);

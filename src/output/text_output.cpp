@@ -85,6 +85,18 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, c
     return out;
 }
 
+// A caller group as the text names it: "same language (.c/.h)", "other code", "docs and
+// test data".
+std::string group_label(const Callers& c, CallerGroup g) {
+    if (g == CallerGroup::Code) return c.language.empty() ? "code" : "other code";
+    if (g == CallerGroup::Docs) return "docs and test data";
+    std::string family;
+    for (std::size_t i = 0; i < c.language.size() && i < 4; ++i)
+        family += (i ? "/" : "") + text::printable(c.language[i]);
+    if (c.language.size() > 4) family += "/…";
+    return fmt::format("same language ({})", family);
+}
+
 std::vector<std::string> caller_lines(const Callers& c, const AnchorResult& owner,
                                       const TextOptions& o, std::size_t& longest_cut) {
     const bool color = o.color;
@@ -98,11 +110,18 @@ std::vector<std::string> caller_lines(const Callers& c, const AnchorResult& owne
                                         c.symbol, c.files_scanned, in_windows)));
         return out;
     }
+    std::string groups;
+    for (CallerGroup g : kAllCallerGroups)
+        if (auto n = c.groups[static_cast<std::size_t>(g)].hits)
+            groups += fmt::format("{}{} {}", groups.empty() ? "" : ", ", group_label(c, g), n);
     out.push_back(paint(color, "1",
-                        fmt::format("== callers of {}: {} hit{} in {} file{} at target{} ==",
+                        fmt::format("== callers of {}: {} hit{} in {} file{} at target ({}){} ==",
                                     c.symbol, c.total, c.total == 1 ? "" : "s", c.per_file.size(),
-                                    c.per_file.size() == 1 ? "" : "s", in_windows)));
-    for (const CallerHit& h : c.hits) {
+                                    c.per_file.size() == 1 ? "" : "s", groups, in_windows)));
+    for (std::size_t i = 0; i < c.hits.size(); ++i) {
+        const CallerHit& h = c.hits[i];
+        if (i == 0 || c.hits[i - 1].group != h.group)
+            out.push_back(fmt::format("-- {} --", group_label(c, h.group)));
         std::string text = text::visible(h.text);
         if (h.cut_bytes) {
             text += fmt::format(" … (+{} bytes)", h.cut_bytes);

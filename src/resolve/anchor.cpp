@@ -96,6 +96,7 @@ Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) 
     AnchorResult left;
     left.anchor = std::move(r.anchor);
     left.row = r.row;
+    left.base_blob = std::move(r.base_blob);
     left.reason = filled.error().message;
     r = std::move(left);
     return Unit{};
@@ -127,6 +128,7 @@ Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
             fmt::format("{} is a {} at base, not a file", a.path, kind_word(at_base.entry->kind));
         return Unit{};
     }
+    r.base_blob = at_base.entry->oid;
     auto base = read_base(p, r, *at_base.entry);
     if (!base) return base.error();
     if (!base.value()) return Unit{};
@@ -284,10 +286,41 @@ Result<Unit> AnchorRules::resolve_new(Pair& p, AnchorResult& r) {
     r.exists_at_target = exists;
     r.reason = fmt::format("{} absent at base; {} at target", text::printable(r.anchor.path),
                            exists ? "present" : "not yet");
+    if (exists) {
+        auto placed = place_new(p, r);
+        if (!placed) return placed;
+    }
     // On POSIX a backslash is part of a file's name, as git takes it; say so where one may
     // have been meant as a separator.
     if (r.anchor.path.find('\\') != std::string::npos)
         *r.reason += "; its \\ is part of the file's name (directories are separated by /)";
+    return Unit{};
+}
+
+Result<Unit> AnchorRules::place_new(Pair& p, AnchorResult& r) {
+    const Anchor& a = r.anchor;
+    auto file = content_.file(p.target, a.path);
+    if (!file) return where(file.error(), a.path + " at target: ");
+    // No regular file within the size limit (a symlink, a submodule, too large): no lines.
+    if (!file.value()) return Unit{};
+    if (text::looks_binary(*file.value())) {
+        r.binary = true;
+        return Unit{};
+    }
+    // The anchor's own range, clamped to the file; its first lines when the range starts past
+    // the end (as many as the anchor spans); none in an empty file.
+    const std::int64_t n = text::count_lines(*file.value());
+    if (n == 0) {
+        *r.reason += "; empty at target";
+        return Unit{};
+    }
+    if (a.line <= n) {
+        r.to = Location{a.path, a.line, std::min(a.last_line(), n)};
+        return Unit{};
+    }
+    r.to = Location{a.path, 1, std::min(a.last_line() - a.line + 1, n)};
+    *r.reason += fmt::format("; lines {}-{} are past its end ({} lines): its first lines shown",
+                             a.line, a.last_line(), n);
     return Unit{};
 }
 

@@ -46,6 +46,8 @@ class AnchorRules {
     Result<Unit> carry(Pair& p, AnchorResult& r, const git::Delta& delta,
                        const std::string& base_bytes, bool check_symbols);
     Result<Unit> resolve_new(Pair& p, AnchorResult& r);
+    // A NEW anchor whose file is at the target: its range there (README, "NEW anchors").
+    Result<Unit> place_new(Pair& p, AnchorResult& r);
 
     const git::Repository& repo_;
     Content& content_;

@@ -53,4 +53,28 @@ Result<const std::string*> Content::file(const std::optional<std::string>& targe
     return blob(*it->second, "of " + text::printable(path) + " at target");
 }
 
+Result<std::optional<std::string>> Content::blob_id(const std::optional<std::string>& target,
+                                                    const std::string& path) {
+    using Id = std::optional<std::string>;
+    if (target) {
+        auto found = repo_.lookup(*target, path);
+        if (!found && found.error().unreadable_object()) return Id();
+        if (!found) return found.error();
+        if (!found->entry || found->entry->kind != git::EntryKind::File) return Id();
+        return Id(found->entry->oid);
+    }
+    auto it = worktree_ids_.find(path);
+    if (it == worktree_ids_.end()) {
+        auto id = repo_.worktree_blob_id(path);
+        if (!id) return id.error();
+        if (!id.value()) {  // outside a sparse checkout, the index's blob, as git counts it
+            auto sparse = repo_.not_checked_out(path);
+            if (!sparse) return sparse.error();
+            id.value() = sparse.value();
+        }
+        it = worktree_ids_.emplace(path, std::move(id).value()).first;
+    }
+    return it->second;
+}
+
 }  // namespace cp

@@ -32,14 +32,37 @@ void add_note(AnchorResult& a, const std::string& note) {
 // directory's tree): path and why, the directories first, then the files in file order.
 using Unscanned = std::vector<std::pair<std::string, std::string>>;
 
-// Every whole-word hit of `symbols` in the target's tracked files. With a pool, the files are
-// cut into runs of consecutive ones, each scanned on the pool through its thread's handle,
-// and the runs' hits joined in file order: the same hits, in the same order, as one pass.
-// Files and directories the object store does not give are passed over into `unscanned`.
+// The files a caller scan reads: the target's tracked files, and in the working tree its
+// untracked ones that are not ignored (read from disk as tracked files are), in path order,
+// those `within` names.
+Result<std::vector<git::TrackedFile>> files_to_scan(const git::Repository& repo,
+                                                    const std::optional<std::string>& target,
+                                                    const PathFilter& within,
+                                                    const git::Repository::SkipVisitor& skip) {
+    auto files = repo.tracked_files(target, skip);
+    if (!files) return files.error();
+    if (!target) {
+        auto untracked = repo.untracked_files();
+        if (!untracked) return untracked.error();
+        for (std::string& path : untracked.value()) files->push_back({std::move(path), {}});
+        std::sort(
+            files->begin(), files->end(),
+            [](const git::TrackedFile& a, const git::TrackedFile& b) { return a.path < b.path; });
+    }
+    if (!within.everything())
+        std::erase_if(files.value(),
+                      [&](const git::TrackedFile& f) { return !within.matches(f.path); });
+    return files;
+}
+
+// Every whole-word hit of `symbols` in the files to scan. With a pool, the files are cut into
+// runs of consecutive ones, each scanned on the pool through its thread's handle, and the
+// runs' hits joined in file order: the same hits, in the same order, as one pass. Files and
+// directories the object store does not give are passed over into `unscanned`.
 Result<CallerScan> scan_callers(const git::Repository& repo,
                                 const std::optional<std::string>& target,
                                 const std::vector<std::string>& symbols, std::size_t max_line_bytes,
-                                Pool* pool, Unscanned& unscanned) {
+                                const PathFilter& within, Pool* pool, Unscanned& unscanned) {
     CallerScan all(symbols, max_line_bytes);
     auto scan_into = [](CallerScan& scan) {
         return [&scan](const std::string& path, std::string_view bytes) { scan.scan(path, bytes); };
@@ -49,13 +72,14 @@ Result<CallerScan> scan_callers(const git::Repository& repo,
             list.emplace_back(path, why.message);
         };
     };
+    auto files = files_to_scan(repo, target, within, skip_into(unscanned));
+    if (!files) return files.error();
     if (!pool) {
-        auto walked = repo.for_each_tracked_file(target, scan_into(all), skip_into(unscanned));
-        if (!walked) return walked.error();
+        auto read = repo.read_tracked(files.value(), 0, files->size(), scan_into(all), nullptr,
+                                      skip_into(unscanned));
+        if (!read) return read.error();
         return all;
     }
-    auto files = repo.tracked_files(target, skip_into(unscanned));
-    if (!files) return files.error();
     // Runs small enough to balance the threads, large enough that a run outweighs its task.
     const std::size_t run = std::max<std::size_t>(16, files->size() / (pool->size() * 16) + 1);
     struct Part {
@@ -137,7 +161,7 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
         Unscanned unscanned;
         auto scanned = scan_callers(content.repo(), specs.front()->target_commit(),
                                     {symbols.begin(), symbols.end()}, options.window.max_line_bytes,
-                                    pool, unscanned);
+                                    options.callers_in, pool, unscanned);
         if (!scanned) return scanned.error();
         const CallerScan& scan = scanned.value();
         // Its callers may lie in what was passed over: each anchor with a symbol says so.
@@ -167,8 +191,14 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
                     LineNo last_shown = w.omitted() ? w.omitted_from - 1 : w.last;
                     if (holds) own.push_back({w.path, w.first, last_shown});
                 }
-                spec->callers.push_back(summarize_callers(
-                    symbol, scan.hits(symbol), own, options.max_callers, scan.files_scanned()));
+                // Its own file: that of its first anchor, where it landed, else at base.
+                auto owner = std::find_if(
+                    spec->anchors.begin(), spec->anchors.end(),
+                    [&](const AnchorResult& a) { return a.anchor.symbol == symbol && wanted(a); });
+                const std::string& own_path = owner->to ? owner->to->path : owner->anchor.path;
+                spec->callers.push_back(summarize_callers(symbol, scan.hits(symbol), own,
+                                                          options.max_callers, scan.files_scanned(),
+                                                          own_path));
             }
         }
     }

@@ -9,9 +9,23 @@
 namespace cp {
 namespace {
 
+// Provenance: the blob id of the file the anchor landed in at the target (README, "JSON").
+Result<Unit> add_target_blob(Content& content, const std::optional<std::string>& target,
+                             AnchorResult& r) {
+    const std::string* path = r.to ? &r.to->path
+                              : r.status == Status::New && r.exists_at_target == true
+                                  ? &r.anchor.path
+                                  : nullptr;
+    if (!path) return Unit{};
+    auto id = content.blob_id(target, *path);
+    if (!id) return id.error();
+    r.target_blob = std::move(id).value();
+    return Unit{};
+}
+
 // One spec's anchors, each carried from its base onto its target, in the spec's order.
-Result<SpecReport> resolve_spec(AnchorRules& rules, Pairs& pairs, const Spec& spec,
-                                StartedSpec started) {
+Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pairs,
+                                const Spec& spec, StartedSpec started) {
     SpecReport& out = started.out;
     // A wrong revision is every anchor's reason; otherwise the pair's diff, made once.
     Pair* p = nullptr;
@@ -31,6 +45,8 @@ Result<SpecReport> resolve_spec(AnchorRules& rules, Pairs& pairs, const Spec& sp
             r.reason = started.problem;
         } else if (auto filled = rules.resolve(*p, r); !filled) {
             return filled.error();
+        } else if (auto blob = add_target_blob(content, started.target(), r); !blob) {
+            return blob.error();
         } else if (!out.since.empty()) {  // --since: were its lines edited since then?
             auto edited = rules.edited_since(out.base, out.since, started.target(), r);
             if (!edited && !edited.error().unreadable_object()) return edited.error();
@@ -73,7 +89,7 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
     AnchorRules rules(repo, content, pairs, ahead, relocator);
     Report report;
     for (std::size_t i = 0; i < specs.size(); ++i) {
-        auto one = resolve_spec(rules, pairs, specs[i], std::move(starts[i]));
+        auto one = resolve_spec(content, rules, pairs, specs[i], std::move(starts[i]));
         if (!one) return one.error();
         report.specs.push_back(std::move(one).value());
         if (options.on_spec) options.on_spec(report.specs.back());

@@ -74,9 +74,18 @@ Result<std::vector<StartedSpec>> start_specs(const git::Repository& repo,
                                              const ResolveOptions& options) {
     RevisionCache revision(repo);
     std::vector<StartedSpec> started;
+    std::optional<std::optional<std::string>> head;  // read once, for working-tree targets
     for (const Spec& spec : specs) {
         auto start = start_spec(repo, revision, spec, options);
         if (!start) return start.error();
+        if (start->out.target.kind == Target::Kind::WorkingTree) {
+            if (!head) {
+                auto read = repo.head_commit_if_born();
+                if (!read) return read.error();
+                head = read.value();
+            }
+            start->out.head = *head;
+        }
         started.push_back(std::move(start).value());
     }
     return started;

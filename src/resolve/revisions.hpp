@@ -26,8 +26,8 @@ struct StartedSpec {
     std::optional<std::string> target() const { return out.target_commit(); }
 };
 
-// One StartedSpec per spec, in order. Errors only when a bare repository has no HEAD to be
-// the target.
+// One StartedSpec per spec, in order; a working-tree target's report names HEAD's commit.
+// Errors only when HEAD cannot be read (a bare repository's target, or beside a working tree).
 Result<std::vector<StartedSpec>> start_specs(const git::Repository& repo,
                                              const std::vector<Spec>& specs,
                                              const ResolveOptions& options);

@@ -52,6 +52,29 @@ TEST_CASE("exit 0: every anchor resolved and every symbol found") {
     CHECK(o.out.find("a.c:4-5") != std::string::npos);
 }
 
+TEST_CASE("a NEW anchor in a file at the target has a window and coordinates in every format") {
+    Drifted d;
+    d.repo.write("n.c", numbered(4, "new "));  // untracked
+    std::string args = "--base " + d.base + " --anchor n.c:2-3";
+    auto text = context_pack(d.repo.dir(), args);
+    INFO(text.err);
+    CHECK(text.status == 0);
+    CHECK(text.out.find("== n.c:1-4 ==") != std::string::npos);
+    CHECK(text.out.find("#1 --anchor[0] NEW n.c:2-3, at base n.c:2-3") != std::string::npos);
+    CHECK(text.out.find("> 2 | new 2") != std::string::npos);
+    auto json = context_pack(d.repo.dir(), args + " --format json");
+    CHECK(json.out.find(R"("to": {
+            "path": "n.c",
+            "line": 2,
+            "end_line": 3
+          })") != std::string::npos);
+    CHECK(json.out.find(R"("window": 0)") != std::string::npos);
+    auto jsonl = context_pack(d.repo.dir(), args + " --format jsonl");
+    CHECK(jsonl.out.find(R"("to":{"path":"n.c","line":2,"end_line":3})") != std::string::npos);
+    auto qf = context_pack(d.repo.dir(), args + " --format quickfix");
+    CHECK(qf.out.find("n.c:2:1: NEW --anchor[0] (spec ; at base n.c:2-3; now n.c:2-3)") == 0);
+}
+
 TEST_CASE("exit 1: the table is printed and an anchor is GONE, UNRESOLVED or SYMBOL_MISSING") {
     Drifted d;
     d.repo.remove("b.c");

@@ -93,6 +93,8 @@ TEST_CASE("every option takes its value and leaves the spec a spec, before or af
                                               "--max-window-lines 7",
                                               "--max-callers 3",
                                               "--max-line-bytes 40",
+                                              "--callers-in calls.c",
+                                              "--callers-in . --callers-in '*.c'",
                                               "--anchor big.c:2 --base HEAD"};
     for (const auto& option : options) {
         INFO(option);
@@ -172,7 +174,7 @@ TEST_CASE("callers cut at --max-callers and lines cut at --max-line-bytes name t
     Plan p;
     auto o = p.run("plan.json", "NO_COLOR=1");
     REQUIRE(o.status == 0);
-    CHECK(o.out.find("… +20 more hits") != std::string::npos);
+    CHECK(o.out.find("… +21 more hits") != std::string::npos);  // plan.json too: untracked
     auto callers = p.follow(command_in(o.out, "--max-callers", " lists them all"));
     CHECK(callers.out.find("calls.c:70:") != std::string::npos);
     CHECK(callers.out.find("more hits") == std::string::npos);
@@ -185,7 +187,7 @@ TEST_CASE("callers cut at --max-callers and lines cut at --max-line-bytes name t
     // Fewer than the defaults, and 0 callers: counts only.
     auto few = p.run("--max-callers 0 --max-line-bytes 20 plan.json", "NO_COLOR=1");
     CHECK(few.out.find("calls.c:1:") == std::string::npos);
-    CHECK(few.out.find("… +70 more hits; per file: calls.c 70") != std::string::npos);
+    CHECK(few.out.find("… +71 more hits; per file: calls.c 70, plan.json 1") != std::string::npos);
     CHECK(few.out.find("cut where marked (+N bytes)") != std::string::npos);
     cptest::usage_error(p.run("--max-window-lines 0 plan.json"), "--max-window-lines");
     cptest::usage_error(p.run("--max-line-bytes 3 plan.json"), "--max-line-bytes");
@@ -263,4 +265,94 @@ TEST_CASE("a batch shows its progress on stderr only when stderr is a terminal")
     CHECK(shown.out.find("context-pack: 1/2 specs resolved") != std::string::npos);
     CHECK(shown.out.find("\r\x1b[K") != std::string::npos);  // erased once resolved
     CHECK(shown.out.find("2/2") == std::string::npos);
+}
+
+namespace {
+
+// A symbol called from its own language, other code, documentation, an untracked file and an
+// ignored one.
+struct Callers {
+    Repo repo;
+    std::string base;
+
+    Callers() {
+        repo.write("src/own.c", "int target_fn(void) { return 1; }\n");
+        repo.write("src/use.c", "int a(void) { return target_fn(); }\n");
+        repo.write("tools/gen.py", "print('target_fn')\n");
+        repo.write("docs/guide.md", "Call target_fn first.\n");
+        repo.write(".gitignore", "build/\n");
+        base = repo.commit();
+        repo.write("src/new_use.c", "int b(void) { return target_fn(); }\n");  // untracked
+        repo.write("build/gen.c", "int c(void) { return target_fn(); }\n");    // ignored
+    }
+    cptest::Output run(const std::string& args) const {
+        return context_pack(repo.dir(),
+                            "--base " + base + " --anchor src/own.c:1@target_fn " + args);
+    }
+    nlohmann::json callers(const std::string& args) const {
+        auto o = run("--format json " + args);
+        INFO(o.err);
+        REQUIRE(o.status == 0);
+        return nlohmann::json::parse(o.out)["specs"][0]["callers"][0];
+    }
+};
+
+std::vector<std::string> hit_paths(const nlohmann::json& callers) {
+    std::vector<std::string> out;
+    for (const auto& h : callers["hits"]) out.push_back(h["path"].get<std::string>());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("callers in the working tree: untracked files too, ignored ones not, grouped") {
+    Callers c;
+    auto all = c.callers("");
+    CHECK(hit_paths(all) ==
+          std::vector<std::string>{"src/new_use.c", "src/use.c", "tools/gen.py", "docs/guide.md"});
+    CHECK(all["language"] == nlohmann::json::array({".c", ".h"}));
+    CHECK(all["groups"] == nlohmann::json::parse(R"([{"group": "language", "hits": 2, "files": 2},
+        {"group": "code", "hits": 1, "files": 1}, {"group": "docs", "hits": 1, "files": 1}])"));
+    CHECK(all["hits"][2]["group"] == "code");
+    CHECK(all["files_searched"] == 6);  // .gitignore, 4 tracked and 1 untracked; build/ not
+
+    auto text = c.run("");
+    CHECK(text.out.find("== callers of target_fn: 4 hits in 4 files at target (same language "
+                        "(.c/.h) 2, other code 1, docs and test data 1); 1 more in its own windows "
+                        "==\n"
+                        "-- same language (.c/.h) --\n"
+                        "src/new_use.c:1: int b(void) { return target_fn(); }\n"
+                        "src/use.c:1: int a(void) { return target_fn(); }\n"
+                        "-- other code --\n"
+                        "tools/gen.py:1: print('target_fn')\n"
+                        "-- docs and test data --\n"
+                        "docs/guide.md:1: Call target_fn first.\n") != std::string::npos);
+
+    // A commit target has no untracked files.
+    c.repo.write("src/new_use.c", "int b(void) { return target_fn(); }\n");
+    auto at_base = c.callers("--target " + c.base);
+    CHECK(hit_paths(at_base) ==
+          std::vector<std::string>{"src/use.c", "tools/gen.py", "docs/guide.md"});
+}
+
+TEST_CASE("callers: --callers-in narrows the search to directories and globs") {
+    Callers c;
+    CHECK(hit_paths(c.callers("--callers-in src")) ==
+          std::vector<std::string>{"src/new_use.c", "src/use.c"});
+    CHECK(hit_paths(c.callers("--callers-in 'tools/*' --callers-in docs/")) ==
+          std::vector<std::string>{"tools/gen.py", "docs/guide.md"});
+    CHECK(c.callers("--callers-in build")["hits"].empty());  // ignored stays ignored
+    CHECK(c.callers("--callers-in nowhere")["files_searched"] == 0);
+    // The pointer that lifts --max-callers keeps the restriction.
+    auto capped = c.run("--callers-in src --max-callers 1");
+    CHECK(capped.out.find("--callers-in src --only 1 --max-callers 2 lists them all") !=
+          std::string::npos);
+    for (const char* bad : {"':!src'", "/abs", "../up", "''"}) {
+        INFO(bad);
+        auto o = c.run(std::string("--callers-in ") + bad);
+        CHECK(o.status == 2);
+        CHECK(o.out.empty());
+        CHECK(o.err.starts_with("context-pack: --callers-in "));
+        CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
+    }
 }

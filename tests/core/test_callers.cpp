@@ -217,7 +217,7 @@ TEST_CASE("CallerScan: long hit lines are cut like window lines", "[callers]") {
 namespace {
 
 CallerHit hit(const std::string& path, LineNo line) {
-    return {path, line, path + " line " + std::to_string(line), 0};
+    return {path, line, path + " line " + std::to_string(line), 0, cp::CallerGroup::Code};
 }
 
 std::vector<std::string> counts(const cp::Callers& c) {
@@ -318,4 +318,63 @@ TEST_CASE("summarize_callers over a scan: the whole flow", "[callers]") {
     CHECK(b.total == 1);
     CHECK(b.in_windows == 0);
     CHECK(counts(b) == Lines{"b.c=1"});
+}
+
+TEST_CASE("caller groups: the own language by extension family, docs and test data last",
+          "[callers]") {
+    using cp::CallerGroup;
+    auto c = cp::language_family("src/a.c");
+    CHECK(c == std::vector<std::string>{".c", ".h"});
+    CHECK(cp::caller_group("lib/x.h", c) == CallerGroup::Language);
+    CHECK(cp::caller_group("lib/X.C", c) == CallerGroup::Language);  // any letter case
+    CHECK(cp::caller_group("lib/x.cpp", c) == CallerGroup::Code);
+    CHECK(cp::caller_group("Makefile", c) == CallerGroup::Code);
+    auto cpp = cp::language_family("a.cpp");
+    CHECK(cp::caller_group("b.hpp", cpp) == CallerGroup::Language);
+    CHECK(cp::caller_group("b.h", cpp) == CallerGroup::Language);
+    CHECK(cp::caller_group("b.c", cpp) == CallerGroup::Code);
+    auto h = cp::language_family("a.h");  // C, C++ and Objective-C's
+    CHECK(cp::caller_group("b.c", h) == CallerGroup::Language);
+    CHECK(cp::caller_group("b.cc", h) == CallerGroup::Language);
+    CHECK(cp::caller_group("b.py", h) == CallerGroup::Code);
+    auto ts = cp::language_family("web/app.ts");
+    CHECK(cp::caller_group("web/old.js", ts) == CallerGroup::Language);
+    auto odd = cp::language_family("x.zig");  // unknown: its own extension alone
+    CHECK(odd == std::vector<std::string>{".zig"});
+    CHECK(cp::caller_group("y.zig", odd) == CallerGroup::Language);
+    CHECK(cp::language_family("Makefile").empty());
+    CHECK(cp::caller_group("GNUmakefile", {}) == CallerGroup::Code);
+    // Documentation and test data, whatever the extension.
+    for (const char* docs : {"docs/api.c", "README", "readme.rst", "notes.md", "a/b/NEWS",
+                             "tests/fixtures/sample.c", "pkg/testdata/in.go", "x/golden/out.c",
+                             "Documentation/git.txt", "data.csv", "LICENSE.mit"}) {
+        INFO(docs);
+        CHECK(cp::caller_group(docs, c) == CallerGroup::Docs);
+    }
+    CHECK(cp::caller_group("src/docsy.c", c) == CallerGroup::Language);  // whole components
+    CHECK(cp::caller_group("src/news_feed.c", c) == CallerGroup::Language);
+}
+
+TEST_CASE("summarize_callers: hits grouped, own language first, counts per group", "[callers]") {
+    const std::vector<CallerHit> hits = {hit("README.md", 3), hit("a.c", 1), hit("b.py", 2),
+                                         hit("docs/x.c", 1),  hit("z.h", 4), hit("z.h", 5)};
+    auto c = cp::summarize_callers("foo", hits, {}, 50, 6, "src/own.c");
+    CHECK(flat(c.hits) == Lines{"a.c:1: a.c line 1", "z.h:4: z.h line 4", "z.h:5: z.h line 5",
+                                "b.py:2: b.py line 2", "README.md:3: README.md line 3",
+                                "docs/x.c:1: docs/x.c line 1"});
+    CHECK(c.hits[0].group == cp::CallerGroup::Language);
+    CHECK(c.hits[3].group == cp::CallerGroup::Code);
+    CHECK(c.hits[5].group == cp::CallerGroup::Docs);
+    CHECK(c.language == std::vector<std::string>{".c", ".h"});
+    CHECK(c.groups[0].hits == 3);
+    CHECK(c.groups[0].files == 2);
+    CHECK(c.groups[1].hits == 1);
+    CHECK(c.groups[1].files == 1);
+    CHECK(c.groups[2].hits == 2);
+    CHECK(c.groups[2].files == 2);
+    CHECK(c.total == 6);
+    // The cap keeps the first hits in that order: the own language's come first.
+    auto two = cp::summarize_callers("foo", hits, {}, 2, 6, "src/own.c");
+    CHECK(flat(two.hits) == Lines{"a.c:1: a.c line 1", "z.h:4: z.h line 4"});
+    CHECK(two.groups[2].hits == 2);  // counted though not listed
 }

@@ -176,17 +176,19 @@ TEST_CASE("windows: context around anchors, clamped to the file", "[window]") {
     for (const auto& c : cases) check_windows(kFiles, c);
 }
 
-TEST_CASE("windows: only SAME, MOVED and TOUCHED anchors get one", "[window]") {
+TEST_CASE("windows: only SAME, MOVED, TOUCHED and NEW anchors get one", "[window]") {
     const std::vector<Case> cases = {
-        {"GONE, NEW and UNRESOLVED with a location still get none",
+        {"GONE and UNRESOLVED with a location still get none; NEW in a file at target does",
          rows({at("a.c", 5, 5, Status::Gone), at("a.c", 10, 10, Status::Moved),
                at("b.c", 2, 2, Status::New), at("b.c", 5, 5, Status::Touched),
                at("a.c", 15, 15, Status::Unresolved), at("b.c", 8, 8, Status::Same)}),
          with_context(0),
-         {{"a.c", 10, 10, {1}, "*10"}, {"b.c", 5, 5, {3}, "*5"}, {"b.c", 8, 8, {5}, "*8"}}},
+         {{"a.c", 10, 10, {1}, "*10"},
+          {"b.c", 2, 2, {2}, "*2"},
+          {"b.c", 5, 5, {3}, "*5"},
+          {"b.c", 8, 8, {5}, "*8"}}},
         {"only non-window statuses",
-         rows({at("a.c", 5, 5, Status::Gone), at("a.c", 6, 6, Status::New),
-               at("a.c", 7, 7, Status::Unresolved)}),
+         rows({at("a.c", 5, 5, Status::Gone), at("a.c", 7, 7, Status::Unresolved)}),
          with_context(3),
          {}},
         {"no anchors", {}, with_context(3), {}},

@@ -103,8 +103,8 @@ try {
   const tool = tools[0];
   assert.equal(tool.name, 'context_pack');
   assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), [
-    'at_base', 'base', 'context', 'max_file_mib', 'max_lines', 'only', 'repo', 'since', 'spec',
-    'table_only', 'target',
+    'at_base', 'base', 'callers_in', 'context', 'max_file_mib', 'max_lines', 'only', 'repo',
+    'since', 'spec', 'table_only', 'target',
   ]);
   assert.deepEqual(tool.inputSchema.required, ['spec']);
   assert.ok(tool.outputSchema, 'the tool declares an outputSchema');
@@ -147,6 +147,21 @@ try {
   assert.ok(!/\| L3$/m.test(table.content[0].text), 'table_only: no code');
   step('tools/call with table_only and only');
 
+  // callers_in: the caller search restricted, untracked files in it searched too.
+  fs.mkdirSync(path.join(repo, 'docs'));
+  fs.writeFileSync(path.join(repo, 'use.c'), 'int x = L3;\n');
+  fs.writeFileSync(path.join(repo, 'docs', 'n.md'), 'See L3.\n');
+  const within = async (callersIn) => {
+    const r = await client.callTool({ name: 'context_pack', arguments: { spec, callers_in: callersIn } });
+    assert.ok(!r.isError, JSON.stringify(r.content));
+    return r.structuredContent.specs[0].callers[0].hits.map((h) => `${h.group} ${h.path}`);
+  };
+  assert.deepEqual(await within(['.']), ['language use.c', 'docs docs/n.md']);
+  assert.deepEqual(await within(['docs/']), ['docs docs/n.md']);
+  fs.rmSync(path.join(repo, 'docs'), { recursive: true });
+  fs.rmSync(path.join(repo, 'use.c'));
+  step('tools/call with callers_in: untracked files searched, hits grouped, the search narrowed');
+
   // Bad input: tool results with isError and one line of text, never a dead server.
   const bad = [
     [{ spec: { ...spec, file_changes: [{ location: { path: 'a.c', line: 'three' } }] } },
@@ -155,6 +170,8 @@ try {
     [{ spec, repo: notRepo }, /not a git repository/],
     [{ spec, target: 'no-such-rev' }, /target no-such-rev not in this repository/],
     [{ spec, tabel_only: true }, /unknown argument 'tabel_only'/],
+    [{ spec, callers_in: [':!docs'] }, /^callers_in ':!docs': pathspec magic/],
+    [{ spec, callers_in: 'docs' }, /^callers_in must be an array of strings, not a string/],
     [{ spec: '/etc/passwd' }, /^spec \/etc\/passwd is outside the client's roots \(/],
     [{ spec: `${repo}/../../x.json` }, /resolves to .*, outside the client's roots/],
     [{ spec, repo: os.tmpdir() }, /^repo .* is outside the client's roots \(.*cp mcp %-/],

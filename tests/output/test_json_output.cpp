@@ -37,7 +37,7 @@ TEST_CASE("JSON output: fixed key set and values") {
     CHECK(doc["exit_status"] == 1);
     REQUIRE(doc["specs"].size() == 1);
     const json& spec = doc["specs"][0];
-    CHECK(keys(spec) == std::set<std::string>{"id", "source", "base", "base_rev", "target",
+    CHECK(keys(spec) == std::set<std::string>{"id", "source", "base", "base_rev", "target", "head",
                                               "target_rev", "since", "since_rev", "anchors",
                                               "windows", "callers"});
     CHECK(spec["base"] == base);
@@ -57,7 +57,8 @@ TEST_CASE("JSON output: fixed key set and values") {
                                             "by",           "whitespace",
                                             "diff",         "found_at",
                                             "candidates",   "candidates_total",
-                                            "best"};
+                                            "best",         "base_blob",
+                                            "target_blob"};
     REQUIRE(spec["anchors"].size() == 2);
     const json& moved = spec["anchors"][0];
     CHECK(keys(moved) == anchor_keys);
@@ -95,13 +96,15 @@ TEST_CASE("JSON output: fixed key set and values") {
 
     REQUIRE(spec["callers"].size() == 1);
     const json& callers = spec["callers"][0];
-    CHECK(keys(callers) == std::set<std::string>{"symbol", "total", "in_windows", "files_searched",
-                                                 "hits", "per_file"});
+    CHECK(keys(callers) == std::set<std::string>{"symbol", "language", "groups", "total",
+                                                 "in_windows", "files_searched", "hits",
+                                                 "per_file"});
     CHECK(callers["symbol"] == "L2");
     CHECK(callers["total"] == 1);  // the other.c line; a.c's is in the window
     CHECK(callers["in_windows"] == 1);
     REQUIRE(callers["hits"].size() == 1);
-    CHECK(keys(callers["hits"][0]) == std::set<std::string>{"path", "line", "text", "cut_bytes"});
+    CHECK(keys(callers["hits"][0]) ==
+          std::set<std::string>{"path", "line", "text", "cut_bytes", "group"});
     CHECK(callers["hits"][0]["path"] == "other.c");
     CHECK(callers["hits"][0]["line"] == 2);
     CHECK(callers["per_file"] == json::array({json{{"path", "other.c"}, {"count", 1}}}));

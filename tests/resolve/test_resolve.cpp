@@ -151,6 +151,92 @@ TEST_CASE("NEW: a path absent at base, and whether the target has it") {
     CHECK(Probe{repo, base, base}.one("new.c:1").exists_at_target == false);
 }
 
+TEST_CASE("NEW in a file at the target: its range there, clamped, or the file's first lines") {
+    Repo repo;
+    repo.write("a.txt", "a\n");
+    auto base = repo.commit();
+    repo.write("new.c", numbered(5));  // untracked
+    repo.write("empty.c", "");
+    repo.write("bin.dat", std::string("\0\1\2\n", 4));
+    for (bool committed : {false, true}) {
+        INFO("committed: " << committed);
+        std::optional<std::string> target;
+        if (committed) target = repo.commit();
+        auto r = Probe{repo, base, target}.run(
+            {"new.c:2-3", "new.c:4-9", "new.c:8-10", "empty.c:1", "bin.dat:1", "none.c:1"});
+        check_at(r[0], Status::New, "new.c", 2, 3);
+        check_at(r[1], Status::New, "new.c", 4, 5);  // clamped to the file's 5 lines
+        check_at(r[2], Status::New, "new.c", 1, 3);  // past the end: its first 3 lines
+        CHECK(r[2].reason.value_or("").find("past its end (5 lines)") != std::string::npos);
+        CHECK_FALSE(r[3].to.has_value());
+        CHECK(r[3].reason.value_or("").find("empty at target") != std::string::npos);
+        CHECK_FALSE(r[4].to.has_value());
+        CHECK(r[4].binary);
+        CHECK_FALSE(r[5].to.has_value());
+        for (const auto& a : r) CHECK(a.ok());
+    }
+}
+
+TEST_CASE("provenance: HEAD for the working tree, blob ids at base and at the target") {
+    Repo repo;
+    repo.write(".gitattributes", "*.txt text eol=lf\n");
+    repo.write("crlf.txt", "one\ntwo\n");
+    repo.write("old.c", numbered(30, "line "));
+    repo.write("gone.c", "gone\n");
+    auto base = repo.commit();
+    auto rev = [&](const std::string& what) {
+        auto id = repo.git("rev-parse " + cptest::q(what));
+        return id.substr(0, id.find('\n'));
+    };
+    repo.write("crlf.txt", "one\r\ntwo\r\nthree\r\n");  // CRLF on disk, stored as LF
+    repo.git("mv old.c new.c");
+    repo.remove("gone.c");
+    repo.write("fresh.c", "int fresh;\n");  // untracked
+    const std::vector<std::string> anchors{"crlf.txt:1", "old.c:3", "gone.c:1", "fresh.c:1"};
+    auto objects = repo.git("count-objects -v");
+
+    cp::Spec spec;
+    spec.source = "test";
+    spec.base = base;
+    for (const auto& text : anchors) spec.anchors.push_back(cp::parse_anchor_arg(text).value());
+    auto report = resolve_in(repo, spec);
+    REQUIRE(report.ok());
+    const auto& worktree = report->specs.at(0);
+    CHECK(worktree.head == std::optional<std::string>(repo.head()));
+    const auto& r = worktree.anchors;
+    CHECK(r[0].base_blob == rev(base + ":crlf.txt"));
+    auto stored = repo.git("hash-object --path crlf.txt crlf.txt");  // as git add would store it
+    CHECK(r[0].target_blob == stored.substr(0, stored.find('\n')));
+    auto raw = repo.git("hash-object --no-filters crlf.txt");
+    CHECK(r[0].target_blob != raw.substr(0, raw.find('\n')));
+    CHECK(r[1].base_blob == rev(base + ":old.c"));
+    CHECK(r[1].target_blob == rev(base + ":old.c"));  // renamed, unchanged: new.c's blob
+    CHECK(r[2].base_blob == rev(base + ":gone.c"));
+    CHECK_FALSE(r[2].target_blob.has_value());
+    CHECK_FALSE(r[3].base_blob.has_value());
+    auto fresh = repo.git("hash-object fresh.c");
+    CHECK(r[3].target_blob == fresh.substr(0, fresh.find('\n')));
+    CHECK(repo.git("count-objects -v") == objects);  // hashed, never written
+
+    auto target = repo.commit();
+    spec.target = target;
+    auto at_commit = resolve_in(repo, spec);
+    REQUIRE(at_commit.ok());
+    const auto& c = at_commit->specs.at(0);
+    CHECK_FALSE(c.head.has_value());  // a commit target is named by itself
+    CHECK(c.anchors[0].target_blob == rev(target + ":crlf.txt"));
+    CHECK(c.anchors[0].target_blob == r[0].target_blob);
+    CHECK(c.anchors[1].target_blob == rev(target + ":new.c"));
+    CHECK(c.anchors[3].target_blob == rev(target + ":fresh.c"));
+
+    repo.git("checkout -q --orphan unborn");  // HEAD names no commit yet
+    spec.target.reset();
+    auto unborn = resolve_in(repo, spec);
+    REQUIRE(unborn.ok());
+    CHECK(unborn->specs.at(0).target == cp::Target::working_tree());
+    CHECK_FALSE(unborn->specs.at(0).head.has_value());
+}
+
 TEST_CASE("RENAMED combines with the line status") {
     Repo repo;
     repo.write("src/old.c", numbered(30, "line "));

@@ -443,11 +443,18 @@ runs.forEach(([what, args, input, cwd]) => {
   seen('a symbol', (a) => typeof a.symbol === 'string', anchors);
   seen('no symbol', (a) => a.symbol === null, anchors);
   seen('to null', (a) => a.to === null, anchors);
+  seen('a NEW anchor with a range and a window', (a) => a.status === 'NEW' && a.to !== null && a.window !== null, anchors);
   seen('reason set', (a) => typeof a.reason === 'string', anchors);
   seen('window null', (a) => a.window === null, anchors);
   seen('window > 0', (a) => a.window > 0, anchors);
   seen('base null (unresolved)', (s) => s.base === null, specs);
   seen('target worktree', (s) => s.target === 'worktree', specs);
+  seen('head set (a working-tree target)', (s) => typeof s.head === 'string', specs);
+  seen('head null', (s) => s.head === null, specs);
+  seen('base_blob set', (a) => typeof a.base_blob === 'string', anchors);
+  seen('base_blob null', (a) => a.base_blob === null, anchors);
+  seen('target_blob set', (a) => typeof a.target_blob === 'string', anchors);
+  seen('target_blob null', (a) => a.target_blob === null, anchors);
   seen('target a commit', (s) => s.target !== 'worktree', specs);
   seen('target_rev null', (s) => s.target_rev === null, specs);
   seen('since set', (s) => typeof s.since === 'string', specs);
@@ -500,6 +507,13 @@ runs.forEach(([what, args, input, cwd]) => {
     ['to without end_line', ['/to', 'required'], (d) => { delete d.specs[0].anchors.find((a) => a.to !== null).to.end_line; }],
     ['a GONE anchor with a range at the target', ['/to', 'type'], (d) => {
       d.specs[0].anchors.find((a) => a.status === 'GONE').to = { path: 'x.c', line: 1, end_line: 1 };
+    }],
+    ['a NEW anchor absent at the target with a range there', ['/to', 'type'], (d) => {
+      d.specs[0].anchors.find((a) => a.exists_at_target === false).to = { path: 'x.c', line: 1, end_line: 1 };
+    }],
+    ['a short target blob id', ['/target_blob', 'pattern'], (d) => {
+      const a = d.specs[0].anchors.find((x) => x.target_blob !== null);
+      a.target_blob = a.target_blob.slice(0, 12);
     }],
     ['a negative window index', ['/window', 'minimum'], (d) => { d.specs[0].anchors.find((a) => a.window !== null).window = -1; }],
     ['format_version 2', ['/format_version', 'const'], (d) => { d.format_version = 2; }],

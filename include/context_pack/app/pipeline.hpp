@@ -36,6 +36,9 @@ struct Request {
     // The report never depends on it.
     unsigned jobs = 0;
     PackOptions pack;
+    // Where callers are searched: pathspecs PathFilter takes (checked before the repository is
+    // opened); empty: every file.
+    std::vector<std::string> callers_in;
     // Called with each spec's finished report, in input order: as soon as it is resolved
     // with table_only and no `only`, else once the whole report is made.
     std::function<void(const SpecReport&)> on_spec;

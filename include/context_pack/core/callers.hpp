@@ -1,6 +1,8 @@
 // Caller lists: every whole-word occurrence of each symbol across the target's files, found
-// in one pass over the files for all symbols together, then summarised per symbol: the first
-// hits as `path:line: text`, per-file counts (most first) and the total. Pure: bytes in.
+// in one pass over the files for all symbols together, then summarised per symbol: the hits
+// grouped (the symbol's own language first, then other code, then documentation and test
+// data), the first of them as `path:line: text`, counts per group and per file (most first)
+// and the total. Pure: bytes in.
 #pragma once
 
 #include <array>
@@ -15,11 +17,40 @@
 
 namespace cp {
 
+// Where a hit's file stands to the symbol's own file, in the order hits are listed:
+//  Docs: documentation and test data, whatever the language: a path with a directory named
+//        doc, docs, documentation, fixtures, testdata, test_data, test-data, __fixtures__,
+//        __snapshots__ or golden; a file ending .md, .markdown, .rst, .txt, .adoc, .asciidoc,
+//        .org, .texi, .texinfo, .pod, .csv or .tsv; or one named README, CHANGELOG, NEWS,
+//        HISTORY, LICENSE or COPYING, with any extension (names in any letter case);
+//  Language: otherwise, a file of the own file's language family (language_family);
+//  Code: every other file.
+enum class CallerGroup { Language, Code, Docs };
+inline constexpr std::array kAllCallerGroups = {CallerGroup::Language, CallerGroup::Code,
+                                                CallerGroup::Docs};
+std::string_view caller_group_name(CallerGroup group);  // "language", "code", "docs"
+
+// The extensions of the language family a path's extension belongs to, lowercase, as ".c/.h":
+// C (.c .h), C++ (.cc .cpp .cxx .c++ .hpp .hh .hxx .h++ .h .ipp .tpp .inl), Objective-C
+// (.m .mm .h), Python (.py .pyi .pyx), JavaScript/TypeScript (.js .jsx .mjs .cjs .ts .tsx
+// .mts .cts), Go, Rust, Java, Kotlin (.kt .kts), C# (.cs), Ruby (.rb .rake), PHP, Perl (.pl
+// .pm .t), shell (.sh .bash .zsh), Lua, Swift, Scala; a .h file is of C, C++ and
+// Objective-C together. Any other extension is a family of its own; no extension, none (and
+// then no file is of its language).
+std::vector<std::string> language_family(const std::string& path);
+CallerGroup caller_group(const std::string& path, const std::vector<std::string>& family);
+
 struct CallerHit {
     std::string path;
     LineNo line = 0;
     std::string text;  // the line, cut like a window line
     std::size_t cut_bytes = 0;
+    CallerGroup group = CallerGroup::Code;  // set by summarize_callers
+};
+
+struct GroupCount {
+    std::size_t hits = 0;
+    std::size_t files = 0;
 };
 
 struct FileCount {
@@ -29,10 +60,12 @@ struct FileCount {
 
 struct Callers {
     std::string symbol;
-    std::vector<CallerHit> hits;      // the first `max_hits`, in path then line order
-    std::vector<FileCount> per_file;  // every file with hits, most first, then by path
-    std::size_t total = 0;            // hits outside the symbol's own windows
-    std::size_t in_windows = 0;       // hits left out because its windows show them
+    std::vector<std::string> language;   // the own file's language family (language_family)
+    std::vector<CallerHit> hits;         // the first `max_hits`, by group, then path and line
+    std::array<GroupCount, 3> groups{};  // hits outside its windows, by CallerGroup
+    std::vector<FileCount> per_file;     // every file with hits, most first, then by path
+    std::size_t total = 0;               // hits outside the symbol's own windows
+    std::size_t in_windows = 0;          // hits left out because its windows show them
     std::size_t files_scanned = 0;
 };
 
@@ -72,8 +105,10 @@ struct Shown {
     LineNo last = 0;
 };
 
+// `hits` in path then line order; `own_path`: the file of the symbol's anchor, whose language
+// is listed first.
 Callers summarize_callers(const std::string& symbol, const std::vector<CallerHit>& hits,
                           const std::vector<Shown>& shown, std::size_t max_hits,
-                          std::size_t files_scanned);
+                          std::size_t files_scanned, const std::string& own_path = {});
 
 }  // namespace cp

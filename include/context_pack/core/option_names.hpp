@@ -23,6 +23,7 @@ struct OptionNames {
     OptionName max_window_lines{"--max-window-lines", "--max-window-lines N"};
     OptionName max_callers{"--max-callers", "--max-callers N"};
     OptionName max_line_bytes{"--max-line-bytes", "--max-line-bytes N"};
+    OptionName callers_in{"--callers-in", "--callers-in PATHSPEC"};
 };
 
 // The command line's names, the default of every request.

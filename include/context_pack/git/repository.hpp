@@ -53,8 +53,8 @@ inline constexpr std::uint64_t kDefaultMaxFileBytes = 128ull << 20;
 inline constexpr std::size_t kDefaultMaxTreeDepth = 4096;  // git's core.maxTreeDepth
 inline constexpr std::size_t kDefaultMaxTreePaths = std::size_t{1} << 21;  // 2,097,152
 
-// A file a target tracks: a blob of a commit's tree, or (no id) a path the index lists, to
-// be read from the working tree.
+// A file a target tracks: a blob of a commit's tree, or (no id) a path the index lists (or
+// an untracked one, for a caller scan), to be read from the working tree.
 struct TrackedFile {
     std::string path;
     std::string oid;
@@ -108,6 +108,8 @@ class Repository {
 
     Revision resolve_commit(std::string_view rev) const;  // main thread
     Result<std::string> head_commit() const;              // main thread
+    // HEAD's commit, or nullopt on an unborn branch. Main thread.
+    Result<std::optional<std::string>> head_commit_if_born() const;
 
     // Main thread: it fills the tree cache.
     Result<PathLookup> lookup(const std::string& commit, std::string_view path) const;
@@ -215,6 +217,10 @@ class Repository {
     // The same converted as git stores it (CRLF and ident filters), for diffs and renames.
     // Main thread: filters and attributes go through this handle and its attribute handle.
     Result<std::optional<std::string>> read_worktree_as_stored(std::string_view path) const;
+    // The blob id git would store for the working-tree file at `path`: git's blob hash of
+    // read_worktree_as_stored's bytes. Nothing is written. nullopt when there is no regular
+    // file there within the size limit. Main thread, as read_worktree_as_stored.
+    Result<std::optional<std::string>> worktree_blob_id(std::string_view path) const;
 
     // Calls `visit(path, bytes)` for every regular file the target tracks, in path order: the
     // blobs of a commit's tree, or for the working tree the index's paths read from disk.
@@ -234,6 +240,10 @@ class Repository {
     // called on the thread that reads.
     Result<std::vector<TrackedFile>> tracked_files(const std::optional<std::string>& target,
                                                    const SkipVisitor& skip = nullptr) const;
+    // The working tree's untracked files that are not ignored, as git status lists them
+    // (untracked directories walked into, .gitignore and info/exclude obeyed, each ignore
+    // file checked as side_files_of does): regular files only, in path order. Main thread.
+    Result<std::vector<std::string>> untracked_files() const;
     Result<Unit> read_tracked(const std::vector<TrackedFile>& files, std::size_t begin,
                               std::size_t end, const FileVisitor& visit,
                               const Repository* reader = nullptr,

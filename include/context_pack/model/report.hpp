@@ -68,13 +68,17 @@ struct AnchorResult {
     std::size_t row = 0;  // 1-based row in its spec's table
     Status status = Status::Unresolved;
     bool renamed = false;
-    std::optional<Location> to;        // the range at target, for SAME/MOVED/TOUCHED
+    std::optional<Location> to;        // the range at target: SAME/MOVED/TOUCHED, NEW in a file
     std::optional<bool> symbol_found;  // null without a symbol or without a window
     bool lines_deleted = false;
     std::optional<bool> exists_at_target;  // for NEW: whether the file is at the target
     bool binary = false;                   // the file is binary: no line hunks
     std::optional<std::string> reason;     // why GONE/UNRESOLVED, or a note on the outcome
     std::optional<bool> edited_since;      // with --since: a hunk since then touched its lines
+    // Provenance: the blob id of its file at base, and of the file `to` names at the target
+    // (a NEW anchor's own file) as git would store it; nullopt where there is none.
+    std::optional<std::string> base_blob;
+    std::optional<std::string> target_blob;
 
     std::optional<Relocation> relocation;  // beyond the diff: see Relocation
 
@@ -110,6 +114,9 @@ struct SpecReport {
     std::string base;        // full hash, empty when it did not resolve
     std::string target_rev;  // as written, empty for the working tree
     Target target;
+    // For a working-tree target: the commit HEAD names (nullopt on an unborn branch, and for
+    // any other target).
+    std::optional<std::string> head;
     std::string since_rev;  // --since as written, empty without it
     std::string since;      // its full hash
     std::vector<AnchorResult> anchors;

@@ -31,13 +31,21 @@ class Content {
     Result<const std::string*> file(const std::optional<std::string>& target,
                                     const std::string& path);
 
+    // The blob id of the regular file at `path` at a commit (from its tree), or in the working
+    // tree (its bytes hashed as git would store them; the index's blob for a file a sparse
+    // checkout leaves off disk). nullopt when there is none (absent, not a regular file, or
+    // in the working tree over the size limit, or an object the store does not give).
+    Result<std::optional<std::string>> blob_id(const std::optional<std::string>& target,
+                                               const std::string& path);
+
     const git::Repository& repo() const { return repo_; }
 
   private:
     const git::Repository& repo_;
     std::map<std::string, std::string> blobs_;
     std::map<std::string, std::optional<std::string>> worktree_;
-    std::map<std::string, std::optional<std::string>> at_commit_;  // "commit:path" -> blob id
+    std::map<std::string, std::optional<std::string>> at_commit_;     // "commit:path" -> blob id
+    std::map<std::string, std::optional<std::string>> worktree_ids_;  // path -> blob id
 };
 
 }  // namespace cp

@@ -1,8 +1,10 @@
 // The pack step: after resolution, read each target's files once more to attach windows and
-// caller lists to the report. Callers are found in one pass over each target's tracked files
-// for every symbol of every spec on that target.
+// caller lists to the report. Callers are found in one pass over each target's files for
+// every symbol of every spec on that target: a commit's tracked files, or the working tree's
+// tracked files and its untracked ones that are not ignored; --callers-in narrows them.
 #pragma once
 
+#include "context_pack/core/pathspec.hpp"
 #include "context_pack/core/result.hpp"
 #include "context_pack/core/window.hpp"
 #include "context_pack/model/report.hpp"
@@ -15,6 +17,7 @@ struct PackOptions {
     WindowOptions window;
     std::size_t max_callers = 50;  // hits listed per symbol; beyond them, per-file counts
     bool callers = true;
+    PathFilter callers_in;  // --callers-in: the files searched for callers (all by default)
 };
 
 // With --since, only anchors whose lines were edited get windows and caller lists. `pool`,
