@@ -50,7 +50,7 @@ Upstream-Name: context-pack
 
 Files: *
 EOF
-    sed -n 's/^Copyright \(.*\)/Copyright: \1/p' "$root/LICENSE" | head -n 1
+    sed -n 's/^Copyright \((c) \)\{0,1\}\(.*\)/Copyright: \2/p' "$root/LICENSE" | head -n 1
     echo "License: Expat"
     echo
     echo "License: Expat"
