@@ -2,9 +2,10 @@
 # Builds context-pack and runs its whole test suite in a Debian 13 (trixie) root, against
 # trixie's shared libgit2 1.9, Catch2 3, fmt 10, CLI11 2.4, g++ 14 and git 2.47.
 #   scripts/ci/debian13.sh [--fresh] [--package]
-# --package builds trixie's .deb there instead (scripts/package.sh, into /work/build-deb of the
-# root, kept between runs) and checks it with scripts/ci/check-package.sh: lintian, then the
-# binary and man pages run from a scratch root.
+# --package builds trixie's .deb there instead (scripts/package.sh, from a copy of the checkout
+# in /work/package-src of the root, into /work/build-deb, both kept between runs apart from the
+# suite's) and checks it with scripts/ci/check-package.sh: lintian, then the binary and man
+# pages run from a scratch root.
 # The root is made once with mmdebstrap from the Debian archive this machine's apt uses and
 # kept under ${XDG_CACHE_HOME:-~/.cache}/context-pack/debian13/ (CONTEXT_PACK_CACHE replaces
 # ~/.cache/context-pack), keyed on the package list, with the build directory inside it, so a
@@ -40,20 +41,22 @@ if [ "${1:-}" = "--in-root-package" ]; then
             dpkg-dev lintian >/dev/null
     fi
     start=$SECONDS
-    deb=$(/work/src/scripts/package.sh)
+    src="$(cd "$(dirname "$0")/../.." && pwd)"
+    deb=$("$src/scripts/package.sh")
     echo "debian13: package: $((SECONDS - start)) s" >&2
     start=$SECONDS
-    /work/src/scripts/ci/check-package.sh "$deb"
+    "$src/scripts/ci/check-package.sh" "$deb"
     echo "debian13: package checks: $((SECONDS - start)) s" >&2
     exit 0
 fi
 
 fresh=0
 mode=--in-root
+srcdir=src
 for arg in "$@"; do
     case $arg in
         --fresh) fresh=1 ;;
-        --package) mode=--in-root-package ;;
+        --package) mode=--in-root-package srcdir=package-src ;;
         *) echo "usage: scripts/ci/debian13.sh [--fresh] [--package]" >&2; exit 2 ;;
     esac
 done
@@ -119,7 +122,7 @@ fi
 # build inside only redoes what changed), with the npm packages the tests installed there
 # before.
 step_start=$SECONDS
-src=$root/work/src
+src=$root/work/$srcdir
 rm -rf "$src.new"
 mkdir -p "$src.new"
 if git -C "$checkout" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
@@ -163,6 +166,6 @@ unshare --mount --fork -- /bin/sh -eu -c '
     /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
     NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt ${pass[@]+"${pass[@]}"} \
-    /bin/bash /work/src/scripts/ci/debian13.sh "$mode"
+    /bin/bash "/work/$srcdir/scripts/ci/debian13.sh" "$mode"
 [ "$mode" = --in-root ] || echo "debian13: the package: $root/work/build-deb/" >&2
 echo "debian13: total: $((SECONDS - started)) s" >&2
