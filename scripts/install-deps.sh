@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what context-pack builds and tests with, from Debian's packages, plus any packages
 # named as arguments (scripts/package.sh and scripts/fuzz.sh name theirs). Does nothing when
-# everything is already there.
+# everything is already there, or when CONTEXT_PACK_SKIP_DEPS=1 (the Debian 13 root of
+# scripts/ci/debian13.sh, made with its own package list).
 set -euo pipefail
+[ "${CONTEXT_PACK_SKIP_DEPS:-}" = 1 ] && exit 0
 # The same names on Debian 12 and 13. libgit2 is linked statically where its archives are
 # present (cmake/Libgit2.cmake): the archives of its dependencies are named too (libgit2-dev
 # pulls most in already; Debian 13's libcrypto.a also needs libzstd's). clang-format is the

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs the build into a temporary prefix and checks what a user gets there:
 # `git context-pack` through the git-context-pack link, both man pages (and that man and
-# `git context-pack --help` find the git one), the bash and zsh completions.
-#   tests/test_install.sh BUILD_DIR [CONFIG]
+# `git context-pack --help` find the git one), the bash and zsh completions (the git-named
+# ones links to them), and a stripped binary for a Release or MinSizeRel build when STRIP
+# (CONTEXT_PACK_INSTALL_STRIP) is ON.
+#   tests/test_install.sh BUILD_DIR [CONFIG [STRIP]]
 # Checks that need a missing tool (man, zsh) are skipped with a message; the others still run.
 set -uo pipefail
 
 build=${1:?usage: test_install.sh BUILD_DIR [CONFIG]}
 config=${2:-}
+strip=${3:-OFF}
 prefix=$(mktemp -d "${TMPDIR:-/tmp}/context-pack-install.XXXXXX")
 trap 'rm -rf "$prefix"' EXIT
 
@@ -40,6 +43,15 @@ if [ -L "$bin/git-context-pack" ] && [ "$(readlink "$bin/git-context-pack")" = c
 else
     fail "$bin/git-context-pack is not a symlink to context-pack: $(ls -l "$bin/git-context-pack" 2>&1)"
 fi
+case "$config:$strip" in
+    Release:ON | MinSizeRel:ON)
+        if readelf -S "$bin/context-pack" | grep -q '\.symtab'; then
+            fail "a $config install left the binary's symbols in: $(du -k "$bin/context-pack")"
+        else
+            ok "a $config install strips the binary ($(du -k "$bin/context-pack" | cut -f1) KiB)"
+        fi
+        ;;
+esac
 version=$(git context-pack --version 2>&1)
 if [[ $version == context-pack\ * ]]; then
     ok "git context-pack --version: $version"
@@ -89,9 +101,14 @@ if out=$(bash --norc --noprofile -c "source '$bash_completion' && complete -p co
 else
     fail "bash completion did not load: $out"
 fi
-cmp -s "$bash_completion" "$prefix/share/bash-completion/completions/git-context-pack" &&
-    ok "bash completion also installed as git-context-pack" ||
-    fail "bash completion not installed as git-context-pack"
+for link in "$prefix/share/bash-completion/completions/git-context-pack:context-pack" \
+            "$prefix/share/zsh/vendor-completions/_git-context-pack:_context-pack"; do
+    if [ -L "${link%:*}" ] && [ "$(readlink "${link%:*}")" = "${link##*:}" ] && [ -s "${link%:*}" ]; then
+        ok "${link%:*} is a link to ${link##*:}"
+    else
+        fail "${link%:*} is not a link to ${link##*:}: $(ls -l "${link%:*}" 2>&1)"
+    fi
+done
 # A completion run: --format's values.
 out=$(bash --norc --noprofile -c "source '$bash_completion'
     COMP_WORDS=(context-pack --format ''); COMP_CWORD=2; _context_pack; echo \"\${COMPREPLY[*]}\"" 2>&1)

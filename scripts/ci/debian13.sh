@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Builds context-pack and runs its whole test suite in a Debian 13 (trixie) root, against
 # trixie's shared libgit2 1.9, Catch2 3, fmt 10, CLI11 2.4, g++ 14 and git 2.47.
-#   scripts/ci/debian13.sh [--fresh]
+#   scripts/ci/debian13.sh [--fresh] [--package]
+# --package builds trixie's .deb there instead (scripts/package.sh, from a copy of the checkout
+# in /work/package-src of the root, into /work/build-deb, both kept between runs apart from the
+# suite's) and checks it with scripts/ci/check-package.sh: lintian, then the binary and man
+# pages run from a scratch root.
 # The root is made once with mmdebstrap from the Debian archive this machine's apt uses and
 # kept under ${XDG_CACHE_HOME:-~/.cache}/context-pack/debian13/ (CONTEXT_PACK_CACHE replaces
 # ~/.cache/context-pack), keyed on the package list, with the build directory inside it, so a
@@ -28,9 +32,34 @@ if [ "${1:-}" = "--in-root" ]; then
     step test ctest --test-dir /work/build --output-on-failure -j"$jobs"
     exit 0
 fi
+if [ "${1:-}" = "--in-root-package" ]; then
+    # Inside the root: the .deb, and its checks; the root's packages are already there.
+    export CONTEXT_PACK_DEB_BUILD=/work/build-deb CONTEXT_PACK_SKIP_DEPS=1
+    if ! command -v lintian >/dev/null || ! command -v dpkg-shlibdeps >/dev/null; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            dpkg-dev lintian >/dev/null
+    fi
+    start=$SECONDS
+    src="$(cd "$(dirname "$0")/../.." && pwd)"
+    deb=$("$src/scripts/package.sh")
+    echo "debian13: package: $((SECONDS - start)) s" >&2
+    start=$SECONDS
+    "$src/scripts/ci/check-package.sh" "$deb"
+    echo "debian13: package checks: $((SECONDS - start)) s" >&2
+    exit 0
+fi
 
 fresh=0
-[ "${1:-}" = "--fresh" ] && fresh=1
+mode=--in-root
+srcdir=src
+for arg in "$@"; do
+    case $arg in
+        --fresh) fresh=1 ;;
+        --package) mode=--in-root-package srcdir=package-src ;;
+        *) echo "usage: scripts/ci/debian13.sh [--fresh] [--package]" >&2; exit 2 ;;
+    esac
+done
 checkout="$(cd "$(dirname "$0")/../.." && pwd)"
 if [ "$(id -u)" -ne 0 ]; then
     exec sudo --preserve-env=XDG_CACHE_HOME,CONTEXT_PACK_CACHE,CONTEXT_PACK_JOBS \
@@ -41,7 +70,8 @@ started=$SECONDS
 # What the build and the whole suite need: the README's build dependencies (shared libgit2),
 # git for the fixtures, Node.js and npm for the MCP SDK and JSON Schema tests, man and zsh for
 # the install test, python3 for bench/ and tests/real_history/, strace for the syscall trace
-# tests.
+# tests. --package adds dpkg-dev and lintian to the root when it first runs there (the root's
+# key, and so the suite's cached root, stays the same).
 packages=(g++ cmake make pkg-config git libgit2-dev zlib1g-dev catch2 libfmt-dev libcli11-dev
           nlohmann-json3-dev nodejs npm ca-certificates man-db zsh python3 strace)
 
@@ -98,7 +128,7 @@ fi
 # build inside only redoes what changed), with the npm packages the tests installed there
 # before.
 step_start=$SECONDS
-src=$root/work/src
+src=$root/work/$srcdir
 rm -rf "$src.new"
 mkdir -p "$src.new"
 if git -C "$checkout" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
@@ -142,5 +172,6 @@ unshare --mount --fork -- /bin/sh -eu -c '
     /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
     NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt ${pass[@]+"${pass[@]}"} \
-    /bin/bash /work/src/scripts/ci/debian13.sh --in-root
+    /bin/bash "/work/$srcdir/scripts/ci/debian13.sh" "$mode"
+[ "$mode" = --in-root ] || echo "debian13: the package: $root/work/build-deb/" >&2
 echo "debian13: total: $((SECONDS - started)) s" >&2
