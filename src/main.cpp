@@ -1,7 +1,9 @@
 #include <iostream>
 
 #include "context_pack/app/cli.hpp"
+#include "context_pack/sys/terminal.hpp"
 
 int main(int argc, char** argv) {
+    cp::sys::binary_stdio();
     return cp::cli::run(argc, argv, std::cin, std::cout, std::cerr);
 }
