@@ -1,12 +1,13 @@
 // The operating system's files, behind one small interface: src/sys/posix.cpp implements it
-// with POSIX calls. No other file includes a platform header.
+// with POSIX calls, src/sys/windows.cpp with Win32 calls on wide-character (UTF-16) paths. No
+// other file includes a platform header.
 //
-// Paths are UTF-8 and use '/'. A call that fails sets errno (an implementation for another
-// platform maps its errors to the POSIX codes: ENOENT, ENOTDIR, EACCES, ELOOP, ...), so
-// callers tell the cases apart as on POSIX and name them with std::strerror.
+// Paths are UTF-8 and use '/'. A call that fails sets errno (the Windows implementation maps
+// its errors to the POSIX codes: ENOENT, ENOTDIR, EACCES, ELOOP, ...), so callers tell the
+// cases apart as on POSIX and name them with std::strerror.
 //
 // Reads beneath a directory never follow a symlink: Dir::dir and Dir::file refuse one (ELOOP),
-// as POSIX's O_NOFOLLOW does.
+// as POSIX's O_NOFOLLOW does; on Windows every reparse point counts as a symlink.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +29,8 @@ enum class Kind : std::uint8_t {
     other
 };
 
-// What stat says of a file, as far as the platform tells (0 where it does not).
+// What stat says of a file, as far as the platform tells (0 where it does not: Windows
+// has no uid or gid).
 struct FileInfo {
     Kind kind = Kind::other;
     bool owner_executable = false;
@@ -98,7 +100,7 @@ class Dir {
 
   private:
     std::intptr_t handle_ = -1;
-    std::string path_;  // where a platform names directories by path: with a trailing '/'
+    std::string path_;  // Windows: the directory's path, with a trailing '/'
 };
 
 // A whole file mapped (or read) into memory, read-only.

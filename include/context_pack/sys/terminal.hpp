@@ -1,4 +1,5 @@
-// The standard streams: whether one is a terminal, and binary output (src/sys/posix.cpp).
+// The standard streams: whether one is a terminal, and binary output (src/sys/posix.cpp,
+// src/sys/windows.cpp).
 #pragma once
 
 namespace cp::sys {
