@@ -25,7 +25,8 @@ if [ -z "$wine" ]; then
 fi
 cache=${CONTEXT_PACK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/context-pack}/wine
 mkdir -p "$cache"
-export WINEPREFIX=$cache/prefix WINEDEBUG=-all
+# wine decodes the arguments by the locale: UTF-8, as they are written here.
+export WINEPREFIX=$cache/prefix WINEDEBUG=-all LC_ALL=C.UTF-8
 [ -d "$WINEPREFIX" ] || "$wine" wineboot --init >/dev/null 2>&1
 
 work=$(mktemp -d)
@@ -78,6 +79,7 @@ git init -q -b main "$crlf"
 printf '*.txt text eol=crlf\n' >"$crlf/.gitattributes"
 printf 'one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n' >"$crlf/raw.c"
 printf 'alpha\nbeta\ngamma\ndelta\n' >"$crlf/notes.txt"
+printf 'x\r\ny\r\nz\r\n' >"$crlf/caf\303\251.c"  # a name beyond ASCII, given as an argument
 git -C "$crlf" add -A
 git -C "$crlf" commit -q -m base
 printf 'zero\r\none\r\ntwo\r\nthree\r\nFOUR\r\nfive\r\n' >"$crlf/raw.c"
@@ -91,6 +93,7 @@ for format in text json; do
 done
 git -C "$crlf" add raw.c
 same "crlf staged" "$crlf" --base "$base" --anchor raw.c:2-4 --anchor notes.txt:1
+same "a UTF-8 path" "$crlf" --base "$base" --anchor "$(printf 'caf\303\251.c'):2-3"
 
 echo "windows smoke: $((checks - failures)) of $checks the same" >&2
 [ "$failures" -eq 0 ]

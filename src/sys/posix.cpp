@@ -231,4 +231,6 @@ bool is_terminal(Stream stream) {
 
 void binary_stdio() {}
 
+void utf8_arguments(int&, char**&) {}
+
 }  // namespace cp::sys

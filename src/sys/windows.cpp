@@ -13,9 +13,12 @@
 #include <fcntl.h>
 #include <io.h>
 #include <windows.h>
+// After windows.h, which it needs.
+#include <shellapi.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cwchar>
 #include <utility>
 
 #include "context_pack/sys/fs.hpp"
@@ -356,6 +359,23 @@ bool is_terminal(Stream stream) {
 void binary_stdio() {
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
+}
+
+void utf8_arguments(int& argc, char**& argv) {
+    int n = 0;
+    LPWSTR* wide = CommandLineToArgvW(GetCommandLineW(), &n);
+    if (!wide) return;
+    // Kept for the life of the program, as main's own are.
+    static std::vector<std::string> args;
+    static std::vector<char*> pointers;
+    args.clear();
+    for (int i = 0; i < n; ++i) args.push_back(narrow(wide[i], wcslen(wide[i])));
+    LocalFree(wide);
+    pointers.clear();
+    for (std::string& a : args) pointers.push_back(a.data());
+    pointers.push_back(nullptr);
+    argc = n;
+    argv = pointers.data();
 }
 
 }  // namespace cp::sys
