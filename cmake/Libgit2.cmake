@@ -97,6 +97,10 @@ function(cp_libgit2_static_libraries out)
       message(STATUS "libgit2's dependency ${name}: no archive and no shared library, left out")
     endif()
   endforeach()
+  # On Windows, the system libraries libgit2 calls, which its libgit2.pc does not name.
+  if(WIN32)
+    list(APPEND libraries ws2_32 secur32 crypt32 rpcrt4 ole32 advapi32)
+  endif()
   set(${out} ${libraries} PARENT_SCOPE)
 endfunction()
 

@@ -4,18 +4,21 @@
 #                                                   the check tells them apart
 # A file under src/<layer>/ or include/context_pack/<layer>/ may include headers of its own
 # layer and of the layers it links (CMakeLists.txt, cp_layer); only git/ includes libgit2,
-# only app/ CLI11; every source belongs to a layer, except src/main.cpp, which sees app/.
+# only app/ CLI11; every source belongs to a layer, except src/main.cpp, which sees app/ and
+# sys/ (for binary output). sys/, the platform seam, sits beneath the others; git/ and app/
+# use it.
 
 cmake_minimum_required(VERSION 3.20)
 
-set(CP_LAYERS core model git resolve output app)
+set(CP_LAYERS sys core model git resolve output app)
+set(CP_SEES_sys sys)
 set(CP_SEES_core core)
 set(CP_SEES_model core model)
-set(CP_SEES_git core git)
+set(CP_SEES_git sys core git)
 set(CP_SEES_resolve core model git resolve)
 set(CP_SEES_output core model output)
-set(CP_SEES_app core model git resolve output app)
-set(CP_SEES_main app)
+set(CP_SEES_app sys core model git resolve output app)
+set(CP_SEES_main sys app)
 
 # Appends "file: what is wrong" to the list named by `out` for one file of layer `layer`.
 function(cp_check_file root file layer out)

@@ -75,22 +75,8 @@ started=$SECONDS
 packages=(g++ cmake make pkg-config git libgit2-dev zlib1g-dev catch2 libfmt-dev libcli11-dev
           nlohmann-json3-dev nodejs npm ca-certificates man-db zsh python3 strace)
 
-# The Debian archive this machine's apt reads (a deb line or a deb822 URIs field whose suites
-# are not a security suite), else Debian's own redirector.
-mirror=${CONTEXT_PACK_DEBIAN_MIRROR:-}
-if [ -z "$mirror" ]; then
-    mirror=$({ cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || true; } |
-        awk '$1 == "deb" && $0 !~ /security/ && $0 ~ /debian/ {
-                 sub(/\[[^]]*\]/, ""); $0 = $0; print $2; exit }')
-fi
-if [ -z "$mirror" ]; then
-    mirror=$({ cat /etc/apt/sources.list.d/*.sources 2>/dev/null || true; } |
-        awk 'BEGIN { RS = ""; FS = "\n" }
-             /(^|\n)Types:[^\n]*deb([ \n]|$)/ && !/Suites:[^\n]*security/ {
-                 for (i = 1; i <= NF; i++) if ($i ~ /^URIs:/ && $i ~ /debian/) {
-                     split($i, w, /[ \t]+/); print w[2]; exit } }')
-fi
-mirror=${mirror:-http://deb.debian.org/debian}
+# The Debian archive this machine's apt reads.
+mirror=${CONTEXT_PACK_DEBIAN_MIRROR:-$("$checkout/scripts/debian-mirror.sh")}
 
 cache=${CONTEXT_PACK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/context-pack}/debian13
 suites="trixie trixie-updates"

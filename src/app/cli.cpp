@@ -1,7 +1,6 @@
 #include "context_pack/app/cli.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -27,6 +26,7 @@
 #include "context_pack/output/json_output.hpp"
 #include "context_pack/output/quickfix.hpp"
 #include "context_pack/output/text_output.hpp"
+#include "context_pack/sys/terminal.hpp"
 
 namespace cp::cli {
 namespace {
@@ -142,7 +142,7 @@ bool use_color(const std::string& mode) {
     if (term && std::string_view(term) == "dumb") return false;
     // Under `git -p context-pack` the output goes to git's pager, which shows colour; git
     // marks that with GIT_PAGER_IN_USE, as it does for its own commands.
-    return isatty(STDOUT_FILENO) || git_bool_true(std::getenv("GIT_PAGER_IN_USE"));
+    return sys::is_terminal(sys::Stream::out) || git_bool_true(std::getenv("GIT_PAGER_IN_USE"));
 }
 
 int fail(std::ostream& err, const std::string& message) {
@@ -295,7 +295,7 @@ class Progress {
 // The request the options make, with the specs they name.
 Request request_of(Options o, std::vector<Spec> specs, std::ostream& out, std::ostream& err) {
     o.request.specs = std::move(specs);
-    if (o.request.specs.size() > 1 && isatty(STDERR_FILENO) && &err == &std::cerr)
+    if (o.request.specs.size() > 1 && sys::is_terminal(sys::Stream::err) && &err == &std::cerr)
         o.request.on_progress = Progress(err);
     if (o.format == "jsonl") {
         errno = 0;  // a failed write is found by flushed() at the end

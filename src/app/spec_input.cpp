@@ -1,9 +1,6 @@
 #include "context_pack/app/spec_input.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -13,35 +10,29 @@
 #include <memory>
 
 #include "context_pack/core/text.hpp"
+#include "context_pack/sys/fs.hpp"
 
 namespace cp {
 namespace {
 
 constexpr std::size_t kChunk = std::size_t{1} << 16;
 
-// An open file descriptor, closed with its owner.
-class Fd {
-  public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-
-  private:
-    int fd_;
-};
-
 // What a file that is not a regular file is, as a message names it.
-const char* kind_of(mode_t mode) {
-    if (S_ISDIR(mode)) return "a folder";
-    if (S_ISFIFO(mode)) return "a pipe or FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
+const char* kind_of(sys::Kind kind) {
+    switch (kind) {
+        case sys::Kind::directory:
+            return "a folder";
+        case sys::Kind::fifo:
+            return "a pipe or FIFO";
+        case sys::Kind::char_device:
+            return "a character device";
+        case sys::Kind::block_device:
+            return "a block device";
+        case sys::Kind::socket:
+            return "a socket";
+        default:
+            return "not a regular file";
+    }
 }
 
 Error too_large(const std::string& shown) {
@@ -52,14 +43,13 @@ Error too_large(const std::string& shown) {
 
 // At most kMaxSpecBytes of a regular file (it may grow after fstat, or be a /proc file whose
 // size says 0).
-Result<std::string> read_capped(int fd, const std::string& name) {
+Result<std::string> read_capped(const sys::File& file, const std::string& name) {
     std::string text;
     while (text.size() <= kMaxSpecBytes) {
         auto old = text.size();
         text.resize(old + kChunk);
-        auto n = ::read(fd, text.data() + old, kChunk);
-        text.resize(old + std::size_t(std::max<ssize_t>(n, 0)));
-        if (n < 0 && errno == EINTR) continue;
+        auto n = file.read(text.data() + old, kChunk);
+        text.resize(old + std::size_t(std::max<long long>(n, 0)));
         if (n < 0)
             return Error{fmt::format("cannot read spec file {}: {}", name, std::strerror(errno))};
         if (n == 0) break;
@@ -87,16 +77,16 @@ Result<std::vector<Spec>> parse_input(const std::string& text, const std::string
 
 // Where the file open as `opened` really is: the realpath of `name`, when that is the very
 // file (a symlink swapped after the open would name another).
-Result<std::string> opened_location(const std::string& name, const struct stat& opened) {
-    std::unique_ptr<char, decltype(&std::free)> real(::realpath(name.c_str(), nullptr), &std::free);
+Result<std::string> opened_location(const std::string& name, const sys::FileInfo& opened) {
+    auto real = sys::real_path(name);
     if (!real)
         return Error{fmt::format("cannot tell where spec file {} is: {}; give its path as it is",
                                  text::printable(name), std::strerror(errno))};
-    struct stat now {};
-    if (::stat(real.get(), &now) != 0 || now.st_dev != opened.st_dev || now.st_ino != opened.st_ino)
+    auto now = sys::stat(*real);
+    if (!now || now->dev != opened.dev || now->ino != opened.ino)
         return Error{fmt::format("spec file {} changed while it was opened; try again",
                                  text::printable(name))};
-    return std::string(real.get());
+    return *real;
 }
 
 Result<std::vector<Spec>> read_folder(const std::string& name, const SpecGate& gate);
@@ -109,25 +99,26 @@ Result<std::vector<Spec>> read_file(const std::string& name, const std::string& 
     if (gate)
         if (auto allowed = gate.admit(name, location_of(name, &gate.within)); !allowed)
             return allowed.error();
-    Fd fd(::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-    if (fd.get() < 0)
+    sys::File file = sys::File::open(name, sys::File::nonblocking | sys::File::no_controlling_tty);
+    if (!file.is_open())
         return Error{
             fmt::format("cannot read spec file {}: {}{}", name, std::strerror(errno), where)};
-    struct stat st {};
-    if (::fstat(fd.get(), &st) != 0)
+    auto info = file.info();
+    if (!info)
         return Error{fmt::format("cannot read spec file {}: {}", name, std::strerror(errno))};
-    const bool folder = S_ISDIR(st.st_mode) && folder_ok;
-    if (!folder && !S_ISREG(st.st_mode))
+    const sys::FileInfo& st = *info;
+    const bool folder = st.kind == sys::Kind::directory && folder_ok;
+    if (!folder && st.kind != sys::Kind::regular)
         return Error{fmt::format("spec {} is {}, not a regular file; give a .json or .jsonl file{}",
-                                 name, kind_of(st.st_mode), instead)};
+                                 name, kind_of(st.kind), instead)};
     if (gate) {
         auto location = opened_location(name, st);
         if (!location) return location.error();
         if (auto allowed = gate.admit(name, location.value()); !allowed) return allowed.error();
     }
     if (folder) return read_folder(name, gate);
-    if (std::uint64_t(st.st_size) > kMaxSpecBytes) return too_large(name);
-    auto text = read_capped(fd.get(), name);
+    if (st.size > kMaxSpecBytes) return too_large(name);
+    auto text = read_capped(file, name);
     if (!text) return text.error();
     return parse_input(text.value(), name);
 }
@@ -205,24 +196,22 @@ std::string resolve_within(const std::filesystem::path& absolute,
             rest.push_back(part);
             return joined(at);
         }
-        struct stat st {};
-        if (::lstat(next.c_str(), &st) != 0) {  // missing: the rest as written
+        auto st = sys::lstat(next);
+        if (!st) {  // missing: the rest as written
             rest.push_back(part);
             return joined(at);
         }
-        if (!S_ISLNK(st.st_mode)) {
+        if (st->kind != sys::Kind::symlink) {
             at = next;
             continue;
         }
-        std::string target(4096, '\0');
-        auto n = ::readlink(next.c_str(), target.data(), target.size());
-        if (n <= 0 || ++hops > 40) {  // unreadable, or a loop: where it stands
+        auto link = sys::read_link(next);
+        if (!link || link->empty() || ++hops > 40) {  // unreadable, or a loop: where it stands
             rest.push_back(part);
             return joined(at);
         }
-        target.resize(static_cast<std::size_t>(n));
-        if (!target.empty() && target.front() == '/')
-            at.assign(1, '/');         // (not at = "/": g++ 12 warns falsely)
+        const std::string& target = *link;
+        if (target.front() == '/') at.assign(1, '/');  // (not at = "/": g++ 12 warns falsely)
         push_front(fs::path(target));  // a relative target starts in the link's directory
     }
     return at;

@@ -3,11 +3,11 @@
 // load the real index).
 #include <fmt/format.h>
 #include <git2/sys/repository.h>
-#include <sys/stat.h>
 
 #include "caches.hpp"
 #include "context_pack/core/text.hpp"
 #include "context_pack/git/index_file.hpp"
+#include "context_pack/sys/fs.hpp"
 #include "object_store.hpp"
 
 namespace cp::git {
@@ -15,13 +15,24 @@ namespace {
 
 // What a side file is when libgit2 must not open it; empty when it may (a regular file), or
 // when libgit2 passes it by as absent (a directory).
-std::string_view refused_kind(mode_t mode) {
-    if (S_ISREG(mode) || S_ISDIR(mode)) return {};
-    if (S_ISLNK(mode)) return "a symlink";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISSOCK(mode)) return "a socket";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
+std::string_view refused_kind(const sys::FileInfo& st) {
+    switch (st.kind) {
+        case sys::Kind::regular:
+        case sys::Kind::directory:
+            return {};
+        case sys::Kind::symlink:
+            return "a symlink";
+        case sys::Kind::fifo:
+            return "a FIFO";
+        case sys::Kind::socket:
+            return "a socket";
+        case sys::Kind::char_device:
+            return "a character device";
+        case sys::Kind::block_device:
+            return "a block device";
+        case sys::Kind::other:
+            break;
+    }
     return "not a regular file";
 }
 
@@ -49,9 +60,8 @@ Result<Unit> Repository::side_files_of(std::string_view path, SideFile which) co
     const std::string info = ignore ? "info/exclude" : "info/attributes";
     if (!ok.contains(info)) {
         const std::string full = git_repository_commondir(repo_.get()) + info;
-        struct stat st {};
-        if (::stat(full.c_str(), &st) == 0 && !refused_kind(st.st_mode).empty())
-            return refusal(full, refused_kind(st.st_mode), info);
+        auto st = sys::stat(full);
+        if (st && !refused_kind(*st).empty()) return refusal(full, refused_kind(*st), info);
         ok.insert(info);
     }
     const std::string root = workdir();
@@ -61,9 +71,8 @@ Result<Unit> Repository::side_files_of(std::string_view path, SideFile which) co
     for (std::size_t pos = 0;;) {
         const std::string key = dir + std::string(name);
         if (!ok.contains(key)) {
-            struct stat st {};
-            if (::lstat((root + key).c_str(), &st) == 0 && !refused_kind(st.st_mode).empty())
-                return refusal(key, refused_kind(st.st_mode), name);
+            auto st = sys::lstat(root + key);
+            if (st && !refused_kind(*st).empty()) return refusal(key, refused_kind(*st), name);
             ok.insert(key);
         }
         auto slash = path.find('/', pos);
@@ -76,17 +85,18 @@ Result<Unit> Repository::side_files_of(std::string_view path, SideFile which) co
         // walks a symlink).
         if (!ok.contains(dir)) {
             const std::string shown = dir.substr(0, dir.size() - 1);
-            struct stat st {};
-            if (::lstat((root + shown).c_str(), &st) != 0 || S_ISREG(st.st_mode)) return Unit{};
-            if (S_ISLNK(st.st_mode)) {
-                if (ignore || ::stat((root + shown).c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-                    return Unit{};
+            auto st = sys::lstat(root + shown);
+            if (!st || st->kind == sys::Kind::regular) return Unit{};
+            if (st->kind == sys::Kind::symlink) {
+                if (ignore) return Unit{};
+                auto target = sys::stat(root + shown);
+                if (!target || target->kind != sys::Kind::directory) return Unit{};
                 return Error{
                     fmt::format("{} is a symlink in the work tree, through which "
                                 "libgit2 would read {}{}: remove it (rm {})",
                                 shown, dir, name, text::shell_word(shown))};
             }
-            if (!S_ISDIR(st.st_mode)) return Unit{};
+            if (st->kind != sys::Kind::directory) return Unit{};
             ok.insert(dir);
         }
     }
@@ -130,9 +140,8 @@ const Repository& Repository::attribute_handle() const {
         bool on_disk = tracked.has_value();
         if (tracked) {
             for (const auto& entry : tracked->attributes) {
-                struct stat st {};
-                on_disk = on_disk && ::lstat((root + entry.first).c_str(), &st) == 0 &&
-                          S_ISREG(st.st_mode);
+                auto st = on_disk ? sys::lstat(root + entry.first) : std::nullopt;
+                on_disk = st && st->kind == sys::Kind::regular;
             }
         }
         if (on_disk) {

@@ -2,7 +2,6 @@
 // rename.hpp (git's diffcore-rename), which reads their content lazily through RenameFiles,
 // and the pairs it finds made into renamed deltas.
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <map>
@@ -10,6 +9,7 @@
 
 #include "context_pack/core/text.hpp"
 #include "context_pack/git/rename.hpp"
+#include "context_pack/sys/fs.hpp"
 #include "diff_steps.hpp"
 
 namespace cp::git {
@@ -122,9 +122,8 @@ Result<RenameCandidates> rename_candidates(const Repository& repo, const Reposit
     const std::uint64_t max = repo.max_file_bytes();
     auto small = [&](const Delta* d, bool source) -> Result<bool> {
         if (!source && worktree) {
-            struct stat st {};
-            return !(::lstat((repo.workdir() + d->new_path).c_str(), &st) == 0 &&
-                     std::uint64_t(st.st_size) > max);
+            auto st = sys::lstat(repo.workdir() + d->new_path);
+            return !(st && st->size > max);
         }
         auto size = objects.blob_size(source ? d->old_oid : d->new_oid, of(*d, source));
         if (!size && size.error().unreadable_object()) {

@@ -2,12 +2,12 @@
 // (line_hunks) through libgit2's bundled xdiff, called directly where the build allows, else
 // through libgit2's public API.
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
 
 #include "context_pack/core/text.hpp"
+#include "context_pack/sys/fs.hpp"
 #include "libgit2.hpp"
 
 #if CONTEXT_PACK_DIRECT_XDIFF
@@ -150,9 +150,8 @@ Result<HunkInput> Diff::read_sides(const Delta& delta, const std::string* given_
     }
     if (in.has_new && !given_new && !in.too_large) {
         if (worktree_) {
-            struct stat st {};
-            in.too_large = ::lstat((repo_->workdir() + delta.new_path).c_str(), &st) == 0 &&
-                           std::uint64_t(st.st_size) > max;
+            auto st = sys::lstat(repo_->workdir() + delta.new_path);
+            in.too_large = st && st->size > max;
         } else {
             auto big = over(delta.new_oid);
             if (!big) return big.error();

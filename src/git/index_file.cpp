@@ -1,13 +1,10 @@
 #include "context_pack/git/index_file.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cstring>
 #include <functional>
 #include <string_view>
+
+#include "context_pack/sys/fs.hpp"
 
 namespace cp::git {
 namespace {
@@ -19,40 +16,18 @@ std::uint16_t be16(const unsigned char* p) {
     return std::uint16_t(p[0] << 8 | p[1]);
 }
 
-// The file mapped whole, read-only (git writes a new index and renames it into place, so a
+// The index as the platform maps it (git writes a new index and renames it into place, so a
 // mapping never sees a half-written one).
 class Mapped {
   public:
-    explicit Mapped(const std::string& file) {
-        int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return;
-        struct stat st {};
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-            mtime_s_ = st.st_mtim.tv_sec;
-            mtime_ns_ = st.st_mtim.tv_nsec;
-            void* at = ::mmap(nullptr, std::size_t(st.st_size), PROT_READ,
-                              MAP_PRIVATE | MAP_POPULATE, fd, 0);
-            if (at != MAP_FAILED) {
-                data_ = static_cast<const unsigned char*>(at);
-                size_ = std::size_t(st.st_size);
-            }
-        }
-        ::close(fd);
-    }
-    ~Mapped() {
-        if (data_) ::munmap(const_cast<unsigned char*>(data_), size_);
-    }
-    Mapped(const Mapped&) = delete;
-    Mapped& operator=(const Mapped&) = delete;
-    const unsigned char* data() const { return data_; }
-    std::size_t size() const { return size_; }
-    std::int64_t mtime_s() const { return mtime_s_; }
-    std::int64_t mtime_ns() const { return mtime_ns_; }
+    explicit Mapped(const std::string& file) : file_(file) {}
+    const unsigned char* data() const { return file_.data(); }
+    std::size_t size() const { return file_.size(); }
+    std::int64_t mtime_s() const { return file_.info().mtime_s; }
+    std::int64_t mtime_ns() const { return file_.info().mtime_ns; }
 
   private:
-    const unsigned char* data_ = nullptr;
-    std::size_t size_ = 0;
-    std::int64_t mtime_s_ = 0, mtime_ns_ = 0;
+    sys::MappedFile file_;
 };
 
 // Calls `visit(path, entry bytes, flags)` for every entry in order; false when the file is

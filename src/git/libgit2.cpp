@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "context_pack/core/text.hpp"
+#include "context_pack/sys/fs.hpp"
 
 // libgit2's init (Debian builds it with mbedTLS for HTTPS) parses the system's whole CA bundle,
 // about 140 certificates: 3.5 ms and 55 million instructions, a quarter of a small run, for a
@@ -134,9 +135,7 @@ std::optional<std::int64_t> config_int(git_config* config, const char* name,
 
 int set_workdir(git_repository* repo, const std::string& dir) {
     // libgit2 compares the real path, with a trailing '/', to the one it holds.
-    char* real = ::realpath(dir.c_str(), nullptr);
-    std::string want = real ? real : dir;
-    std::free(real);
+    std::string want = sys::real_path(dir).value_or(dir);
     if (want.empty() || want.back() != '/') want += '/';
     const char* now = git_repository_workdir(repo);
     if (now && want == now) return 0;

@@ -1,12 +1,9 @@
 // The object database of a handle: packs read by libgit2, loose objects by the reader below.
 #include "object_store.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
@@ -18,6 +15,7 @@
 #include <utility>
 
 #include "context_pack/core/text.hpp"
+#include "context_pack/sys/fs.hpp"
 #include "libgit2.hpp"
 
 namespace cp::git {
@@ -37,24 +35,20 @@ int fail(int klass, const std::string& message) {
 
 // A loose object file's bytes, whole. GIT_ENOTFOUND when there is none.
 int read_file(const std::string& path, std::string& out) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
+    sys::File file = sys::File::open(path, sys::File::nonblocking);
+    if (!file.is_open()) {
         if (errno == ENOENT || errno == ENOTDIR) return GIT_ENOTFOUND;
         return fail(GIT_ERROR_OS, fmt::format("cannot open its file: {}", std::strerror(errno)));
     }
-    struct Close {
-        int fd;
-        ~Close() { ::close(fd); }
-    } closer{fd};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0)
+    auto st = file.info();
+    if (!st)
         return fail(GIT_ERROR_OS, fmt::format("cannot stat its file: {}", std::strerror(errno)));
-    if (!S_ISREG(st.st_mode)) return fail(GIT_ERROR_ODB, "its path is not a regular file");
-    out.resize(static_cast<std::size_t>(st.st_size));
+    if (st->kind != sys::Kind::regular)
+        return fail(GIT_ERROR_ODB, "its path is not a regular file");
+    out.resize(static_cast<std::size_t>(st->size));
     std::size_t got = 0;
     while (got < out.size()) {
-        ssize_t n = ::read(fd, out.data() + got, out.size() - got);
-        if (n < 0 && errno == EINTR) continue;
+        auto n = file.read(out.data() + got, out.size() - got);
         if (n < 0)
             return fail(GIT_ERROR_OS,
                         fmt::format("cannot read its file: {}", std::strerror(errno)));
@@ -317,13 +311,13 @@ class Assembly {
     // `dir` with its alternates; an alternate that is not a directory is passed over, as
     // git and libgit2 pass it over.
     Result<Unit> add(const std::string& dir, bool alternate, int depth) {
-        struct stat st {};
-        if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        auto st = sys::stat(dir);
+        if (!st || st->kind != sys::Kind::directory) {
             if (alternate) return Unit{};
             return Error{fmt::format("cannot read the object directory {}: {}",
-                                     text::printable(dir), std::strerror(errno ? errno : ENOTDIR))};
+                                     text::printable(dir), std::strerror(st ? ENOTDIR : errno))};
         }
-        if (!seen_.insert({st.st_dev, st.st_ino}).second) return Unit{};
+        if (!seen_.insert({st->dev, st->ino}).second) return Unit{};
         git_odb_backend* packed = nullptr;
         if (git_odb_backend_pack(&packed, dir.c_str()) < 0)
             return failure(fmt::format("cannot read the packs of {}", text::printable(dir)));
@@ -348,7 +342,7 @@ class Assembly {
     }
 
     git_odb* odb_;
-    std::set<std::pair<dev_t, ino_t>> seen_;
+    std::set<std::pair<std::uint64_t, std::uint64_t>> seen_;
 };
 
 }  // namespace

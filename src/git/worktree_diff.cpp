@@ -2,11 +2,7 @@
 // half (index to working tree, by our scan or by libgit2) joined as
 // git_diff_tree_to_workdir_with_index joins them, then git diff BASE's answer for each change
 // (a staged edit undone on disk is no change, racily clean entries re-hashed).
-#include <dirent.h>
-#include <fcntl.h>
 #include <git2/sys/repository.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -16,6 +12,7 @@
 
 #include "context_pack/git/index_file.hpp"
 #include "context_pack/git/worktree_scan.hpp"
+#include "context_pack/sys/fs.hpp"
 #include "diff_steps.hpp"
 
 namespace cp::git {
@@ -171,10 +168,9 @@ Result<std::optional<std::vector<RawDelta>>> scan_unstaged(const Repository& rep
                         std::uint32_t mode) -> std::optional<std::array<unsigned char, 20>> {
         std::string bytes;
         if ((mode & 0170000) == GIT_FILEMODE_LINK) {  // the link's target, as git stores it
-            std::vector<char> target(4096);
-            auto n = ::readlink((root + path).c_str(), target.data(), target.size());
-            if (n < 0 || std::size_t(n) == target.size()) return std::nullopt;
-            bytes.assign(target.data(), std::size_t(n));
+            auto target = sys::read_link(root + path);
+            if (!target) return std::nullopt;
+            bytes = std::move(*target);
         } else {
             auto file = repo.read_worktree_as_stored(path);
             if (!file || !file.value()) return std::nullopt;  // over the limit, say
@@ -284,17 +280,6 @@ Result<std::optional<Joined>> scanned_halves(const Repository& repo, git_tree* b
     return std::optional<Joined>(std::move(out));
 }
 
-// A descriptor, closed when it goes.
-struct Fd {
-    int fd;
-    explicit Fd(int f) : fd(f) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (fd >= 0) ::close(fd);
-    }
-};
-
 // libgit2 skips an entry named .git in any letter case.
 bool is_dot_git(std::string_view name) {
     auto lower = [](char c) { return char(c >= 'A' && c <= 'Z' ? c + 32 : c); };
@@ -302,31 +287,25 @@ bool is_dot_git(std::string_view name) {
            lower(name[3]) == 't';
 }
 
-// The untracked directories beneath `prefix` (open at `fd`) that libgit2's diff walks, those
+// The untracked directories beneath `prefix` (open as `dir`) that libgit2's diff walks, those
 // not ignored and not nested repositories, each .gitignore checked before libgit2 is asked
 // about the names beside it. Directories of tracked files (`tracked`) are walked through.
 // Symlinks are never followed.
-Result<Unit> side_files_of_untracked(const Repository& repo, git_repository* raw, int fd,
-                                     const std::string& prefix,
+Result<Unit> side_files_of_untracked(const Repository& repo, git_repository* raw,
+                                     const sys::Dir& dir, const std::string& prefix,
                                      const std::set<std::string, std::less<>>& tracked) {
-    int copy = ::dup(fd);
-    DIR* dir = copy < 0 ? nullptr : ::fdopendir(copy);
-    if (!dir) {
-        if (copy >= 0) ::close(copy);
-        return Unit{};  // unreadable: libgit2 drops it too
-    }
+    auto entries = dir.list();
+    if (!entries) return Unit{};  // unreadable: libgit2 drops it too
     std::vector<std::string> subdirs;
-    while (dirent* e = ::readdir(dir)) {
-        std::string_view name(e->d_name);
-        if (name == "." || name == ".." || is_dot_git(name)) continue;
-        struct stat st {};
-        bool is_dir =
-            e->d_type == DT_DIR ||
-            (e->d_type == DT_UNKNOWN && ::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-             S_ISDIR(st.st_mode));
-        if (is_dir) subdirs.emplace_back(name);
+    for (sys::Dir::Entry& e : *entries) {
+        if (is_dot_git(e.name)) continue;
+        bool is_dir = e.kind == sys::Kind::directory;
+        if (!e.kind) {
+            auto st = dir.stat(e.name);
+            is_dir = st && st->kind == sys::Kind::directory;
+        }
+        if (is_dir) subdirs.push_back(std::move(e.name));
     }
-    ::closedir(dir);
     for (const std::string& name : subdirs) {
         const std::string path = prefix + name;
         if (!tracked.contains(path + "/")) {
@@ -339,14 +318,13 @@ Result<Unit> side_files_of_untracked(const Repository& repo, git_repository* raw
             }
             if (ignored) continue;
         }
-        Fd sub(::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-        if (sub.fd < 0) continue;
-        struct stat git {};
-        if (!tracked.contains(path + "/") && ::fstatat(sub.fd, ".git", &git, 0) == 0)
+        sys::Dir sub = dir.dir(name);
+        if (!sub.is_open()) continue;
+        if (!tracked.contains(path + "/") && sub.stat(".git", true))
             continue;  // a nested repository: libgit2 does not walk it
         if (auto safe = repo.side_files_of(path + "/.", Repository::SideFile::Ignore); !safe)
             return safe.error();
-        if (auto inner = side_files_of_untracked(repo, raw, sub.fd, path + "/", tracked); !inner)
+        if (auto inner = side_files_of_untracked(repo, raw, sub, path + "/", tracked); !inner)
             return inner.error();
     }
     return Unit{};
@@ -382,9 +360,9 @@ Result<Unit> side_files_of_index(const Repository& repo, git_repository* raw) {
     }
     if (auto safe = repo.side_files_of(".", Repository::SideFile::Ignore); !safe)
         return safe.error();
-    Fd top(::open(repo.workdir().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (top.fd < 0) return Unit{};
-    return side_files_of_untracked(repo, raw, top.fd, "", tracked);
+    sys::Dir top = sys::Dir::open(repo.workdir());
+    if (!top.is_open()) return Unit{};
+    return side_files_of_untracked(repo, raw, top, "", tracked);
 }
 
 // libgit2's halves: the unstaged half made here merged into the staged half from
@@ -412,8 +390,8 @@ Result<Joined> libgit2_halves(const Repository& repo, git_tree* base_tree,
     Joined out;
     out.raw = raw_deltas(whole.get());
     if (git_repository_index(out.index.out(), raw) < 0) git_error_clear();
-    struct stat index_stat {};
-    out.index_mtime = ::stat(repo.index_file().c_str(), &index_stat) == 0 ? index_stat.st_mtime : 0;
+    auto index_stat = sys::stat(repo.index_file());
+    out.index_mtime = index_stat ? index_stat->mtime_s : 0;
     return out;
 }
 
@@ -503,10 +481,10 @@ Result<std::optional<Delta>> delta_of(const Repository& repo, const std::string&
 // status shows it; both halves' joins keep only the deletion. The untracked file, when not
 // ignored, is added back as the rename target it is, so that the deletion can pair with it.
 std::optional<RawDelta> left_on_disk(const Repository& repo, const RawDelta& deleted) {
-    struct stat st {};
     const std::string& path = deleted.old_file.path;
-    if (::lstat((repo.workdir() + path).c_str(), &st) != 0) return std::nullopt;
-    if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) return std::nullopt;
+    auto st = sys::lstat(repo.workdir() + path);
+    if (!st || (st->kind != sys::Kind::regular && st->kind != sys::Kind::symlink))
+        return std::nullopt;
     int ignored = 0;
     if (git_ignore_path_is_ignored(&ignored, raw_handle(repo), path.c_str()) < 0) {
         git_error_clear();
@@ -516,9 +494,9 @@ std::optional<RawDelta> left_on_disk(const Repository& repo, const RawDelta& del
     RawDelta d;
     d.status = GIT_DELTA_UNTRACKED;
     d.old_file.path = d.new_file.path = path;
-    d.new_file.mode = S_ISLNK(st.st_mode)           ? GIT_FILEMODE_LINK
-                      : (st.st_mode & S_IXUSR) != 0 ? GIT_FILEMODE_BLOB_EXECUTABLE
-                                                    : GIT_FILEMODE_BLOB;
+    d.new_file.mode = st->kind == sys::Kind::symlink ? GIT_FILEMODE_LINK
+                      : st->owner_executable         ? GIT_FILEMODE_BLOB_EXECUTABLE
+                                                     : GIT_FILEMODE_BLOB;
     return d;
 }
 

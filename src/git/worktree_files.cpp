@@ -1,30 +1,17 @@
 // Reads beneath the working tree: never through a symlink (O_NOFOLLOW at every step, so no
 // read leaves the tree), raw or converted as git stores the file, and the symlink check of a
 // path's components.
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <memory>
 #include <vector>
 
+#include "context_pack/sys/fs.hpp"
 #include "libgit2.hpp"
 
 namespace cp::git {
 namespace {
-
-struct Fd {
-    int fd = -1;
-    Fd(int f) : fd(f) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (fd >= 0) ::close(fd);
-    }
-};
 
 // Reads `rel` beneath the directory `root` without following a symlink anywhere on the way,
 // so no read leaves the working tree. `present` is false when there is no regular file
@@ -32,36 +19,41 @@ struct Fd {
 Result<std::string> read_beneath(const std::string& root, std::string_view rel, bool& present,
                                  std::uint64_t max_bytes) {
     present = false;
-    Fd dir(::open(root.empty() ? "." : root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (dir.fd < 0) return Error{fmt::format("cannot open {}: {}", root, std::strerror(errno))};
-    std::size_t pos = 0;
-    int at = dir.fd;
-    std::vector<std::unique_ptr<Fd>> parents;
-    for (;;) {
+    std::vector<sys::Dir> parents;
+    parents.push_back(sys::Dir::open(root.empty() ? "." : root));
+    if (!parents.back().is_open())
+        return Error{fmt::format("cannot open {}: {}", root, std::strerror(errno))};
+    auto absent = [] {
+        return errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == EISDIR;
+    };
+    sys::File file;
+    for (std::size_t pos = 0;;) {
         auto slash = rel.find('/', pos);
         std::string name(rel.substr(pos, slash == std::string_view::npos ? rel.npos : slash - pos));
-        bool last = slash == std::string_view::npos;
-        int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY);
-        int fd = ::openat(at, name.c_str(), flags);
-        if (fd < 0) {
-            if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == EISDIR)
-                return std::string();
+        if (slash == std::string_view::npos) {
+            file = parents.back().file(name, sys::File::nonblocking);
+            if (!file.is_open()) {
+                if (absent()) return std::string();
+                return Error{fmt::format("cannot open {}: {}", rel, std::strerror(errno))};
+            }
+            break;
+        }
+        sys::Dir next = parents.back().dir(name);
+        if (!next.is_open()) {
+            if (absent()) return std::string();
             return Error{fmt::format("cannot open {}: {}", rel, std::strerror(errno))};
         }
-        parents.push_back(std::make_unique<Fd>(fd));
-        at = fd;
-        if (last) break;
+        parents.push_back(std::move(next));
         pos = slash + 1;
     }
-    struct stat st {};
-    if (fstat(at, &st) < 0 || !S_ISREG(st.st_mode)) return std::string();
-    if (std::uint64_t(st.st_size) > max_bytes) return std::string();  // too large: not read
+    auto st = file.info();
+    if (!st || st->kind != sys::Kind::regular) return std::string();
+    if (st->size > max_bytes) return std::string();  // too large: not read
     std::string content;
-    content.reserve(static_cast<std::size_t>(st.st_size));
+    content.reserve(static_cast<std::size_t>(st->size));
     char buf[1 << 16];
     for (;;) {
-        auto n = ::read(at, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
+        auto n = file.read(buf, sizeof buf);
         if (n < 0) return Error{fmt::format("cannot read {}: {}", rel, std::strerror(errno))};
         if (n == 0) break;
         content.append(buf, static_cast<std::size_t>(n));
@@ -84,8 +76,7 @@ Result<std::optional<std::string>> Repository::not_checked_out(std::string_view 
     const std::optional<std::string> none;
     if (workdir().empty()) return none;
     const std::string rel(path);
-    struct stat st {};
-    if (::lstat((workdir() + rel).c_str(), &st) == 0) return none;
+    if (sys::lstat(workdir() + rel)) return none;
     Handle<git_index, git_index_free> index;
     if (git_repository_index(index.out(), repo_.get()) < 0)
         return failure("cannot read the index", settings_.names);
@@ -112,9 +103,9 @@ std::optional<std::string> Repository::worktree_symlink(std::string_view path) c
     for (std::size_t pos = 0;;) {
         auto slash = path.find('/', pos);
         std::string_view prefix = path.substr(0, slash);
-        struct stat st {};
-        if (lstat((at + std::string(prefix)).c_str(), &st) < 0) return std::nullopt;
-        if (S_ISLNK(st.st_mode)) return std::string(prefix);
+        auto st = sys::lstat(at + std::string(prefix));
+        if (!st) return std::nullopt;
+        if (st->kind == sys::Kind::symlink) return std::string(prefix);
         if (slash == std::string_view::npos) return std::nullopt;
         pos = slash + 1;
     }

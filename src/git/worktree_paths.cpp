@@ -2,12 +2,12 @@
 // directly for the anchored paths alone, each file stat'ed, then hashed and compared with its
 // entry at base, when nothing about it needs the whole diff.
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <set>
 
 #include "context_pack/git/index_file.hpp"
+#include "context_pack/sys/fs.hpp"
 #include "libgit2.hpp"
 
 namespace cp::git {
@@ -17,7 +17,7 @@ namespace {
 struct Settle {
     const std::string* path;
     Entry at_base;
-    struct stat st;
+    sys::FileInfo st;
     const IndexEntry* indexed;
 };
 
@@ -50,10 +50,12 @@ Result<std::optional<std::vector<Settle>>> settle_by_stat(
         if (!found && found.error().unreadable_object()) continue;  // unresolved, as below
         if (!found) return found.error();
         if (!found->blocked_by.empty()) continue;  // unresolved before any delta is asked for
-        struct stat st {};
-        bool on_disk = ::lstat((root + path).c_str(), &st) == 0;
+        auto disk = sys::lstat(root + path);
+        bool on_disk = disk.has_value();
+        sys::FileInfo st = disk.value_or(sys::FileInfo{});
         if (!found->entry) {  // absent at base: only what is on disk counts
-            if (on_disk && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return whole;
+            if (on_disk && st.kind != sys::Kind::regular && st.kind != sys::Kind::directory)
+                return whole;
             continue;
         }
         if (found->entry->kind != EntryKind::File) continue;  // unresolved: not a file at base
@@ -63,7 +65,7 @@ Result<std::optional<std::vector<Settle>>> settle_by_stat(
         if (e.stage != 0 || e.assume_valid || e.skip_worktree || e.intent_to_add ||
             (e.mode & 0170000) != 0100000)
             return whole;
-        if (!on_disk || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > repo.max_file_bytes())
+        if (!on_disk || st.kind != sys::Kind::regular || st.size > repo.max_file_bytes())
             return whole;
         settle.push_back({&path, *found->entry, st, &e});
     }
@@ -98,7 +100,7 @@ Result<std::optional<std::vector<Delta>>> hashed_deltas(const Repository& repo,
             return failure(fmt::format("cannot hash {}", path), repo.option_names());
         // The mode counts as it does in the whole diff: from disk, or with core.filemode off,
         // from the index.
-        bool executable = filemode ? (s.st.st_mode & S_IXUSR) != 0 : (s.indexed->mode & 0100) != 0;
+        bool executable = filemode ? s.st.owner_executable : (s.indexed->mode & 0100) != 0;
         if (hex(&disk) == s.at_base.oid && executable == s.at_base.executable)
             continue;  // unchanged
         Delta delta;

@@ -1,14 +1,11 @@
 #include "context_pack/git/worktree_scan.hpp"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <string_view>
 #include <utility>
+
+#include "context_pack/sys/fs.hpp"
 
 namespace cp::git {
 namespace {
@@ -16,40 +13,13 @@ namespace {
 constexpr std::uint32_t kType = 0170000, kFile = 0100000, kLink = 0120000, kGitlink = 0160000;
 constexpr std::uint32_t kModeBits = 0777;
 
-class Fd {
-  public:
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    int get() const { return fd_; }
-
-  private:
-    int fd_;
-};
-
-// The names in the directory open at `fd`, without "." and ".."; nullopt when unreadable.
-std::optional<std::vector<std::string>> list(int fd) {
-    int copy = ::dup(fd);  // fdopendir takes the descriptor it is given
-    if (copy < 0) return std::nullopt;
-    DIR* dir = ::fdopendir(copy);
-    if (!dir) {
-        ::close(copy);
-        return std::nullopt;
-    }
+// The names in the directory, without "." and ".."; nullopt when unreadable.
+std::optional<std::vector<std::string>> list(const sys::Dir& dir) {
+    auto entries = dir.list();
+    if (!entries) return std::nullopt;
     std::vector<std::string> out;
-    errno = 0;
-    while (dirent* e = ::readdir(dir)) {
-        std::string_view n(e->d_name);
-        if (n != "." && n != "..") out.emplace_back(n);
-        errno = 0;
-    }
-    bool failed = errno != 0;
-    ::closedir(dir);
-    if (failed) return std::nullopt;
+    out.reserve(entries->size());
+    for (auto& e : *entries) out.push_back(std::move(e.name));
     return out;
 }
 
@@ -62,9 +32,9 @@ bool is_dot_git(std::string_view name) {
 
 // The mode libgit2's working-tree iterator gives a file: its kind, and for a regular file
 // 0755 when the owner may execute it, else 0644.
-std::uint32_t canonical_mode(mode_t m) {
-    if (S_ISLNK(m)) return kLink;
-    if (S_ISREG(m)) return kFile | ((m & S_IXUSR) ? 0755 : 0644);
+std::uint32_t canonical_mode(const sys::FileInfo& st) {
+    if (st.kind == sys::Kind::symlink) return kLink;
+    if (st.kind == sys::Kind::regular) return kFile | (st.owner_executable ? 0755 : 0644);
     return 0;
 }
 
@@ -87,16 +57,17 @@ class Scan {
             std::uint32_t type = r.mode & kType;
             if (type != kFile && type != kLink && type != kGitlink) return {};  // damage
         }
-        Fd top(::open(root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-        if (top.get() < 0) return {};
-        if (!tracked(top.get(), "", 0, index_.entries.size())) return {};
+        if (!sys::has_index_stat_data()) return {};  // libgit2 compares as the platform does
+        sys::Dir top = sys::Dir::open(root_);
+        if (!top.is_open()) return {};
+        if (!tracked(top, "", 0, index_.entries.size())) return {};
         return std::move(out_);
     }
 
   private:
-    // The directory `prefix` (open at `fd`) and the index entries [lo, hi) beneath it.
-    bool tracked(int fd, const std::string& prefix, std::size_t lo, std::size_t hi) {
-        auto names = list(fd);
+    // The directory `prefix` (open as `at`) and the index entries [lo, hi) beneath it.
+    bool tracked(const sys::Dir& at, const std::string& prefix, std::size_t lo, std::size_t hi) {
+        auto names = list(at);
         if (!names) return false;
         std::vector<std::string_view> children;  // tracked names here, in order
         for (std::size_t i = lo; i < hi;) {
@@ -104,7 +75,7 @@ class Scan {
             auto slash = rest.find('/');
             if (slash == std::string_view::npos) {  // a file here
                 children.push_back(rest);
-                if (!file(fd, std::string(rest), index_.entries[i])) return false;
+                if (!file(at, std::string(rest), index_.entries[i])) return false;
                 ++i;
                 continue;
             }
@@ -113,7 +84,7 @@ class Scan {
             std::string under = prefix + std::string(child) + "/";
             std::size_t end = i;
             while (end < hi && std::string_view(index_.entries[end].path).starts_with(under)) ++end;
-            if (!directory(fd, std::string(child), under, i, end)) return false;
+            if (!directory(at, std::string(child), under, i, end)) return false;
             i = end;
         }
         // A name both a file and a directory of the index ("a", "a-b", "a/x"): damage.
@@ -123,20 +94,20 @@ class Scan {
             if (is_dot_git(name)) continue;
             if (std::binary_search(children.begin(), children.end(), std::string_view(name)))
                 continue;
-            if (!untracked(fd, prefix, name)) return false;
+            if (!untracked(at, prefix, name)) return false;
         }
         return true;
     }
 
-    bool directory(int fd, const std::string& name, const std::string& under, std::size_t lo,
-                   std::size_t hi) {
-        Fd sub(::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-        if (sub.get() < 0) {
+    bool directory(const sys::Dir& at, const std::string& name, const std::string& under,
+                   std::size_t lo, std::size_t hi) {
+        sys::Dir sub = at.dir(name);
+        if (!sub.is_open()) {
             if (errno != ENOENT) return false;  // now a file or a symlink, or unreadable
             for (std::size_t i = lo; i < hi; ++i) deleted(index_.entries[i]);
             return true;
         }
-        return tracked(sub.get(), under, lo, hi);
+        return tracked(sub, under, lo, hi);
     }
 
     void deleted(const IndexRecord& r) {
@@ -148,16 +119,18 @@ class Scan {
     }
 
     // libgit2's maybe_modified for an index entry and the file on disk.
-    bool file(int fd, const std::string& name, const IndexRecord& r) {
-        struct stat st {};
-        if (::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) < 0) {
+    bool file(const sys::Dir& at, const std::string& name, const IndexRecord& r) {
+        auto found = at.stat(name);
+        if (!found) {
             if (errno != ENOENT) return false;
             deleted(r);
             return true;
         }
-        if ((r.mode & kType) == kGitlink)  // a submodule: its directory is never walked, and
-            return S_ISDIR(st.st_mode);    // with submodules ignored, it is unmodified
-        std::uint32_t omode = r.mode, nmode = canonical_mode(st.st_mode);
+        const sys::FileInfo& st = *found;
+        if ((r.mode & kType) == kGitlink)            // a submodule: its directory is never
+            return st.kind == sys::Kind::directory;  // walked; with submodules ignored, it is
+                                                     // unmodified
+        std::uint32_t omode = r.mode, nmode = canonical_mode(st);
         if (nmode == 0) return false;  // a directory or something stranger: a type change
         if ((omode & kType) == kLink && (nmode & kType) == kFile && !rules_.has_symlinks)
             nmode = omode;
@@ -166,17 +139,17 @@ class Scan {
         if ((omode & kType) != (nmode & kType)) return false;
 
         bool modified = false, uncertain = false;
-        const auto size = std::uint32_t(st.st_size);
+        const auto size = std::uint32_t(st.size);
         if (omode != nmode || r.size != size) {
             modified = true;
             uncertain = r.size == 0 && size > 0;
-        } else if (r.mtime_s != std::uint32_t(st.st_mtim.tv_sec) ||
-                   (rules_.nanoseconds && r.mtime_ns != std::uint32_t(st.st_mtim.tv_nsec)) ||
+        } else if (r.mtime_s != std::uint32_t(st.mtime_s) ||
+                   (rules_.nanoseconds && r.mtime_ns != std::uint32_t(st.mtime_ns)) ||
                    (rules_.trust_ctime &&
-                    (r.ctime_s != std::uint32_t(st.st_ctim.tv_sec) ||
-                     (rules_.nanoseconds && r.ctime_ns != std::uint32_t(st.st_ctim.tv_nsec)))) ||
-                   r.ino != std::uint32_t(st.st_ino) || r.uid != std::uint32_t(st.st_uid) ||
-                   r.gid != std::uint32_t(st.st_gid) || newer_than_index(st)) {
+                    (r.ctime_s != std::uint32_t(st.ctime_s) ||
+                     (rules_.nanoseconds && r.ctime_ns != std::uint32_t(st.ctime_ns)))) ||
+                   r.ino != std::uint32_t(st.ino) || r.uid != st.uid || r.gid != st.gid ||
+                   newer_than_index(st)) {
             modified = uncertain = true;
         }
         if (!modified) return true;
@@ -197,46 +170,46 @@ class Scan {
 
     // libgit2's racy-git rule: a file written in the index's own moment may have changed
     // after the index recorded it.
-    bool newer_than_index(const struct stat& st) const {
+    bool newer_than_index(const sys::FileInfo& st) const {
         if (index_.mtime_s == 0) return false;
-        auto index_s = std::int32_t(index_.mtime_s), file_s = std::int32_t(st.st_mtim.tv_sec);
+        auto index_s = std::int32_t(index_.mtime_s), file_s = std::int32_t(st.mtime_s);
         if (!rules_.nanoseconds) return index_s <= file_s;
         if (index_s != file_s) return index_s < file_s;
-        return std::uint32_t(index_.mtime_ns) <= std::uint32_t(st.st_mtim.tv_nsec);
+        return std::uint32_t(index_.mtime_ns) <= std::uint32_t(st.mtime_ns);
     }
 
     // A name beneath `prefix` that the index does not hold: a file is untracked unless
     // ignored; a directory that is not ignored is walked for its own untracked files. Each is
     // stat'ed, as libgit2's iterator does: one it may not stat is "unreadable" there, and
     // dropped from the diff.
-    bool untracked(int fd, const std::string& prefix, const std::string& name) {
-        struct stat st {};
-        if (::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) < 0)
-            return errno == ENOENT || errno == EACCES;  // gone meanwhile, or unreadable
-        if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
+    bool untracked(const sys::Dir& at, const std::string& prefix, const std::string& name) {
+        auto found = at.stat(name);
+        if (!found) return errno == ENOENT || errno == EACCES;  // gone meanwhile, or unreadable
+        const sys::Kind kind = found->kind;
+        if (kind != sys::Kind::regular && kind != sys::Kind::symlink &&
+            kind != sys::Kind::directory)
             return true;  // libgit2 skips a fifo, a socket, a device
         std::string path = prefix + name;
         auto ignored = hooks_.ignored(path);
         if (!ignored) return false;
         if (*ignored) return true;
-        if (!S_ISDIR(st.st_mode)) {
+        if (kind != sys::Kind::directory) {
             ScanChange c;
             c.kind = ScanChange::Kind::Untracked;
             c.path = std::move(path);
-            c.mode = canonical_mode(st.st_mode);
+            c.mode = canonical_mode(*found);
             out_.push_back(std::move(c));
             return true;
         }
-        Fd sub(::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-        if (sub.get() < 0) return errno == ENOENT;
-        struct stat git {};
-        if (::fstatat(sub.get(), ".git", &git, 0) == 0) return false;  // a nested repository
-        auto names = list(sub.get());
+        sys::Dir sub = at.dir(name);
+        if (!sub.is_open()) return errno == ENOENT;
+        if (sub.stat(".git", true)) return false;  // a nested repository
+        auto names = list(sub);
         if (!names) return false;
         path += '/';
         for (const std::string& inner : *names) {
             if (is_dot_git(inner)) continue;
-            if (!untracked(sub.get(), path, inner)) return false;
+            if (!untracked(sub, path, inner)) return false;
         }
         return true;
     }

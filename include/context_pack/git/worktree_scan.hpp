@@ -1,8 +1,10 @@
 // The working tree against the index, as libgit2 1.5's git_diff_index_to_workdir gives it
 // (with untracked files, recursing into untracked directories, typechanges asked for), for
 // the common shape of a tree. libgit2 stats every file by its absolute path on one thread;
-// this walks each directory once through its descriptor (readdir, then fstatat by name) and
-// takes the index from index_file.hpp, not from libgit2's parse.
+// this walks each directory once through its handle (sys::Dir: readdir, then fstatat by
+// name) and takes the index from index_file.hpp, not from libgit2's parse. Where the platform
+// has no stat data to compare as the index records it (sys::has_index_stat_data: Windows),
+// it always steps aside.
 //
 // It answers only where it can answer as libgit2 would. Anything else is "cannot tell"
 // (nullopt), and the caller makes libgit2's diff: an index this reader does not take, a
