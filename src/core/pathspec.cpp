@@ -1,7 +1,6 @@
 #include "context_pack/core/pathspec.hpp"
 
 #include <fmt/format.h>
-#include <fnmatch.h>
 
 #include <algorithm>
 
@@ -18,7 +17,67 @@ Error refused(const std::string& option, const std::string& pattern, const char*
                     option, text::shell_word(text::printable(pattern)), why)};
 }
 
+// The bracket expression at `p` (just past its '['), against `c`: whether it matches, and
+// where it ends (past its ']'); npos when it has no ']', which makes the pattern match
+// nothing, as glibc's fnmatch and git's wildmatch both take it.
+std::pair<bool, std::size_t> bracket(std::string_view pattern, std::size_t p, char c) {
+    bool negated = p < pattern.size() && (pattern[p] == '!' || pattern[p] == '^');
+    if (negated) ++p;
+    bool matched = false;
+    for (std::size_t i = p; i < pattern.size(); ++i) {
+        if (pattern[i] == ']' && i > p) return {matched != negated, i + 1};
+        unsigned char lo = static_cast<unsigned char>(pattern[i]), hi = lo;
+        if (i + 2 < pattern.size() && pattern[i + 1] == '-' && pattern[i + 2] != ']') {
+            hi = static_cast<unsigned char>(pattern[i + 2]);
+            i += 2;
+        }
+        auto u = static_cast<unsigned char>(c);
+        if (lo <= u && u <= hi) matched = true;
+    }
+    return {false, std::string_view::npos};
+}
+
 }  // namespace
+
+// fnmatch(pattern, path, 0) as POSIX defines it, backslashes aside (parse refuses them): '*'
+// any run of bytes, '/' too; '?' any one byte; '[...]' one of a set, with ranges and '!' or
+// '^' to negate. A '*' that fails is retried one byte further on, as the last '*' alone needs.
+bool glob_matches(std::string_view pattern, std::string_view path) {
+    std::size_t p = 0, s = 0;
+    std::size_t star = std::string_view::npos, resume = 0;
+    while (s < path.size()) {
+        if (p < pattern.size() && pattern[p] == '*') {
+            star = p++;
+            resume = s;
+            continue;
+        }
+        if (p < pattern.size()) {
+            if (pattern[p] == '?') {
+                ++p;
+                ++s;
+                continue;
+            }
+            if (pattern[p] == '[') {
+                auto [matched, end] = bracket(pattern, p + 1, path[s]);
+                if (end == std::string_view::npos) return false;
+                if (matched) {
+                    p = end;
+                    ++s;
+                    continue;
+                }
+            } else if (pattern[p] == path[s]) {
+                ++p;
+                ++s;
+                continue;
+            }
+        }
+        if (star == std::string_view::npos) return false;
+        p = star + 1;
+        s = ++resume;
+    }
+    while (p < pattern.size() && pattern[p] == '*') ++p;
+    return p == pattern.size();
+}
 
 Result<PathFilter> PathFilter::parse(const std::vector<std::string>& patterns,
                                      const std::string& option) {
@@ -61,11 +120,11 @@ bool PathFilter::matches(const std::string& path) const {
     for (const std::string& prefix : prefixes_)
         if (path == prefix || (path.starts_with(prefix) && path[prefix.size()] == '/')) return true;
     for (const std::string& glob : globs_) {
-        if (fnmatch(glob.c_str(), path.c_str(), 0) == 0) return true;
+        if (glob_matches(glob, path)) return true;
         // As git: a pattern that matches a leading directory names what lies beneath it.
         for (auto slash = path.find('/'); slash != std::string::npos;
              slash = path.find('/', slash + 1))
-            if (fnmatch(glob.c_str(), path.substr(0, slash).c_str(), 0) == 0) return true;
+            if (glob_matches(glob, std::string_view(path).substr(0, slash))) return true;
     }
     return false;
 }

@@ -1,5 +1,8 @@
 // --callers-in's pathspecs: what PathFilter takes, what it refuses with one line, and which
 // repository-relative paths each form names.
+#include <fnmatch.h>  // the reference glob_matches is checked against (tests run on POSIX)
+
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -66,4 +69,59 @@ TEST_CASE("PathFilter: what is not accepted is refused with one line naming it")
     REQUIRE_FALSE(magic.ok());
     CHECK(magic.error().message.find("pathspec magic") != std::string::npos);
     CHECK(magic.error().message.starts_with("callers_in "));
+}
+
+TEST_CASE("glob_matches is POSIX fnmatch without flags, over random patterns and paths") {
+    // Patterns of '*', '?', plain bytes and bracket expressions (negated, with ranges, ']'
+    // first), against short paths of the same bytes and '/': every answer fnmatch's.
+    std::uint64_t state = 0x2545f4914f6cdd1dull;
+    auto next = [&](std::size_t n) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return static_cast<std::size_t>(state % n);
+    };
+    const std::string plain = "ab/-!^]";
+    auto bracket = [&] {
+        std::string b = "[";
+        if (next(3) == 0) b += next(2) ? '!' : '^';
+        if (next(4) == 0) b += ']';
+        for (std::size_t n = 1 + next(3); n; --n) {
+            b += plain[next(plain.size() - 1)];  // no ']' but first
+            if (next(3) == 0) b += std::string("-") + plain[next(plain.size() - 1)];
+        }
+        return b + "]";
+    };
+    const std::string path_bytes = "ab/-[]!^";
+    std::size_t matched = 0;
+    for (int i = 0; i < 200000; ++i) {
+        std::string pattern, path;
+        for (std::size_t n = next(6); n; --n) {
+            switch (next(5)) {
+                case 0:
+                    pattern += '*';
+                    break;
+                case 1:
+                    pattern += '?';
+                    break;
+                case 2:
+                    pattern += bracket();
+                    break;
+                default:
+                    pattern += plain[next(plain.size())];
+                    break;
+            }
+        }
+        for (std::size_t n = next(7); n; --n) path += path_bytes[next(path_bytes.size())];
+        bool expected = fnmatch(pattern.c_str(), path.c_str(), 0) == 0;
+        INFO("pattern '" << pattern << "' path '" << path << "'");
+        REQUIRE(cp::glob_matches(pattern, path) == expected);
+        matched += expected;
+    }
+    CHECK(matched > 10000);  // the cases are not all misses
+    // A bracket that is never closed makes the pattern match nothing, as git's wildmatch
+    // takes it (glibc's fnmatch is not consistent there).
+    CHECK_FALSE(cp::glob_matches("[a", "[a"));
+    CHECK_FALSE(cp::glob_matches("src/[", "src/["));
+    CHECK_FALSE(cp::glob_matches("*[!a", "b"));
 }

@@ -5,18 +5,24 @@
 //  - a path prefix: a file, or a directory and everything beneath it ("src", "src/",
 //    "src/a.c"); "." is the whole tree; a leading "./" is dropped;
 //  - a glob, when it holds `*`, `?` or `[`: matched against the whole path as git matches a
-//    pathspec by default (fnmatch without FNM_PATHNAME: `*` also matches `/`), or, as git
+//    pathspec by default (fnmatch without FNM_PATHNAME: `*` also matches `/`; glob_matches
+//    below), or, as git
 //    does, as a prefix directory ("src/*" matches "src/a/b.c").
 // Refused with one line: an empty pattern, pathspec magic (a leading `:`), an absolute path,
 // a `..` component, a backslash, or a byte below 0x20.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "context_pack/core/result.hpp"
 
 namespace cp {
+
+// fnmatch(pattern, path, 0) without backslash escapes or character classes ("[[:digit:]]"),
+// written out, as Windows has no fnmatch.
+bool glob_matches(std::string_view pattern, std::string_view path);
 
 class PathFilter {
   public:
