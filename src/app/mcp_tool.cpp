@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -82,7 +83,7 @@ const std::string kToolJson =
       "only": {"type": "array", "items": {"type": "string"}, "description": "Keep only these anchors: table rows (\"3\") or labels (\"file_changes[2]\", \"reads[0]\")."},
       "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor's code (default 3)."},
       "anchor": {"type": "array", "items": {"type": "string"}, "description": "Ad hoc anchors, as the command line's --anchor: PATH:LINE or PATH:LINE-END, with @SYMBOL after it; they form one spec of their own, at the base argument (required with them)."},
-      "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the pack's lines (default 1500), for the text and structuredContent alike: windows and caller lists past it are left out and named; the table is never cut."},
+      "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the pack's lines (default 1500; none with only unless given), for the text and structuredContent alike: windows and caller lists past it are left out and named; the table is never cut."},
       "max_window_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Anchored lines shown per window (default 100)."},
       "max_callers": {"type": "integer", "minimum": 0, "maximum": 100000000, "description": "Caller lines listed per symbol, 0 to list only counts (default 50)."},
       "max_line_bytes": {"type": "integer", "minimum": 16, "maximum": 100000000, "description": "Bytes shown of each code line (default 300)."},
@@ -352,7 +353,7 @@ const OptionNames kToolNames{.repo = {"repo", "repo"},
 struct CallArgs {
     Request request;                       // its names are the tool's (kToolNames)
     std::optional<std::string> spec_path;  // the file the specs came from, for pointers
-    std::size_t max_lines = 1500;
+    std::optional<std::size_t> max_lines;  // absent: 1500, or none with only (as --only)
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
 };
 
@@ -512,6 +513,7 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     auto max_lines = int_arg(args, "max_lines", 1, 100000000);
     if (!max_lines) return max_lines.error();
     if (max_lines.value()) a.max_lines = std::size_t(*max_lines.value());
+    if (!a.max_lines && a.request.only.empty()) a.max_lines = 1500;
     auto max_file_mib = int_arg(args, "max_file_mib", 1, std::int64_t{1} << 20);
     if (!max_file_mib) return max_file_mib.error();
     if (max_file_mib.value()) a.max_file_mib = std::uint64_t(*max_file_mib.value());
@@ -634,7 +636,8 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
     TextOptions to;
     to.color = false;
     to.table_only = a.request.table_only;
-    to.max_lines = a.max_lines;
+    // only asks for those anchors whole: max_lines applies then only when given too.
+    to.max_lines = a.max_lines.value_or(std::numeric_limits<std::size_t>::max());
     to.max_window_lines = std::size_t(a.request.pack.window.max_anchored);
     to.max_callers = a.request.pack.max_callers;
     to.max_line_bytes = a.request.pack.window.max_line_bytes;

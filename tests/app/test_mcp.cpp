@@ -576,6 +576,15 @@ TEST_CASE("mcp caps: the structured content is cut as the text is and names what
         CHECK(r["structuredContent"].dump().size() < whole["structuredContent"].dump().size());
         for (const auto& m : cut_markers(text_of(r))) CHECK(m.find("--") == std::string::npos);
     }
+    SECTION("only lifts max_lines unless it is given too, as --only does") {
+        auto lifted = c.call_with({{"only", {"1"}}})["structuredContent"];
+        CHECK(lifted["caps"]["max_lines"].is_null());
+        CHECK(lifted["specs"][0]["windows"][0]["cut"].is_null());
+        CHECK_FALSE(lifted["specs"][0]["windows"][0]["lines"].empty());
+        auto capped = c.call_with({{"only", {"1"}}, {"max_lines", 1}})["structuredContent"];
+        CHECK(capped["caps"]["max_lines"] == 1);
+        CHECK(capped["specs"][0]["windows"][0]["cut"]["by"] == "max_lines");
+    }
     SECTION("the command line's JSON carries the same cuts under --max-lines") {
         cptest::TempDir dir;
         auto path = dir.path() + "/plan.json";
