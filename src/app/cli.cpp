@@ -307,8 +307,36 @@ Request request_of(Options o, std::vector<Spec> specs, std::ostream& out, std::o
     return std::move(o.request);
 }
 
+TextOptions text_options(const Options& o, int argc, char** argv) {
+    TextOptions to;
+    to.color = use_color(o.color);
+    to.table_only = o.request.table_only;
+    // --only asks for those anchors whole: the pack's cap applies only when given too.
+    to.max_lines = o.request.only.empty() || o.max_lines_given
+                       ? o.max_lines
+                       : std::numeric_limits<std::size_t>::max();
+    to.rerun = rerun_command(argc, argv);
+    to.max_window_lines = static_cast<std::size_t>(o.request.pack.window.max_anchored);
+    to.max_callers = o.request.pack.max_callers;
+    to.max_line_bytes = o.request.pack.window.max_line_bytes;
+    return to;
+}
+
 void print(std::ostream& out, const Report& report, const Options& o, int argc, char** argv) {
-    if (o.format == "json") {
+    if (o.format == "json" && o.max_lines_given) {
+        // Cut where the text pack would be, with the markers MCP's structuredContent carries.
+        TextOptions to = text_options(o, argc, argv);
+        PackCuts cuts;
+        std::ostringstream unused;
+        print_pack(unused, report, to, &cuts);
+        JsonCaps caps{.max_lines = to.max_lines,
+                      .max_window_lines = to.max_window_lines,
+                      .max_callers = to.max_callers,
+                      .max_line_bytes = to.max_line_bytes,
+                      .cuts = &cuts};
+        errno = 0;
+        print_json(out, report, &caps);
+    } else if (o.format == "json") {
         errno = 0;
         print_json(out, report);
     } else if (o.format == "jsonl") {
@@ -317,17 +345,7 @@ void print(std::ostream& out, const Report& report, const Options& o, int argc, 
         errno = 0;
         print_quickfix(out, report);
     } else {
-        TextOptions to;
-        to.color = use_color(o.color);
-        to.table_only = o.request.table_only;
-        // --only asks for those anchors whole: the pack's cap applies only when given too.
-        to.max_lines = o.request.only.empty() || o.max_lines_given
-                           ? o.max_lines
-                           : std::numeric_limits<std::size_t>::max();
-        to.rerun = rerun_command(argc, argv);
-        to.max_window_lines = static_cast<std::size_t>(o.request.pack.window.max_anchored);
-        to.max_callers = o.request.pack.max_callers;
-        to.max_line_bytes = o.request.pack.window.max_line_bytes;
+        TextOptions to = text_options(o, argc, argv);
         errno = 0;
         print_pack(out, report, to);
     }

@@ -3,14 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <istream>
+#include <list>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -55,12 +60,71 @@ std::string start_directory() {
     return ec ? std::string() : dir.string();
 }
 
+// The most tools/call requests run at once; one more is refused (an isError result) until
+// one of them is answered or cancelled. Nothing waits in a queue.
+constexpr std::size_t kMaxCalls = 8;
+
+std::string dump(const Json& j) {
+    // One line (strings escape their newlines); bytes that are not UTF-8 are replaced.
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+// Standard output, shared by the reading thread and the calls' threads: one message a line,
+// each written whole and flushed under the lock.
+class Output {
+  public:
+    Output(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
+
+    // False, said once on `err`, when the lines cannot be written (then or before).
+    bool write(const std::vector<std::string>& lines) {
+        std::lock_guard lock(mutex_);
+        for (const auto& line : lines) {
+            if (failed_) return false;
+            errno = 0;
+            out_ << line << '\n';
+            out_.flush();
+            if (!out_) {  // the client is gone, or the descriptor is full: nobody hears a reply
+                err_ << "context-pack mcp: cannot write to standard output: "
+                     << (errno ? std::strerror(errno) : "write error") << "; stopping\n";
+                failed_ = true;
+            }
+        }
+        return !failed_;
+    }
+
+    bool failed() {
+        std::lock_guard lock(mutex_);
+        return failed_;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::ostream& out_;
+    std::ostream& err_;
+    bool failed_ = false;
+};
+
+// A tools/call running on a thread of its own, while the reading thread answers the rest.
+struct Running {
+    Json id;
+    std::atomic<bool> cancelled{false};
+    std::atomic<bool> done{false};
+    std::thread thread;
+};
+
 class Server {
   public:
-    explicit Server(std::ostream& err)
-        : err_(err),
+    Server(Output& output, std::ostream& err)
+        : output_(output),
+          err_(err),
           start_dir_(start_directory()),
           roots_(Roots::start_dir(start_dir_, "the client declares no roots")) {}
+
+    // Calls still running when the server stops (its output failed) are not wanted.
+    ~Server() {
+        for (auto& r : running_) r->cancelled = true;
+        wait_for_calls();
+    }
 
     // What to write after one line, in order: its reply, if it needs one; the server's own
     // requests (roots/list); the replies of calls that waited for the roots and may now run.
@@ -78,17 +142,90 @@ class Server {
 
     // At end of input: calls still waiting for the client's roots are answered under the
     // server's directory, as no answer can come now.
+    // The calls running then are answered before the server ends.
     std::vector<std::string> finish() {
         if (!held_.empty())
             know_roots(Roots::start_dir(start_dir_,
                                         "the client's input ended before it answered roots/list"));
-        return std::exchange(out_, {});
+        auto lines = std::exchange(out_, {});
+        output_.write(lines);
+        wait_for_calls();
+        return {};
     }
 
   private:
-    static std::string dump(const Json& j) {
-        // One line (strings escape their newlines); bytes that are not UTF-8 are replaced.
-        return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+    void wait_for_calls() {
+        for (auto& r : running_)
+            if (r->thread.joinable()) r->thread.join();
+        running_.clear();
+    }
+
+    // Joins the calls that have finished.
+    void reap() {
+        for (auto it = running_.begin(); it != running_.end();)
+            if ((*it)->done) {
+                (*it)->thread.join();
+                it = running_.erase(it);
+            } else {
+                ++it;
+            }
+    }
+
+    // A tools/call outside a batch: refused at once when its arguments are bad or too many
+    // calls run, else run on a thread of its own, which writes its result (unless the call
+    // is cancelled) and the progress notifications the client asked for with a
+    // progressToken. nullopt: the reply comes from that thread.
+    std::optional<Json> start_call(const Json& id, const Json& arguments, const Json& params) {
+        auto call = prepare_call(arguments, roots_);
+        if (call.refused) return result_reply(id, std::move(*call.refused));
+        reap();
+        if (running_.size() >= kMaxCalls)
+            return result_reply(
+                id, tool_error(fmt::format(
+                        "{} calls are running already, the most this server runs at once; wait "
+                        "for one of their results (or cancel one) and call again",
+                        kMaxCalls)));
+        std::optional<Json> token;
+        if (auto meta = params.find("_meta"); meta != params.end() && meta->is_object())
+            if (auto t = meta->find("progressToken");
+                t != meta->end() && (t->is_string() || t->is_number_integer()))
+                token = *t;
+        auto running = std::make_unique<Running>();
+        running->id = id;
+        Running* r = running.get();
+        Output& output = output_;
+        r->thread = std::thread([r, &output, token, run = std::move(call.run)] {
+            CallHooks hooks;
+            hooks.cancelled = [r] { return r->cancelled.load(); };
+            // At most one notification a percent of the specs, and one at the last spec.
+            std::optional<std::size_t> shown;  // the percent last notified
+            if (token)
+                hooks.on_progress = [r, &output, &token, &shown](std::size_t done,
+                                                                 std::size_t total) {
+                    if (r->cancelled || total == 0) return;
+                    std::size_t percent = done * 100 / total;
+                    if (done < total && shown && percent <= *shown) return;
+                    shown = percent;
+                    output.write({dump(Json{
+                        {"jsonrpc", "2.0"},
+                        {"method", "notifications/progress"},
+                        {"params",
+                         {{"progressToken", *token},
+                          {"progress", done},
+                          {"total", total},
+                          {"message", fmt::format("{} of {} specs resolved", done, total)}}}})});
+                };
+            Json result;
+            try {
+                result = run(hooks);
+            } catch (const std::exception& e) {
+                result = tool_error(fmt::format("internal error: {}", e.what()));
+            }
+            if (!r->cancelled) output.write({dump(result_reply(r->id, std::move(result)))});
+            r->done = true;
+        });
+        running_.push_back(std::move(running));
+        return std::nullopt;
     }
 
     void emit(const Json& message) { out_.push_back(dump(message)); }
@@ -133,10 +270,13 @@ class Server {
         answer_batch(requests);
     }
 
+    // A batch is answered as one array: its calls run in turn on the reading thread.
     void answer_batch(const Json& requests) {
         Json replies = Json::array();
+        in_batch_ = true;
         for (const Json& m : requests)
             if (auto reply = handle(m)) replies.push_back(std::move(*reply));
+        in_batch_ = false;
         if (!replies.empty()) emit(replies);
     }
 
@@ -203,6 +343,8 @@ class Server {
                 if (h.is_array()) h.erase(std::remove_if(h.begin(), h.end(), cancelled), h.end());
             std::erase_if(held_,
                           [&](const Json& h) { return h.is_array() ? h.empty() : cancelled(h); });
+            for (auto& r : running_)  // a running call stops, and sends no result
+                if (r->id == id) r->cancelled = true;
         }
     }
 
@@ -244,7 +386,7 @@ class Server {
         }
     }
 
-    Json dispatch(const Json& id, const std::string& method, const Json& params) {
+    std::optional<Json> dispatch(const Json& id, const std::string& method, const Json& params) {
         if (method == "initialize") {
             auto requested = params.find("protocolVersion");
             protocol_ = kProtocolVersions.front();
@@ -283,6 +425,7 @@ class Server {
                                                name->get<std::string>(), kToolName));
             Json arguments = params.value("arguments", Json::object());
             if (arguments.is_null()) arguments = Json::object();
+            if (!in_batch_) return start_call(id, arguments, params);
             try {
                 return result_reply(id, call_tool(arguments, roots_));
             } catch (const std::exception& e) {
@@ -292,6 +435,7 @@ class Server {
         return error_reply(id, kMethodNotFound, fmt::format("Method not found: {}", method));
     }
 
+    Output& output_;
     std::ostream& err_;
     std::string protocol_{kProtocolVersions.front()};  // until initialize says otherwise
     std::vector<std::string> out_;                     // what the line taken makes to write
@@ -306,50 +450,39 @@ class Server {
     std::optional<Json> asked_;  // the id of the latest roots/list, until it is answered
     unsigned asks_ = 0;
     std::vector<Json> held_;  // tools/call messages, or batches of requests holding one
+    bool in_batch_ = false;   // answering a batch: its calls run here, in turn
+    std::list<std::unique_ptr<Running>> running_;  // at most kMaxCalls
 };
 
 constexpr const char* kHelp =
     "Usage: context-pack mcp\n\n"
     "Serve the Model Context Protocol on standard input and output (JSON-RPC 2.0, one message\n"
     "a line) until end of input. One tool, context_pack, takes a spec (an object, or the path\n"
-    "of a .json or .jsonl spec file) plus repo, base, target, at_base, since, table_only, only,\n"
-    "context, max_lines and max_file_mib, and returns the pack as text and the report as\n"
-    "structured JSON. It reads only inside the client's roots (MCP roots/list) or, for a\n"
-    "client that declares none, the directory the server was started in: spec files, repo,\n"
-    "and the repository git finds there, symlinks and .. resolved.\n\n"
+    "of a .json or .jsonl spec file) or ad hoc anchors (anchor, with base), plus repo, base,\n"
+    "target, at_base, since, table_only, only, context, max_lines, max_window_lines,\n"
+    "max_callers, max_line_bytes and max_file_mib, and returns the pack as text and the\n"
+    "report as structured JSON, both cut by the same caps. Each call runs on a thread of its\n"
+    "own (at most 8 at once), so ping is answered meanwhile; notifications/cancelled stops a\n"
+    "call, and a progressToken brings notifications/progress as specs are resolved. It reads\n"
+    "only inside the client's roots (MCP roots/list) or, for a client that declares none, the\n"
+    "directory the server was started in: spec files, repo, and the repository git finds\n"
+    "there, symlinks and .. resolved.\n\n"
     "Register it with an agent, e.g.:\n"
     "  claude mcp add context-pack -- context-pack mcp\n";
 
 }  // namespace
 
-namespace {
-
-// Writes the lines, each then flushed; false, said on `err`, when they cannot be written.
-bool write_lines(const std::vector<std::string>& lines, std::ostream& out, std::ostream& err) {
-    for (const auto& line : lines) {
-        errno = 0;
-        out << line << '\n';
-        out.flush();
-        if (!out) {  // the client is gone, or the descriptor is full: nobody hears a reply
-            err << "context-pack mcp: cannot write to standard output: "
-                << (errno ? std::strerror(errno) : "write error") << "; stopping\n";
-            return false;
-        }
-    }
-    return true;
-}
-
-}  // namespace
-
 int serve(std::istream& in, std::ostream& out, std::ostream& err) {
-    Server server(err);
+    Output output(out, err);
+    Server server(output, err);
     std::string line;
     while (std::getline(in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.find_first_not_of(" \t") == std::string::npos) continue;
-        if (!write_lines(server.handle_line(line), out, err)) return kExitCannotRun;
+        if (!output.write(server.handle_line(line))) return kExitCannotRun;
     }
-    return write_lines(server.finish(), out, err) ? kExitOk : kExitCannotRun;
+    server.finish();
+    return output.failed() ? kExitCannotRun : kExitOk;
 }
 
 int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {

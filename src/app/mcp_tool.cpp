@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -50,17 +52,17 @@ const std::string kToolJson =
     R"({
   "name": "context_pack",
   "title": "Context pack of a change plan",
-  "description": "Carry the code anchors of a change plan (a spec: anchors pinned at a base commit) onto the tree you stand on - by default the working tree with its uncommitted changes, or a commit - and return the pack: a status table (SAME, MOVED, TOUCHED, +RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING per anchor, with its range at the target), then the code of every anchor at the target, then the callers of every symbol. Orient before implementing a plan; pass at_base to check a plan just written; pass since to re-expand only the anchors edited since that commit. structuredContent holds the same report as JSON; its exit_status 1 means some anchor is GONE, UNRESOLVED or SYMBOL_MISSING, and the pack is still complete. When max_lines is reached, skipped blocks are named as 'context-pack ... --only N': call again with only: [\"N\"] to get one. Read-only: never writes to the repository.",
+  "description": "Carry the code anchors of a change plan (a spec: anchors pinned at a base commit) onto the tree you stand on - by default the working tree with its uncommitted changes, or a commit - and return the pack: a status table (SAME, MOVED, TOUCHED, +RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING per anchor, with its range at the target), then the code of every anchor at the target, then the callers of every symbol. Orient before implementing a plan; pass at_base to check a plan just written; pass since to re-expand only the anchors edited since that commit. structuredContent holds the same report as JSON; its exit_status 1 means some anchor is GONE, UNRESOLVED or SYMBOL_MISSING, and the pack is still complete. Every cut (max_lines, max_window_lines, max_callers, max_line_bytes) is named in the text as 'same call with only: [\"N\"], max_window_lines: 250', and in structuredContent as a cut or more or long_lines with the lift arguments: call again with them to get the rest. Read-only: never writes to the repository.",
   "inputSchema": {
     "type": "object",
     "properties": {
       "spec": {
-        "description": "The change plan: a spec object (a JSON text of one is accepted too), or the path of a spec file (.json, or .jsonl with one spec a line) relative to the server's working directory. A path must lie inside the client's roots (for a client without roots, the server's working directory).",
+        "description": "The change plan (required unless anchor is given): a spec object (a JSON text of one is accepted too), or the path of a spec file (.json, or .jsonl with one spec a line) relative to the server's working directory. A path must lie inside the client's roots (for a client without roots, the server's working directory).",
         "anyOf": [
           {
             "type": "object",
             "properties": {
-              "id": {"type": "string"},
+              "id": {"type": "string", "description": "A name for the spec; absent: null in structuredContent."},
               "base": {"type": "string", "description": "The commit the line numbers are at (any revision git accepts); required unless the base argument is given."},
               "target": {"type": "string", "description": "Revision to carry the anchors onto; absent: the working tree."},
               "file_changes": {"type": "array", "items": {"type": "object", "properties": {"location": )" +
@@ -81,10 +83,13 @@ const std::string kToolJson =
       "only": {"type": "array", "items": {"type": "string"}, "description": "Keep only these anchors: table rows (\"3\") or labels (\"file_changes[2]\", \"reads[0]\")."},
       "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Search callers only in these files: each a repository-relative directory or file path (\"src/\"), or a glob (\"src/*.c\", * also matching /); default: every file, untracked ones too in the working tree."},
       "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor's code (default 3)."},
-      "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the text pack's lines (default 1500); the table is never cut."},
+      "anchor": {"type": "array", "items": {"type": "string"}, "description": "Ad hoc anchors, as the command line's --anchor: PATH:LINE or PATH:LINE-END, with @SYMBOL after it; they form one spec of their own, at the base argument (required with them)."},
+      "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the pack's lines (default 1500; none with only unless given), for the text and structuredContent alike: windows and caller lists past it are left out and named; the table is never cut."},
+      "max_window_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Anchored lines shown per window (default 100)."},
+      "max_callers": {"type": "integer", "minimum": 0, "maximum": 100000000, "description": "Caller lines listed per symbol, 0 to list only counts (default 50)."},
+      "max_line_bytes": {"type": "integer", "minimum": 16, "maximum": 100000000, "description": "Bytes shown of each code line (default 300)."},
       "max_file_mib": {"type": "integer", "minimum": 1, "maximum": 1048576, "description": "Files larger than this many MiB are not read (default 128); anchors in them are UNRESOLVED with the size."}
     },
-    "required": ["spec"],
     "additionalProperties": false
   },
   "annotations": {
@@ -102,12 +107,14 @@ constexpr const char* kOutputSchemaJson = R"({
   "properties": {
     "format_version": {"type": "integer"},
     "exit_status": {"type": "integer", "description": "0: every anchor resolved and every symbol found; 1: some anchor is GONE, UNRESOLVED or SYMBOL_MISSING."},
+    "caps": {"type": "object", "description": "The caps applied: max_lines, max_window_lines, max_callers, max_line_bytes."},
+    "cut": {"type": "boolean", "description": "Whether any cap cut something: windows and caller lists then carry cut, omitted.lift or more, each with the lift arguments."},
     "specs": {
       "type": "array",
       "items": {
         "type": "object",
         "properties": {
-          "id": {"type": "string"},
+          "id": {"type": ["string", "null"]},
           "source": {"type": "string"},
           "base": {"type": ["string", "null"]},
           "target": {"type": ["string", "null"]},
@@ -126,13 +133,15 @@ constexpr const char* kOutputSchemaJson = R"({
               "required": ["row", "kind", "path", "line", "end_line", "status"]
             }
           },
-          "callers": {"type": "array"}
+          "windows": {"type": "array"},
+          "callers": {"type": "array"},
+          "long_lines": {"type": ["object", "null"], "description": "Lines cut at max_line_bytes, and the lift argument that shows them whole."}
         },
         "required": ["id", "source", "base", "target", "anchors", "callers"]
       }
     }
   },
-  "required": ["format_version", "exit_status", "specs"]
+  "required": ["format_version", "exit_status", "caps", "cut", "specs"]
 })";
 
 // outputSchema and structuredContent arrived in 2025-06-18; older clients get no outputSchema.
@@ -336,19 +345,23 @@ const OptionNames kToolNames{.repo = {"repo", "repo"},
                              .since = {"since", "since"},
                              .only = {"only", "only"},
                              .max_file_mib = {"max_file_mib", "max_file_mib"},
+                             .max_lines = {"max_lines", "max_lines"},
+                             .max_window_lines = {"max_window_lines", "max_window_lines"},
+                             .max_callers = {"max_callers", "max_callers"},
+                             .max_line_bytes = {"max_line_bytes", "max_line_bytes"},
                              .callers_in = {"callers_in", "callers_in"}};
 
 // The arguments: what they ask of the pipeline is read into the request itself.
 struct CallArgs {
     Request request;                       // its names are the tool's (kToolNames)
     std::optional<std::string> spec_path;  // the file the specs came from, for pointers
-    std::size_t max_lines = 1500;
+    std::optional<std::size_t> max_lines;  // absent: 1500, or none with only (as --only)
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
 };
 
 constexpr const char* kArgumentNames =
-    "spec, repo, base, target, at_base, since, table_only, only, context, max_lines, "
-    "max_file_mib, callers_in";
+    "spec, anchor, repo, base, target, at_base, since, table_only, only, context, max_lines, "
+    "max_window_lines, max_callers, max_line_bytes, max_file_mib, callers_in";
 
 // A present, non-null argument, or nullptr.
 const Json* find_arg(const Json& args, const char* key) {
@@ -446,8 +459,10 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     if (!args.is_object())
         return Error{fmt::format("the arguments must be an object, not {}", type_name(args))};
     static const std::vector<std::string> names = {
-        "spec",       "repo", "base",    "target",    "at_base",      "since",
-        "table_only", "only", "context", "max_lines", "max_file_mib", "callers_in"};
+        "spec",        "anchor",         "repo",         "base",
+        "target",      "at_base",        "since",        "table_only",
+        "only",        "context",        "max_lines",    "max_window_lines",
+        "max_callers", "max_line_bytes", "max_file_mib", "callers_in"};
     for (const auto& item : args.items())
         if (std::find(names.begin(), names.end(), item.key()) == names.end())
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
@@ -512,26 +527,66 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     auto max_lines = int_arg(args, "max_lines", 1, 100000000);
     if (!max_lines) return max_lines.error();
     if (max_lines.value()) a.max_lines = std::size_t(*max_lines.value());
+    if (!a.max_lines && a.request.only.empty()) a.max_lines = 1500;
     auto max_file_mib = int_arg(args, "max_file_mib", 1, std::int64_t{1} << 20);
     if (!max_file_mib) return max_file_mib.error();
     if (max_file_mib.value()) a.max_file_mib = std::uint64_t(*max_file_mib.value());
+    auto max_window_lines = int_arg(args, "max_window_lines", 1, 100000000);
+    if (!max_window_lines) return max_window_lines.error();
+    if (max_window_lines.value())
+        a.request.pack.window.max_anchored = LineNo(*max_window_lines.value());
+    auto max_callers = int_arg(args, "max_callers", 0, 100000000);
+    if (!max_callers) return max_callers.error();
+    if (max_callers.value()) a.request.pack.max_callers = std::size_t(*max_callers.value());
+    auto max_line_bytes = int_arg(args, "max_line_bytes", 16, 100000000);
+    if (!max_line_bytes) return max_line_bytes.error();
+    if (max_line_bytes.value())
+        a.request.pack.window.max_line_bytes = std::size_t(*max_line_bytes.value());
+    std::vector<std::string> anchors;
+    if (const Json* anchor = find_arg(args, "anchor")) {
+        if (!anchor->is_array())
+            return Error{fmt::format(
+                "anchor must be an array of strings such as \"src/a.c:40-52:parse\", not {}",
+                type_name(*anchor))};
+        for (std::size_t i = 0; i < anchor->size(); ++i) {
+            const Json& o = (*anchor)[i];
+            if (!o.is_string())
+                return Error{fmt::format("anchor[{}] must be a string, not {}", i, type_name(o))};
+            anchors.push_back(o.get<std::string>());
+        }
+    }
 
     if (a.request.at_base && a.request.target)
         return Error{"at_base and target both set the target; give one of them"};
 
     const Json* spec = find_arg(args, "spec");
-    if (!spec)
+    if (!spec && anchors.empty())
         return Error{
             "spec is required: a spec object (id, base, file_changes, reads) or the "
-            "path of a .json or .jsonl spec file"};
-    if (!home && spec->is_string()) {  // a relative spec path needs a place to start
+            "path of a .json or .jsonl spec file; or give anchor with base"};
+    if (spec && !home && spec->is_string()) {  // a relative spec path needs a place to start
         const auto& path = spec->get_ref<const std::string&>();
         if (!path.empty() && path != "-" && path.front() != '/' && path.front() != '{')
             return home.error();
     }
-    auto specs = load_specs(*spec, a.spec_path, roots, home ? home.value() : cwd, dir);
-    if (!specs) return specs.error();
-    a.request.specs = std::move(specs).value();
+    if (spec) {
+        auto specs = load_specs(*spec, a.spec_path, roots, home ? home.value() : cwd, dir);
+        if (!specs) return specs.error();
+        a.request.specs = std::move(specs).value();
+    }
+    if (!anchors.empty()) {  // one spec of their own, as the command line's --anchor
+        if (!a.request.base)
+            return Error{"anchor needs base: the commit the anchors' line numbers are at"};
+        Spec adhoc;
+        adhoc.source = "anchor";
+        for (std::size_t i = 0; i < anchors.size(); ++i) {
+            auto parsed = parse_anchor_arg(anchors[i]);
+            if (!parsed) return Error{fmt::format("anchor[{}]: {}", i, parsed.error().message)};
+            parsed->index = i;
+            adhoc.anchors.push_back(std::move(parsed).value());
+        }
+        a.request.specs.push_back(std::move(adhoc));
+    }
     a.request.max_file_bytes = a.max_file_mib << 20;
     if (a.request.specs.empty())
         return Error{
@@ -548,7 +603,9 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
             roots.admit("repo", a.request.repo_dir, location_of(a.request.repo_dir, &roots.dirs()));
         !admitted)
         return admitted.error();
-    a.request.admit = [&roots, given = a.request.repo_dir,
+    // The roots as they are now, copied: a call runs on a worker thread, and may outlive a
+    // change of roots.
+    a.request.admit = [roots, given = a.request.repo_dir,
                        env = a.request.git_env](const git::Repository& opened) {
         return roots.admit(opened, given, env);
     };
@@ -557,21 +614,12 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
 
 // ---- running it ---------------------------------------------------------------------------
 
-// The command line that reprints the pack (pointers append "--only N"): the CLI equivalent
-// of this call, with SPEC standing for a spec that was passed inline.
-std::string rerun_command(const CallArgs& a) {
-    const Request& r = a.request;
-    std::string cmd = "context-pack";
-    if (r.repo_dir != ".") cmd += " -C " + text::shell_word(r.repo_dir);
-    if (r.base) cmd += " --base " + text::shell_word(*r.base);
-    if (r.target) cmd += " --target " + text::shell_word(*r.target);
-    if (r.at_base) cmd += " --at-base";
-    if (r.since) cmd += " --since " + text::shell_word(*r.since);
-    if (r.pack.window.context != 3) cmd += fmt::format(" --context {}", r.pack.window.context);
-    if (a.max_file_mib != git::kDefaultMaxFileBytes >> 20)
-        cmd += fmt::format(" --max-file-mib {}", a.max_file_mib);
-    cmd += " " + (a.spec_path ? text::shell_word(*a.spec_path) : std::string("SPEC"));
-    return cmd;
+// A pointer in the tool's own syntax: the same call with `only` and the cap raised.
+std::string again(std::optional<std::size_t> row, const OptionName* cap, std::size_t value) {
+    std::string args;
+    if (row) args = fmt::format("only: [\"{}\"]", *row);
+    if (cap) args += fmt::format("{}{}: {}", args.empty() ? "" : ", ", cap->name, value);
+    return "same call with " + args;
 }
 
 std::string one_line(std::string s) {
@@ -590,25 +638,52 @@ Json tool_error(const std::string& message) {
     return Json{{"content", text_content(one_line(message))}, {"isError", true}};
 }
 
-Json call_tool(const Json& arguments, const Roots& roots) {
-    auto args = read_arguments(arguments, roots);
-    if (!args) return tool_error(args.error().message);
-    const CallArgs& a = args.value();
+namespace {
 
-    auto report = build_report(a.request);
+Json run_call(const CallArgs& a, const CallHooks& hooks) {
+    Request request = a.request;
+    request.on_progress = hooks.on_progress;
+    request.cancelled = hooks.cancelled;
+    auto report = build_report(request);
     if (!report) return tool_error(report.error().message);
 
     TextOptions to;
     to.color = false;
     to.table_only = a.request.table_only;
-    to.max_lines = a.max_lines;
-    to.rerun = rerun_command(a);
+    // only asks for those anchors whole: max_lines applies then only when given too.
+    to.max_lines = a.max_lines.value_or(std::numeric_limits<std::size_t>::max());
+    to.max_window_lines = std::size_t(a.request.pack.window.max_anchored);
+    to.max_callers = a.request.pack.max_callers;
+    to.max_line_bytes = a.request.pack.window.max_line_bytes;
+    to.names = kToolNames;
+    to.again = again;
     std::ostringstream text;
-    print_pack(text, report.value(), to);
+    PackCuts cuts;
+    print_pack(text, report.value(), to, &cuts);
+    // The structured document is cut where the text is, and says so (JsonCaps).
+    JsonCaps caps{.max_lines = a.max_lines,
+                  .max_window_lines = to.max_window_lines,
+                  .max_callers = to.max_callers,
+                  .max_line_bytes = to.max_line_bytes,
+                  .cuts = &cuts};
     // Exit status 1 (GONE, UNRESOLVED, SYMBOL_MISSING) is data in the pack, not a tool error.
     return Json{{"content", text_content(text.str())},
-                {"structuredContent", report_to_json(report.value())},
+                {"structuredContent", report_to_json(report.value(), &caps)},
                 {"isError", false}};
+}
+
+}  // namespace
+
+PreparedCall prepare_call(const Json& arguments, const Roots& roots) {
+    auto args = read_arguments(arguments, roots);
+    if (!args) return PreparedCall{tool_error(args.error().message), {}};
+    auto a = std::make_shared<const CallArgs>(std::move(args).value());
+    return PreparedCall{std::nullopt, [a](const CallHooks& hooks) { return run_call(*a, hooks); }};
+}
+
+Json call_tool(const Json& arguments, const Roots& roots) {
+    auto call = prepare_call(arguments, roots);
+    return call.refused ? *call.refused : call.run(CallHooks{});
 }
 
 }  // namespace cp::mcp

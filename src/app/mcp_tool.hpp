@@ -3,6 +3,7 @@
 // the text pack plus the report as structuredContent, or an isError result with one line.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -69,8 +70,23 @@ extern const char* const kInstructions;
 // The tool as tools/list describes it to a client speaking `protocol`.
 Json tool_description(std::string_view protocol);
 
-// The result of one tools/call with these arguments, reading only inside `roots`; bad
-// arguments, and paths outside the roots, are an isError result.
+// What a running call tells its front end, and asks it.
+struct CallHooks {
+    std::function<void(std::size_t done, std::size_t total)> on_progress;  // specs resolved
+    std::function<bool()> cancelled;  // true: stop, the result is not wanted
+};
+
+// A tools/call with its arguments read: `refused`, an isError result, when they are bad
+// (or name paths outside the roots); else `run`, which makes the result on any thread,
+// reading only inside the roots as they were when the call was read.
+struct PreparedCall {
+    std::optional<Json> refused;
+    std::function<Json(const CallHooks&)> run;
+};
+PreparedCall prepare_call(const Json& arguments, const Roots& roots);
+
+// The result of one tools/call with these arguments, reading only inside `roots`: the
+// prepared call, run at once.
 Json call_tool(const Json& arguments, const Roots& roots);
 
 // An isError result saying `message` on one line.

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "context_pack/git/repository.hpp"
 #include "context_pack/resolve/content.hpp"
@@ -24,6 +26,12 @@ bool select_only(Report& report, const std::vector<std::string>& only) {
 
 namespace {
 
+// Thrown from the progress hook when the request is cancelled, and caught in build_report:
+// resolution stops between specs, as if a spec had failed.
+struct Cancelled {};
+
+const char* const kCancelled = "cancelled before it finished";
+
 // What resolution does for this request. Lost lines are looked for in other files only when
 // windows are wanted: that adds pointers (found_at, candidates), never a status.
 ResolveOptions resolve_options(const Request& request) {
@@ -35,7 +43,13 @@ ResolveOptions resolve_options(const Request& request) {
     options.search_elsewhere = !request.table_only;
     // A spec is finished when resolved only if nothing after resolution changes it.
     if (request.table_only && request.only.empty()) options.on_spec = request.on_spec;
-    options.on_progress = request.on_progress;
+    if (request.cancelled)
+        options.on_progress = [&request](std::size_t done, std::size_t total) {
+            if (request.on_progress) request.on_progress(done, total);
+            if (request.cancelled()) throw Cancelled{};
+        };
+    else
+        options.on_progress = request.on_progress;
     return options;
 }
 
@@ -72,8 +86,15 @@ Result<Report> build_report(const Request& request) {
 
     Content content(repo.value());
     auto pool = Pool::start(repo.value(), request.jobs);
-    auto report = resolve(content, request.specs, ro, pool.get());
+    std::optional<Result<Report>> resolved;
+    try {
+        resolved = resolve(content, request.specs, ro, pool.get());
+    } catch (const Cancelled&) {
+        return Error{kCancelled};
+    }
+    auto& report = *resolved;
     if (!report) return report.error();
+    if (request.cancelled && request.cancelled()) return Error{kCancelled};
 
     if (!request.only.empty() && !select_only(report.value(), request.only))
         return Error{
@@ -87,7 +108,7 @@ Result<Report> build_report(const Request& request) {
     }
     if (request.on_spec && !ro.on_spec)
         for (const SpecReport& spec : report->specs) request.on_spec(spec);
-    return report;
+    return std::move(report);
 }
 
 }  // namespace cp

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <shared_mutex>
 
 #include "caches.hpp"
 #include "context_pack/core/text.hpp"
@@ -269,6 +271,18 @@ Repository& Repository::operator=(Repository&& other) noexcept {
 }
 Repository::~Repository() = default;  // the caches are declared after repo_: they go first
 
+namespace {
+
+// libgit2's ownership check is one switch for the whole process: an open (shared) never
+// overlaps the retry that turns it off (exclusive), which MCP calls on their own threads
+// could otherwise race.
+std::shared_mutex& owner_validation_lock() {
+    static std::shared_mutex lock;
+    return lock;
+}
+
+}  // namespace
+
 Result<Repository> Repository::open(const std::string& dir, const OptionNames& names,
                                     const Environment& env) {
     init_library();
@@ -286,7 +300,12 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
         ceiling = env.ceiling_directories->c_str();
     }
     git_repository* raw = nullptr;
-    if (git_repository_open_ext(&raw, start.c_str(), flags, ceiling) == 0) {
+    int opened;
+    {
+        std::shared_lock validated(owner_validation_lock());
+        opened = git_repository_open_ext(&raw, start.c_str(), flags, ceiling);
+    }
+    if (opened == 0) {
         Repository repo;
         repo.repo_.reset(raw);
         repo.settings_.names = names;
@@ -302,9 +321,13 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
     Error error = failure("cannot open the repository");
     // libgit2 1.5 reports a safe.directory refusal as a config lookup failure: try again
     // without the ownership check only to tell that case apart, then refuse all the same.
-    git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
-    int retry = git_repository_open_ext(&raw, start.c_str(), flags, ceiling);
-    git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 1);
+    int retry;
+    {
+        std::unique_lock unvalidated(owner_validation_lock());
+        git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+        retry = git_repository_open_ext(&raw, start.c_str(), flags, ceiling);
+        git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 1);
+    }
     if (retry == 0) {
         std::string where =
             git_repository_workdir(raw) ? git_repository_workdir(raw) : git_repository_path(raw);

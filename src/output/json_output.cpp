@@ -1,6 +1,8 @@
 #include "context_pack/output/json_output.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "context_pack/model/summary.hpp"
 
@@ -63,6 +65,72 @@ ordered_json callers_json(const Callers& c) {
         {"symbol", c.symbol}, {"language", c.language},     {"groups", std::move(groups)},
         {"total", c.total},   {"in_windows", c.in_windows}, {"files_searched", c.files_scanned},
         {"hits", hits},       {"per_file", per_file}};
+}
+
+// The arguments that lift a cut: {"only": ["3"]} plus the cap raised, if any.
+ordered_json lift(std::size_t row, const char* cap = nullptr, std::size_t value = 0) {
+    ordered_json j{{"only", ordered_json::array({std::to_string(row)})}};
+    if (cap) j[cap] = value;
+    return j;
+}
+
+ordered_json cut_by_max_lines(std::size_t row) {
+    return ordered_json{{"by", "max_lines"}, {"lift", lift(row)}};
+}
+
+bool listed_in(const std::vector<std::size_t>& v, std::size_t i) {
+    return std::find(v.begin(), v.end(), i) != v.end();
+}
+
+std::size_t owner_row(const SpecReport& spec, const Callers& c) {
+    for (const AnchorResult& a : spec.anchors)
+        if (a.anchor.symbol == c.symbol) return a.row;
+    return 0;
+}
+
+// The cut markers of one spec (JsonCaps): windows and caller lists left out under max_lines
+// lose their lines and hits; every cut names what lifts it.
+void mark_cuts(ordered_json& s, const SpecReport& spec, const JsonCaps& caps,
+               const PackCuts::Spec* cut, bool& any) {
+    std::size_t longest = 0;
+    auto& windows = s["windows"];
+    for (std::size_t w = 0; w < spec.windows.size(); ++w) {
+        auto& j = windows[w];
+        const Window& win = spec.windows[w];
+        std::size_t row = spec.anchors[win.anchors.front()].row;
+        bool dropped = cut && listed_in(cut->windows, w);
+        j["cut"] = dropped ? cut_by_max_lines(row) : ordered_json(nullptr);
+        if (dropped) j["lines"] = ordered_json::array();
+        if (win.omitted())
+            j["omitted"]["lift"] =
+                lift(row, "max_window_lines",
+                     caps.max_window_lines + static_cast<std::size_t>(win.omitted()));
+        any = any || dropped || win.omitted();
+        if (!dropped)
+            for (const WindowLine& l : win.lines)
+                if (l.cut_bytes) longest = std::max(longest, caps.max_line_bytes + l.cut_bytes);
+    }
+    auto& callers = s["callers"];
+    for (std::size_t c = 0; c < spec.callers.size(); ++c) {
+        auto& j = callers[c];
+        const Callers& list = spec.callers[c];
+        std::size_t row = owner_row(spec, list);
+        bool dropped = cut && listed_in(cut->callers, c);
+        j["cut"] = dropped ? cut_by_max_lines(row) : ordered_json(nullptr);
+        if (dropped) j["hits"] = ordered_json::array();
+        j["more"] = list.total > list.hits.size()
+                        ? ordered_json{{"count", list.total - list.hits.size()},
+                                       {"lift", lift(row, "max_callers", list.total)}}
+                        : ordered_json(nullptr);
+        any = any || dropped || list.total > list.hits.size();
+        if (!dropped)
+            for (const CallerHit& h : list.hits)
+                if (h.cut_bytes) longest = std::max(longest, caps.max_line_bytes + h.cut_bytes);
+    }
+    s["long_lines"] =
+        longest ? ordered_json{{"by", "max_line_bytes"}, {"lift", {{"max_line_bytes", longest}}}}
+                : ordered_json(nullptr);
+    any = any || longest;
 }
 
 // The relocation keys, every one present on every anchor (null, false or empty without it).
@@ -147,7 +215,7 @@ ordered_json summary_json(const Summary& summary) {
 // One spec's part of the document.
 ordered_json spec_json(const SpecReport& spec) {
     ordered_json s;
-    s["id"] = spec.id;
+    s["id"] = spec.id.empty() ? ordered_json(nullptr) : ordered_json(spec.id);
     s["source"] = spec.source;
     s["base"] = spec.base.empty() ? ordered_json(nullptr) : ordered_json(spec.base);
     s["base_rev"] = spec.base_rev;
@@ -181,12 +249,27 @@ std::string compact(const ordered_json& j) {
 
 }  // namespace
 
-ordered_json report_to_json(const Report& report) {
+ordered_json report_to_json(const Report& report, const JsonCaps* caps) {
     ordered_json specs = ordered_json::array();
-    for (const SpecReport& spec : report.specs) specs.push_back(spec_json(spec));
-    ordered_json out{{"format_version", kJsonFormatVersion},
-                     {"exit_status", report.exit_status()},
-                     {"specs", std::move(specs)}};
+    bool any = false;
+    for (std::size_t i = 0; i < report.specs.size(); ++i) {
+        auto s = spec_json(report.specs[i]);
+        if (caps) {
+            const auto* cut =
+                caps->cuts && i < caps->cuts->specs.size() ? &caps->cuts->specs[i] : nullptr;
+            mark_cuts(s, report.specs[i], *caps, cut, any);
+        }
+        specs.push_back(std::move(s));
+    }
+    ordered_json out{{"format_version", kJsonFormatVersion}, {"exit_status", report.exit_status()}};
+    if (caps) {
+        out["caps"] = {{"max_lines", or_null(caps->max_lines)},
+                       {"max_window_lines", caps->max_window_lines},
+                       {"max_callers", caps->max_callers},
+                       {"max_line_bytes", caps->max_line_bytes}};
+        out["cut"] = any;
+    }
+    out["specs"] = std::move(specs);
     if (report.specs.size() > 1) out["summary"] = summary_json(summarize(report));
     return out;
 }
@@ -205,9 +288,10 @@ void print_jsonl_end(std::ostream& out, const Report& report) {
     out << compact(line) << '\n';
 }
 
-void print_json(std::ostream& out, const Report& report) {
+void print_json(std::ostream& out, const Report& report, const JsonCaps* caps) {
     // Paths and symbols are bytes; invalid UTF-8 is replaced rather than aborting the print.
-    out << report_to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+    out << report_to_json(report, caps)
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
         << '\n';
 }
 

@@ -13,8 +13,18 @@ namespace {
 
 constexpr std::size_t kMaxPointers = 20;  // pointers listed for what the cap left out
 
+// The pointer that asks for the pack again, as the front end says it.
+std::string again(const TextOptions& o, std::optional<std::size_t> row,
+                  const OptionName* cap = nullptr, std::size_t value = 0) {
+    if (o.again) return o.again(row, cap, value);
+    std::string cmd = o.rerun;
+    if (row) cmd += fmt::format(" {} {}", o.names.only.name, *row);
+    if (cap) cmd += fmt::format(" {} {}", cap->name, value);
+    return cmd;
+}
+
 std::string rerun_one(const TextOptions& o, const AnchorResult& a) {
-    return fmt::format("{} --only {}", o.rerun, a.row);
+    return again(o, a.row);
 }
 
 std::string anchor_line(const AnchorResult& a) {
@@ -77,11 +87,11 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, c
         gaps_after(l.number);
     }
     if (w.omitted())
-        out.push_back(fmt::format("… +{} lines ({}:{}-{}); {} {} {} shows them", w.omitted(),
-                                  text::printable(w.path), w.omitted_from, w.omitted_to,
-                                  rerun_one(o, spec.anchors[w.anchors.front()]),
-                                  o.names.max_window_lines.name,
-                                  o.max_window_lines + static_cast<std::size_t>(w.omitted())));
+        out.push_back(
+            fmt::format("… +{} lines ({}:{}-{}); {} shows them", w.omitted(),
+                        text::printable(w.path), w.omitted_from, w.omitted_to,
+                        again(o, spec.anchors[w.anchors.front()].row, &o.names.max_window_lines,
+                              o.max_window_lines + static_cast<std::size_t>(w.omitted()))));
     return out;
 }
 
@@ -140,8 +150,8 @@ std::vector<std::string> caller_lines(const Callers& c, const AnchorResult& owne
         if (listed < c.per_file.size())
             files += fmt::format(", … +{} files", c.per_file.size() - listed);
         out.push_back(fmt::format("… +{} more hits; per file: {}", c.total - c.hits.size(), files));
-        out.push_back(fmt::format("  {} {} {} lists them all", rerun_one(o, owner),
-                                  o.names.max_callers.name, c.total));
+        out.push_back(
+            fmt::format("  {} lists them all", again(o, owner.row, &o.names.max_callers, c.total)));
     }
     return out;
 }
@@ -172,23 +182,25 @@ void print_pointers(std::ostream& out, const TextOptions& o, const char* what,
                     const std::vector<std::string>& pointers) {
     if (pointers.empty()) return;
     out << '\n'
-        << fmt::format("… {} {}{} not shown (over --max-lines {}); print one with:",
-                       pointers.size(), what, pointers.size() == 1 ? "" : "s", o.max_lines)
+        << fmt::format("… {} {}{} not shown (over {} {}); print one with:", pointers.size(), what,
+                       pointers.size() == 1 ? "" : "s", o.names.max_lines.name, o.max_lines)
         << '\n';
     for (std::size_t i = 0; i < pointers.size() && i < kMaxPointers; ++i)
         out << "  " << pointers[i] << '\n';
     if (pointers.size() > kMaxPointers)
-        out << fmt::format("  … +{} more; raise --max-lines to see them all",
-                           pointers.size() - kMaxPointers)
+        out << fmt::format("  … +{} more; raise {} to see them all", pointers.size() - kMaxPointers,
+                           o.names.max_lines.name)
             << '\n';
 }
 
 }  // namespace
 
-void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
+void print_pack(std::ostream& out, const Report& report, const TextOptions& o, PackCuts* cuts) {
     Budget budget(out, o);
     bool first = true;
-    for (const SpecReport& spec : report.specs) {
+    if (cuts) cuts->specs.assign(report.specs.size(), {});
+    for (std::size_t s = 0; s < report.specs.size(); ++s) {
+        const SpecReport& spec = report.specs[s];
         if (!first) out << '\n';
         first = false;
         budget.consume(print_spec_table(out, spec, o.color));
@@ -206,7 +218,8 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
 
         std::vector<std::string> skipped;
         std::size_t longest_cut = 0;  // the longest line cut at --max-line-bytes, whole
-        for (const Window& w : spec.windows) {
+        for (std::size_t wi = 0; wi < spec.windows.size(); ++wi) {
+            const Window& w = spec.windows[wi];
             std::size_t cut = 0;
             auto lines = window_lines(spec, w, o, cut);
             if (budget.fits(lines.size() + 1)) {
@@ -215,13 +228,15 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
                 continue;
             }
             const AnchorResult& a = spec.anchors[w.anchors.front()];
+            if (cuts) cuts->specs[s].windows.push_back(wi);
             skipped.push_back(fmt::format("{:<40} # {}", rerun_one(o, a),
                                           a.to ? format_location(*a.to) : w.path));
         }
         print_pointers(out, o, "window", skipped);
 
         std::vector<std::string> callers_skipped;
-        for (const Callers& c : spec.callers) {
+        for (std::size_t ci = 0; ci < spec.callers.size(); ++ci) {
+            const Callers& c = spec.callers[ci];
             auto owner =
                 std::find_if(spec.anchors.begin(), spec.anchors.end(),
                              [&](const AnchorResult& a) { return a.anchor.symbol == c.symbol; });
@@ -232,6 +247,7 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
                 longest_cut = std::max(longest_cut, cut);
                 continue;
             }
+            if (cuts) cuts->specs[s].callers.push_back(ci);
             callers_skipped.push_back(
                 fmt::format("{:<40} # callers of {}", rerun_one(o, *owner), c.symbol));
         }
@@ -239,9 +255,10 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
         if (longest_cut)
             out << '\n'
                 << fmt::format(
-                       "… lines longer than {} bytes are cut where marked (+N bytes); {} {} {} "
+                       "… lines longer than {} bytes are cut where marked (+N bytes); {} "
                        "shows them whole",
-                       o.max_line_bytes, o.rerun, o.names.max_line_bytes.name, longest_cut)
+                       o.max_line_bytes,
+                       again(o, std::nullopt, &o.names.max_line_bytes, longest_cut))
                 << '\n';
     }
     if (report.specs.size() > 1) {  // a batch: the drift report over all of them

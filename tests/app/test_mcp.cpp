@@ -161,13 +161,14 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     CHECK(!tool["description"].get<std::string>().empty());
     const Json& schema = tool["inputSchema"];
     CHECK(schema["type"] == "object");
-    CHECK(schema["required"] == Json::array({"spec"}));
+    CHECK_FALSE(schema.contains("required"));  // spec, or anchor with base
     CHECK(schema["additionalProperties"] == false);
     std::vector<std::string> keys;
     for (const auto& item : schema["properties"].items()) keys.push_back(item.key());
     std::sort(keys.begin(), keys.end());
-    CHECK(keys == std::vector<std::string>{"at_base", "base", "callers_in", "context",
-                                           "max_file_mib", "max_lines", "only", "repo", "since",
+    CHECK(keys == std::vector<std::string>{"anchor", "at_base", "base", "callers_in", "context",
+                                           "max_callers", "max_file_mib", "max_line_bytes",
+                                           "max_lines", "max_window_lines", "only", "repo", "since",
                                            "spec", "table_only", "target"});
     const Json& props = schema["properties"];
     CHECK(props["spec"]["anyOf"][0]["type"] == "object");
@@ -179,11 +180,18 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     CHECK(props["context"]["type"] == "integer");
     CHECK(props["max_lines"]["type"] == "integer");
     CHECK(props["max_file_mib"]["type"] == "integer");
+    // The caps' bounds are the command line's.
+    CHECK(props["max_window_lines"]["minimum"] == 1);
+    CHECK(props["max_callers"]["minimum"] == 0);
+    CHECK(props["max_line_bytes"]["minimum"] == 16);
+    CHECK(props["anchor"]["items"]["type"] == "string");
     CHECK(props["only"]["items"]["type"] == "string");
     for (const char* key : {"repo", "target", "since", "base"})
         CHECK(props[key]["type"] == "string");
     CHECK(tool["outputSchema"]["required"] ==
-          Json::array({"format_version", "exit_status", "specs"}));
+          Json::array({"format_version", "exit_status", "caps", "cut", "specs"}));
+    CHECK(tool["outputSchema"]["properties"]["specs"]["items"]["properties"]["id"]["type"] ==
+          Json::array({"string", "null"}));
     // A spec whose own target does not resolve reports a null target.
     CHECK(tool["outputSchema"]["properties"]["specs"]["items"]["properties"]["target"]["type"] ==
           Json::array({"string", "null"}));
@@ -229,7 +237,8 @@ TEST_CASE("mcp tools/call with a spec file gives the CLI's text and JSON", "[mcp
     auto text = cptest::context_pack(d.repo.dir(), q(path) + " --color never");
     CHECK(text.status == 1);
     CHECK(text_of(result) == text.out);
-    auto json = cptest::context_pack(d.repo.dir(), q(path) + " --format json");
+    // The tool's max_lines is always applied (1500 by default): --max-lines on the CLI.
+    auto json = cptest::context_pack(d.repo.dir(), q(path) + " --format json --max-lines 1500");
     CHECK(result["structuredContent"] == Json::parse(json.out));
 
     // A .jsonl file: one spec a line, one table each.
@@ -284,12 +293,13 @@ TEST_CASE("mcp tools/call options reach the pipeline", "[mcp]") {
         auto r = result_of({{"since", "HEAD"}, {"only", Json::array({"1"})}});
         CHECK(r["structuredContent"]["specs"][0]["since"] == d.base);
     }
-    SECTION("max_lines names what it skipped with an honest command") {
+    SECTION("max_lines names what it skipped in the tool's own arguments") {
         auto r = result_of({{"max_lines", 1}, {"context", 5}});
         auto text = text_of(r);
         INFO(text);
-        CHECK(text.find("context-pack -C " + d.repo.dir() + " --context 5 SPEC --only 1") !=
-              std::string::npos);
+        CHECK(text.find("not shown (over max_lines 1); print one with:\n  same call with only: "
+                        "[\"1\"]") != std::string::npos);
+        CHECK(text.find("--") == std::string::npos);
     }
 }
 
@@ -458,4 +468,266 @@ TEST_CASE("mcp through the binary: context-pack mcp serves stdin and exits 0", "
     auto help = cptest::context_pack(d.repo.dir(), "mcp --help");
     CHECK(help.status == 0);
     CHECK_THAT(help.out, Catch::Contains("claude mcp add context-pack -- context-pack mcp"));
+}
+
+namespace {
+
+// A function of 30 lines, one of them long, called 10 times in another file.
+struct Capped {
+    Repo repo;
+    std::string base;
+    Json spec;
+
+    Capped() {
+        std::string a = "int sym(void) {\n";
+        for (int i = 2; i <= 29; ++i)
+            a += i == 3 ? "    x = \"" + std::string(80, 'y') + "\";\n"
+                        : "    x" + std::to_string(i) + ";\n";
+        a += "}\n";
+        repo.write("a.c", a);
+        std::string b;
+        for (int i = 0; i < 10; ++i) b += "sym();\n";
+        repo.write("b.c", b);
+        base = repo.commit();
+        spec = {
+            {"base", base},  // no id
+            {"file_changes",
+             {{{"location", {{"path", "a.c"}, {"line", 1}, {"end_line", 30}, {"symbol", "sym"}}},
+               {"change", "edit it"}}}}};
+    }
+
+    Json call_with(const Json& extra) const {
+        Json args = {{"spec", spec}, {"repo", repo.dir()}};
+        args.update(extra);
+        auto s = run_session(in_roots({repo.dir()}, {call(1, args)}));
+        Json r = reply(s, 1)["result"];
+        INFO(r.dump());
+        CHECK(r["isError"] == false);
+        return r;
+    }
+};
+
+// The lines of the text that name a cut: none of them may speak the command line's syntax.
+std::vector<std::string> cut_markers(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        if (line.find("same call with") != std::string::npos ||
+            line.find("not shown") != std::string::npos || line.find("…") == 0)
+            out.push_back(line);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("mcp caps: the structured content is cut as the text is and names what lifts each cut",
+          "[mcp]") {
+    Capped c;
+    SECTION("window, caller and line-byte caps") {
+        auto r = c.call_with({{"max_window_lines", 5}, {"max_callers", 2}, {"max_line_bytes", 16}});
+        const Json& doc = r["structuredContent"];
+        CHECK(doc["caps"] == Json({{"max_lines", 1500},
+                                   {"max_window_lines", 5},
+                                   {"max_callers", 2},
+                                   {"max_line_bytes", 16}}));
+        CHECK(doc["cut"] == true);
+        const Json& spec = doc["specs"][0];
+        CHECK(spec["id"].is_null());  // a spec with no id
+        const Json& window = spec["windows"][0];
+        CHECK(window["cut"].is_null());  // shown, shortened
+        REQUIRE(window["omitted"].is_object());
+        auto raised = 5 + window["omitted"]["count"].get<int>();
+        CHECK(window["omitted"]["lift"] == Json({{"only", {"1"}}, {"max_window_lines", raised}}));
+        const Json& callers = spec["callers"][0];
+        CHECK(callers["hits"].size() == 2);
+        CHECK(callers["total"] == 10);
+        CHECK(callers["more"] ==
+              Json({{"count", 8}, {"lift", {{"only", {"1"}}, {"max_callers", 10}}}}));
+        REQUIRE(spec["long_lines"].is_object());
+        CHECK(spec["long_lines"]["lift"]["max_line_bytes"].get<int>() > 16);
+
+        auto text = text_of(r);
+        INFO(text);
+        auto markers = cut_markers(text);
+        CHECK(markers.size() >= 3);
+        for (const auto& m : markers) CHECK(m.find("--") == std::string::npos);
+        CHECK(text.find("same call with only: [\"1\"], max_window_lines: " +
+                        std::to_string(raised) + " shows them") != std::string::npos);
+        CHECK(text.find("same call with only: [\"1\"], max_callers: 10 lists them all") !=
+              std::string::npos);
+        CHECK(text.find("same call with max_line_bytes: " +
+                        spec["long_lines"]["lift"]["max_line_bytes"].dump() +
+                        " shows them whole") != std::string::npos);
+    }
+    SECTION("max_lines leaves windows and callers out of both") {
+        auto whole = c.call_with(Json::object());
+        auto r = c.call_with({{"max_lines", 1}});
+        const Json& doc = r["structuredContent"];
+        CHECK(doc["caps"]["max_lines"] == 1);
+        CHECK(doc["cut"] == true);
+        const Json& spec = doc["specs"][0];
+        CHECK(spec["windows"][0]["lines"].empty());
+        CHECK(spec["windows"][0]["cut"] ==
+              Json({{"by", "max_lines"}, {"lift", {{"only", {"1"}}}}}));
+        CHECK(spec["callers"][0]["hits"].empty());
+        CHECK(spec["callers"][0]["cut"]["by"] == "max_lines");
+        CHECK(spec["long_lines"].is_null());  // the cut line is not shown
+        CHECK(whole["structuredContent"]["specs"][0]["windows"][0]["lines"].size() > 5);
+        CHECK(r["structuredContent"].dump().size() < whole["structuredContent"].dump().size());
+        for (const auto& m : cut_markers(text_of(r))) CHECK(m.find("--") == std::string::npos);
+    }
+    SECTION("only lifts max_lines unless it is given too, as --only does") {
+        auto lifted = c.call_with({{"only", {"1"}}})["structuredContent"];
+        CHECK(lifted["caps"]["max_lines"].is_null());
+        CHECK(lifted["specs"][0]["windows"][0]["cut"].is_null());
+        CHECK_FALSE(lifted["specs"][0]["windows"][0]["lines"].empty());
+        auto capped = c.call_with({{"only", {"1"}}, {"max_lines", 1}})["structuredContent"];
+        CHECK(capped["caps"]["max_lines"] == 1);
+        CHECK(capped["specs"][0]["windows"][0]["cut"]["by"] == "max_lines");
+    }
+    SECTION("the command line's JSON carries the same cuts under --max-lines") {
+        cptest::TempDir dir;
+        auto path = dir.path() + "/plan.json";
+        cptest::sh("cat > " + q(path), c.spec.dump());
+        auto cli = cptest::context_pack(c.repo.dir(), q(path) + " --format json --max-lines 1");
+        Json doc = Json::parse(cli.out);
+        CHECK(doc["caps"]["max_lines"] == 1);
+        CHECK(doc["specs"][0]["windows"][0]["cut"]["lift"]["only"] == Json::array({"1"}));
+        auto whole = cptest::context_pack(c.repo.dir(), q(path) + " --format json");
+        CHECK_FALSE(Json::parse(whole.out).contains("caps"));  // whole without --max-lines
+        CHECK(Json::parse(whole.out)["specs"][0]["id"].is_null());
+    }
+}
+
+TEST_CASE("mcp anchor, the caps and their bounds are arguments as on the command line", "[mcp]") {
+    Drifted d;
+    auto run = [&](const Json& args) {
+        auto s = run_session(in_roots({d.repo.dir()}, {call(1, args)}));
+        return reply(s, 1)["result"];
+    };
+    auto adhoc =
+        run({{"anchor", {"a.c:3-4@L3", "b.c:1"}}, {"base", d.base}, {"repo", d.repo.dir()}});
+    INFO(adhoc.dump());
+    CHECK(adhoc["isError"] == false);
+    const Json& spec = adhoc["structuredContent"]["specs"][0];
+    CHECK(spec["id"].is_null());
+    CHECK(spec["source"] == "anchor");
+    REQUIRE(spec["anchors"].size() == 2);
+    CHECK(spec["anchors"][0]["status"] == "MOVED");
+    CHECK(spec["anchors"][0]["symbol_found"] == true);
+    CHECK(spec["anchors"][1]["status"] == "GONE");
+
+    // With a spec too: the spec's, then the ad hoc one.
+    auto both =
+        run({{"spec", d.spec()}, {"anchor", {"a.c:1"}}, {"base", d.base}, {"repo", d.repo.dir()}});
+    CHECK(both["structuredContent"]["specs"].size() == 2);
+
+    struct Case {
+        Json arguments;
+        std::string message;
+    };
+    const std::vector<Case> cases = {
+        {{{"anchor", {"a.c:3"}}}, "anchor needs base"},
+        {{{"anchor", "a.c:3"}, {"base", d.base}}, "anchor must be an array of strings"},
+        {{{"anchor", {3}}, {"base", d.base}}, "anchor[0] must be a string, not an integer"},
+        {{{"anchor", {"a.c"}}, {"base", d.base}}, "anchor[0]: "},
+        {{{"spec", d.spec()}, {"max_window_lines", 0}}, "max_window_lines must be between 1 and"},
+        {{{"spec", d.spec()}, {"max_callers", -1}}, "max_callers must be between 0 and"},
+        {{{"spec", d.spec()}, {"max_line_bytes", 15}}, "max_line_bytes must be between 16 and"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.arguments.dump());
+        auto r = run(c.arguments);
+        CHECK(r["isError"] == true);
+        CHECK_THAT(text_of(r), Catch::Contains(c.message));
+    }
+}
+
+namespace {
+
+// A plan of `n` specs, each at its own commit of a history of `commits`, in a .jsonl file:
+// a call on it resolves spec after spec.
+std::string many_specs(const Repo& repo, const cptest::TempDir& dir, int commits, int n) {
+    std::vector<std::string> bases;
+    for (int i = 0; i < commits; ++i) {
+        repo.write("a.c", numbered(40 + i));
+        repo.write("c" + std::to_string(i % 7) + ".c", numbered(i + 3));
+        bases.push_back(repo.commit());
+    }
+    std::string lines;
+    for (int i = 0; i < n; ++i)
+        lines += Json{{"id", "s" + std::to_string(i)},
+                      {"base", bases[std::size_t(i) % bases.size()]},
+                      {"reads",
+                       {{{"location", {{"path", "a.c"}, {"line", 1 + i % 30}, {"symbol", "L1"}}}},
+                        {{"location", {{"path", "c1.c"}, {"line", 1}}}}}}}
+                     .dump() +
+                 "\n";
+    auto path = dir.path() + "/many.jsonl";
+    cptest::sh("cat > " + q(path), lines);
+    return path;
+}
+
+std::string call_with_token(int id, const Json& arguments, const Json& token) {
+    return Json{{"jsonrpc", "2.0"},
+                {"id", id},
+                {"method", "tools/call"},
+                {"params",
+                 {{"name", "context_pack"},
+                  {"arguments", arguments},
+                  {"_meta", {{"progressToken", token}}}}}}
+        .dump();
+}
+
+std::string cancel(int id) {
+    return Json{{"jsonrpc", "2.0"},
+                {"method", "notifications/cancelled"},
+                {"params", {{"requestId", id}, {"reason", "test"}}}}
+        .dump();
+}
+
+}  // namespace
+
+TEST_CASE("mcp a progressToken brings notifications/progress as specs resolve, then the result",
+          "[mcp]") {
+    Repo repo;
+    cptest::TempDir dir;
+    auto path = many_specs(repo, dir, 3, 3);
+    auto s = run_session(in_roots(
+        {repo.dir(), dir.path()},
+        {call_with_token(5, {{"spec", path}, {"repo", repo.dir()}, {"table_only", true}}, "tok")}));
+    std::vector<Json> progress;
+    std::size_t result_at = 0;
+    for (std::size_t i = 0; i < s.replies.size(); ++i) {
+        const Json& m = s.replies[i];
+        if (m.value("method", "") == "notifications/progress") progress.push_back(m["params"]);
+        if (m.contains("id") && m["id"] == 5) result_at = i;
+    }
+    REQUIRE(progress.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        CHECK(progress[i]["progressToken"] == "tok");
+        CHECK(progress[i]["progress"] == i + 1);
+        CHECK(progress[i]["total"] == 3);
+    }
+    CHECK(s.replies[result_at]["result"]["isError"] == false);
+    CHECK(s.lines[result_at - 1].find("\"progress\":3") != std::string::npos);  // last before it
+
+    // Without a token, no notification.
+    auto plain = run_session(
+        in_roots({repo.dir(), dir.path()}, {call(5, {{"spec", path}, {"repo", repo.dir()}})}));
+    for (const Json& m : plain.replies) CHECK(m.value("method", "") != "notifications/progress");
+}
+
+TEST_CASE("mcp a cancelled call stops and sends no result", "[mcp]") {
+    Repo repo;
+    cptest::TempDir dir;
+    // The call resolves 3000 specs: far longer than reading the line that follows it.
+    auto path = many_specs(repo, dir, 40, 3000);
+    const Json slow = {{"spec", path}, {"repo", repo.dir()}};
+    // Cancelled on the line after the call: it stops, and nothing answers it.
+    auto one = run_session(
+        in_roots({repo.dir(), dir.path()}, {call(1, slow), cancel(1), request(2, "ping")}));
+    CHECK(one.status == 0);
+    CHECK(reply(one, 2)["result"] == Json::object());
+    for (const Json& m : one.replies) CHECK_FALSE((m.contains("id") && m["id"] == 1));
 }

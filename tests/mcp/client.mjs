@@ -2,8 +2,12 @@
 // declaring roots, lists its tool, calls it on a fixture repository built here with git,
 // checks the text and structuredContent (which the SDK also validates against the tool's
 // outputSchema), checks that bad calls and paths outside the roots are isError results after
-// which the server still answers, that changed roots are asked for again, and closes; then a
-// client without roots, whose calls read only inside the server's directory.
+// which the server still answers, that changed roots are asked for again, that the caps cut
+// structuredContent as the text and the pointers name the tool's arguments, ad hoc anchors
+// and a null id, progress notifications and a ping answered while a slow call runs (ordering,
+// not timing: the ping is sent once the call's first progress is in), a cancelled call that
+// never answers, and closes; then a client without roots, whose calls read only inside the
+// server's directory.
 // Usage: node client.mjs PATH/TO/context-pack
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -70,6 +74,28 @@ const spec = {
 const specFile = path.join(dir, 'plan.json');
 fs.writeFileSync(specFile, JSON.stringify(spec));
 
+// A slow call, made slow by its size, not by time: 3000 specs over a history of 40 commits,
+// each spec at one of them, resolved one after another.
+const hist = path.join(dir, 'hist');
+fs.mkdirSync(hist);
+const histGit = (...args) => execFileSync('git', args, { cwd: hist, env: gitEnv, encoding: 'utf8' }).trim();
+histGit('init', '-q');
+const histBases = [];
+for (let i = 0; i < 40; i += 1) {
+  fs.writeFileSync(path.join(hist, 'a.c'), numbered(40 + i));
+  fs.writeFileSync(path.join(hist, `c${i % 7}.c`), numbered(i + 3));
+  histGit('add', '-A');
+  histGit('commit', '-q', '-m', `c${i}`);
+  histBases.push(histGit('rev-parse', 'HEAD'));
+}
+const slowFile = path.join(dir, 'slow.jsonl');
+fs.writeFileSync(slowFile, Array.from({ length: 3000 }, (_, i) => JSON.stringify({
+  id: `s${i}`,
+  base: histBases[i % histBases.length],
+  reads: [{ location: { path: 'a.c', line: 1 + (i % 30), symbol: 'L1' } }, { location: { path: 'c1.c', line: 1 } }],
+})).join('\n') + '\n');
+const slow = { spec: slowFile, repo: hist };
+
 // ---- the session: a client whose root is the fixture's folder -------------------------------
 const transport = new StdioClientTransport({ command: bin, args: ['mcp'], cwd: repo, stderr: 'pipe' });
 let serverStderr = '';
@@ -88,6 +114,15 @@ client.onerror = (e) => transportErrors.push(e);
 try {
   await client.connect(transport);
   const child = transport._process; // private, but the only way to see the exit status
+  // Every line the server writes, and every message the client sends, as they go.
+  let rawOut = '';
+  child.stdout.on('data', (chunk) => { rawOut += chunk; });
+  const sent = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    sent.push(message);
+    return send(message, options);
+  };
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 
   const info = client.getServerVersion();
@@ -103,10 +138,11 @@ try {
   const tool = tools[0];
   assert.equal(tool.name, 'context_pack');
   assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), [
-    'at_base', 'base', 'callers_in', 'context', 'max_file_mib', 'max_lines', 'only', 'repo',
-    'since', 'spec', 'table_only', 'target',
+    'anchor', 'at_base', 'base', 'callers_in', 'context', 'max_callers', 'max_file_mib',
+    'max_line_bytes', 'max_lines', 'max_window_lines', 'only', 'repo', 'since', 'spec',
+    'table_only', 'target',
   ]);
-  assert.deepEqual(tool.inputSchema.required, ['spec']);
+  assert.equal(tool.inputSchema.required, undefined, 'spec, or anchor with base');
   assert.ok(tool.outputSchema, 'the tool declares an outputSchema');
   step('tools/list: context_pack with its input and output schemas');
 
@@ -211,12 +247,88 @@ try {
   assert.equal(rootsAsked, 3);
   step('roots/list_changed: asked again, and the new roots hold');
 
+  // Caps: the structured content is cut as the text is, and the pointers speak the tool's
+  // arguments, never the command line's options.
+  const capped = await client.callTool({
+    name: 'context_pack',
+    arguments: { spec, max_lines: 1, max_window_lines: 1, max_callers: 0, max_line_bytes: 16 },
+  });
+  assert.ok(!capped.isError, JSON.stringify(capped.content));
+  const cdoc = capped.structuredContent;
+  assert.deepEqual(cdoc.caps, { max_lines: 1, max_window_lines: 1, max_callers: 0, max_line_bytes: 16 });
+  assert.equal(cdoc.cut, true);
+  assert.equal(cdoc.specs[0].id, 'plan');
+  const cutWindow = cdoc.specs[0].windows[0];
+  assert.deepEqual(cutWindow.cut, { by: 'max_lines', lift: { only: ['1'] } });
+  assert.deepEqual(cutWindow.lines, []);
+  const markers = capped.content[0].text.split('\n').filter((l) => /not shown|same call with|^…/.test(l));
+  assert.ok(markers.length >= 2, capped.content[0].text);
+  for (const m of markers) assert.ok(!m.includes('--'), `a cut marker in CLI syntax: ${m}`);
+  assert.match(capped.content[0].text, /not shown \(over max_lines 1\); print one with:\n  same call with only: \["1"\]/);
+  step('caps: structuredContent cut as the text, pointers in the tool\'s arguments');
+
+  // Ad hoc anchors with base; a spec without id is null.
+  const adhoc = await client.callTool({ name: 'context_pack', arguments: { anchor: ['a.c:3-4@L3'], base, table_only: true } });
+  assert.ok(!adhoc.isError, JSON.stringify(adhoc.content));
+  assert.equal(adhoc.structuredContent.specs[0].id, null);
+  assert.equal(adhoc.structuredContent.specs[0].anchors[0].status, 'MOVED');
+  const { id: _id, ...noId } = spec;
+  const anonymous = await client.callTool({ name: 'context_pack', arguments: { spec: noId, table_only: true } });
+  assert.equal(anonymous.structuredContent.specs[0].id, null);
+  const noBase = await client.callTool({ name: 'context_pack', arguments: { anchor: ['a.c:3'] } });
+  assert.equal(noBase.isError, true);
+  assert.match(noBase.content[0].text, /^anchor needs base/);
+  step('anchor with base, and a null id');
+
+  // A slow call with a progressToken: progress arrives as specs resolve, and a ping sent
+  // once the first progress is in is answered before the call's result.
+  const order = [];
+  const progress = [];
+  let pinged;
+  const slowCall = client.callTool({ name: 'context_pack', arguments: { ...slow, table_only: true } }, undefined, {
+    onprogress: (p) => {
+      progress.push(p);
+      if (!pinged) pinged = client.ping().then(() => order.push('ping'));
+    },
+    timeout: 110_000,
+  }).then((r) => { order.push('result'); return r; });
+  const slowResult = await slowCall;
+  await pinged;
+  assert.ok(!slowResult.isError, JSON.stringify(slowResult.content).slice(0, 500));
+  assert.equal(slowResult.structuredContent.specs.length, 3000);
+  assert.deepEqual(order, ['ping', 'result'], 'the ping was answered while the call ran');
+  assert.ok(progress.length >= 2, `progress notifications: ${progress.length}`);
+  assert.ok(progress.every((p, i) => p.total === 3000 && (i === 0 || p.progress > progress[i - 1].progress)));
+  step(`progress: ${progress.length} notifications, and a ping answered during the call`);
+
+  // Cancelled once its first progress is in: the call stops, and no result is ever sent.
+  const abort = new AbortController();
+  const cancelled = client.callTool({ name: 'context_pack', arguments: slow }, undefined, {
+    signal: abort.signal,
+    onprogress: () => abort.abort('no longer wanted'),
+  });
+  await assert.rejects(cancelled);
+  const cancelledId = sent.filter((m) => m.method === 'tools/call').at(-1).id;
+  assert.ok(sent.some((m) => m.method === 'notifications/cancelled' && m.params.requestId === cancelledId));
+  await client.ping();
+  const after = await client.callTool({ name: 'context_pack', arguments: { spec, table_only: true } });
+  assert.ok(!after.isError);
+  step('notifications/cancelled: the call is dropped, and the server answers on');
+
   await client.close();
   const { code, signal } = await exited;
+  const answeredCancelled = rawOut.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))
+    .filter((m) => m.id === cancelledId && !m.method);
+  assert.deepEqual(answeredCancelled, [], 'a cancelled call sends no result');
   assert.equal(signal, null, `the server was killed by ${signal}: it did not exit on end of input`);
   assert.equal(code, 0);
   assert.equal(serverStderr, '', 'nothing on stderr');
-  assert.deepEqual(transportErrors, []);
+  // Progress the server sent before it read the cancellation may come after the SDK forgot
+  // the call's token: the SDK reports it, and ignores it, as the spec says a receiver should.
+  const cancelledToken = sent.find((m) => m.id === cancelledId).params._meta.progressToken;
+  const late = (e) => String(e).includes('progress notification for an unknown token')
+    && String(e).includes(`"progressToken":${JSON.stringify(cancelledToken)}`);
+  assert.deepEqual(transportErrors.filter((e) => !late(e)), []);
   step('close: end of input, exit status 0');
 
   // A client without roots: the server's directory (the repository) is the one root.

@@ -280,6 +280,9 @@ const runs = [
   ['--only 1 --only reads[0] --target HEAD', ['--only', '1', '--only', 'reads[0]', '--target', 'HEAD', specFile]],
   ['--context 0', ['--context', '0', specFile]],
   ['--max-lines 20', ['--max-lines', '20', specFile]],
+  // The caps MCP applies by default: its structuredContent is these documents (below).
+  ['--target HEAD --max-lines 1500', ['--target', 'HEAD', '--max-lines', '1500', specFile]],
+  ['several specs --table --max-lines 1500', ['--table', '--max-lines', '1500', driftFile]],
   ['ad hoc --anchor', ['--base', base, '--anchor', `src/main.c:${plan.file_changes[0].location.line}-${plan.file_changes[0].location.end_line}@parse_args`,
     '--anchor', 'src/old.c:1', '--anchor', 'big.c:5']],
   ['several specs (.jsonl, per-spec targets)', [driftFile]],
@@ -328,6 +331,8 @@ const validateLine = ajv.compile({ $schema: schema.$schema, $defs: schema.$defs,
 runs.forEach(([what, args, input, cwd]) => {
   const doc = documents.find(([w]) => w === what)?.[1];
   if (!doc) return;
+  // jsonl streams each spec whole as it is resolved: --max-lines cuts only the document.
+  if (args.includes('--max-lines')) return;
   const argv = [...args, '--format', 'jsonl'];
   const r = spawnSync(bin, argv, {
     cwd: cwd ?? repo, input, encoding: 'utf8',
@@ -373,6 +378,8 @@ runs.forEach(([what, args, input, cwd]) => {
       params: { name: 'context_pack', arguments: { spec: specFile, target: 'HEAD' } } },
     { jsonrpc: '2.0', id: 3, method: 'tools/call',
       params: { name: 'context_pack', arguments: { spec: driftFile, table_only: true } } },
+    { jsonrpc: '2.0', id: 4, method: 'tools/call',
+      params: { name: 'context_pack', arguments: { spec: specFile, max_lines: 20 } } },
   ];
   const r = spawnSync(bin, ['mcp'], {
     cwd: repo,
@@ -383,7 +390,7 @@ runs.forEach(([what, args, input, cwd]) => {
     timeout: 60_000,
   });
   const replies = (r.stdout ?? '').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-  for (const id of [2, 3]) {
+  for (const id of [2, 3, 4]) {
     const reply = replies.find((m) => m.id === id);
     const what = `mcp tools/call #${id} structuredContent`;
     if (!reply?.result?.structuredContent) {
@@ -396,7 +403,8 @@ runs.forEach(([what, args, input, cwd]) => {
     documents.push([what, doc]);
   }
   // The same arguments on the command line print the same document.
-  const same = [[2, '--target HEAD'], [3, 'several specs --table']];
+  const same = [[2, '--target HEAD --max-lines 1500'], [3, 'several specs --table --max-lines 1500'],
+    [4, '--max-lines 20']];
   for (const [id, cliWhat] of same) {
     const mcpDoc = replies.find((m) => m.id === id)?.result?.structuredContent;
     const cliDoc = documents.find(([what]) => what === cliWhat)?.[1];
@@ -448,6 +456,12 @@ runs.forEach(([what, args, input, cwd]) => {
   seen('window null', (a) => a.window === null, anchors);
   seen('window > 0', (a) => a.window > 0, anchors);
   seen('base null (unresolved)', (s) => s.base === null, specs);
+  seen('id null (ad hoc anchors)', (s) => s.id === null, specs);
+  seen('a window cut by max_lines', (w) => w.cut?.by === 'max_lines' && w.lines.length === 0, windows);
+  seen('a caller list cut by max_lines', (c) => c.cut?.by === 'max_lines' && c.hits.length === 0, callers);
+  seen('omitted lines and their lift', (w) => w.omitted?.lift?.max_window_lines > 100, windows);
+  seen('more callers and their lift', (c) => c.more?.lift?.max_callers === c.total, callers);
+  seen('long lines and their lift', (s) => s.long_lines?.lift?.max_line_bytes > 300, specs);
   seen('target worktree', (s) => s.target === 'worktree', specs);
   seen('head set (a working-tree target)', (s) => typeof s.head === 'string', specs);
   seen('head null', (s) => s.head === null, specs);
@@ -516,6 +530,9 @@ runs.forEach(([what, args, input, cwd]) => {
       a.target_blob = a.target_blob.slice(0, 12);
     }],
     ['a negative window index', ['/window', 'minimum'], (d) => { d.specs[0].anchors.find((a) => a.window !== null).window = -1; }],
+    ['a window cut by an unknown cap', ['/cut/by', 'const'], (d) => { d.specs[0].windows[0].cut = { by: 'lines', lift: { only: ['1'] } }; }],
+    ['a lift of only as a number', ['/lift/only', 'type'], (d) => { d.specs[0].windows[0].cut = { by: 'max_lines', lift: { only: 1 } }; }],
+    ['an id that is neither a string nor null', ['/id', 'type'], (d) => { d.specs[0].id = 7; }],
     ['format_version 2', ['/format_version', 'const'], (d) => { d.format_version = 2; }],
     ['exit_status 2', ['/exit_status', 'enum'], (d) => { d.exit_status = 2; }],
     ['a short base hash', ['/base', 'pattern'], (d) => { d.specs[0].base = d.specs[0].base.slice(0, 12); }],

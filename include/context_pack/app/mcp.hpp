@@ -16,7 +16,10 @@ inline constexpr std::array<std::string_view, 4> kProtocolVersions = {"2025-11-2
                                                                       "2025-03-26", "2024-11-05"};
 
 // Reads one JSON-RPC message (or batch) a line from `in`, writes each reply as one line to
-// `out` and flushes it; `err` gets only diagnostics. Returns the exit status: 0 at end of input.
+// `out` and flushes it; `err` gets only diagnostics. A tools/call runs on a thread of its own
+// (at most 8 at once), writing its reply (and its progress) whenever it is done, so replies
+// may come in another order than the requests; at end of input the running calls are
+// answered first. Returns the exit status: 0 at end of input.
 int serve(std::istream& in, std::ostream& out, std::ostream& err);
 
 // `context-pack mcp [--help]`: argv[1] is "mcp". Returns the process's exit status.

@@ -43,6 +43,9 @@ struct Request {
     // with table_only and no `only`, else once the whole report is made.
     std::function<void(const SpecReport&)> on_spec;
     std::function<void(std::size_t done, std::size_t total)> on_progress;  // specs resolved
+    // Asked after each spec is resolved and before the pack step: true stops the job, and
+    // build_report returns an Error saying it was cancelled (MCP: notifications/cancelled).
+    std::function<bool()> cancelled;
     OptionNames names = kCommandLineNames;  // how errors name the options above
     // The front end's word on the repository opened, before a file or object of it is read
     // (MCP: its directories must lie inside the client's roots); absent: any repository.

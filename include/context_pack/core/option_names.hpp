@@ -20,6 +20,7 @@ struct OptionNames {
     OptionName since{"--since", "--since REV"};
     OptionName only{"--only", "--only ROW"};
     OptionName max_file_mib{"--max-file-mib", "--max-file-mib N"};
+    OptionName max_lines{"--max-lines", "--max-lines N"};
     OptionName max_window_lines{"--max-window-lines", "--max-window-lines N"};
     OptionName max_callers{"--max-callers", "--max-callers N"};
     OptionName max_line_bytes{"--max-line-bytes", "--max-line-bytes N"};

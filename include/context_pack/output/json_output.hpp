@@ -9,13 +9,27 @@
 #include <ostream>
 
 #include "context_pack/model/report.hpp"
+#include "context_pack/output/text_output.hpp"
 
 namespace cp {
 
 inline constexpr int kJsonFormatVersion = 1;
 
-nlohmann::ordered_json report_to_json(const Report& report);
-void print_json(std::ostream& out, const Report& report);
+// The caps a front end applied, for a document that says what they cut: then the document
+// carries `caps`, `cut` (whether anything was), each window's and caller list's `cut` (left
+// out under max_lines: its lines or hits emptied) and `lift` (the arguments that show the
+// rest: {"only": ["3"], "max_window_lines": 250}), and each spec's `long_lines`. Without
+// it the document is whole but for the pack step's own caps (`omitted`, `cut_bytes`).
+struct JsonCaps {
+    std::optional<std::size_t> max_lines;  // absent: not applied to the document
+    std::size_t max_window_lines = 100;
+    std::size_t max_callers = 50;
+    std::size_t max_line_bytes = 300;
+    const PackCuts* cuts = nullptr;  // what max_lines left out (print_pack)
+};
+
+nlohmann::ordered_json report_to_json(const Report& report, const JsonCaps* caps = nullptr);
+void print_json(std::ostream& out, const Report& report, const JsonCaps* caps = nullptr);
 
 // --format jsonl: JSON Lines, compact, one line a spec as it is finished ("type": "spec",
 // then the fields of a spec in the document above), then one closing line ("type": "end")

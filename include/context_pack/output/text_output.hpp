@@ -5,8 +5,11 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "context_pack/core/option_names.hpp"
 #include "context_pack/model/report.hpp"
@@ -24,8 +27,27 @@ struct TextOptions {
     std::size_t max_callers = 50;
     std::size_t max_line_bytes = 300;
     OptionNames names = kCommandLineNames;
+    // How a pointer asks for the pack again: for one anchor (`row`) or all, with a cap
+    // raised (`cap` to `value`) or none. Absent: the command line's "RERUN --only 3
+    // --max-window-lines 250", from `rerun` and `names`; a front end with another syntax
+    // (MCP: only: ["3"], max_window_lines: 250) gives its own.
+    std::function<std::string(std::optional<std::size_t> row, const OptionName* cap,
+                              std::size_t value)>
+        again;
 };
 
-void print_pack(std::ostream& out, const Report& report, const TextOptions& options);
+// What the text pack left out under max_lines, per spec in report order: the indexes of
+// the windows and caller lists it named with a pointer instead of printing.
+struct PackCuts {
+    struct Spec {
+        std::vector<std::size_t> windows;
+        std::vector<std::size_t> callers;
+    };
+    std::vector<Spec> specs;
+};
+
+// `cuts`, when given, is told what max_lines left out.
+void print_pack(std::ostream& out, const Report& report, const TextOptions& options,
+                PackCuts* cuts = nullptr);
 
 }  // namespace cp
