@@ -7,7 +7,7 @@
 // and a null id, progress notifications and a ping answered while a slow call runs (ordering,
 // not timing: the ping is sent once the call's first progress is in), a cancelled call that
 // never answers, and closes; then a client without roots, whose calls read only inside the
-// server's directory.
+// server's directory, and one that starts the server from / with roots.
 // Usage: node client.mjs PATH/TO/context-pack
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -343,6 +343,25 @@ try {
     /^spec .*plan\.json is outside the server's directory .*\/repo \(the client declares no roots\)/);
   await plain.close();
   step('a client without roots: only the server\'s directory is read');
+
+  // A client that starts the server from /, as some desktop clients do, with one root: a
+  // relative spec and repo are read in that root.
+  const fromRoot = new Client({ name: 'context-pack-e2e-slash', version: '1.0.0' },
+    { capabilities: { roots: { listChanged: true } } });
+  fromRoot.setRequestHandler(ListRootsRequestSchema, async () => ({
+    roots: [{ uri: pathToFileURL(dir).href, name: 'fixture' }],
+  }));
+  await fromRoot.connect(new StdioClientTransport({ command: bin, args: ['mcp'], cwd: '/' }));
+  const relative = await fromRoot.callTool({
+    name: 'context_pack',
+    arguments: { spec: path.basename(specFile), repo: path.basename(repo), table_only: true },
+  });
+  assert.ok(!relative.isError, JSON.stringify(relative.content));
+  assert.match(relative.content[0].text, /SAME|MOVED|TOUCHED|RENAMED/);
+  const outside = await fromRoot.callTool({ name: 'context_pack', arguments: { spec: '/etc/passwd' } });
+  assert.equal(outside.isError, true);
+  await fromRoot.close();
+  step('a client that starts the server from / with roots: relative paths are read in its root');
 } finally {
   await client.close().catch(() => {});
   fs.rmSync(dir, { recursive: true, force: true });
