@@ -72,6 +72,9 @@ Allowed system_places(std::vector<std::string> mine) {
                           "/usr/lib64", "/etc/gitconfig", "/etc/gitattributes",
                           "/sys/devices/system/cpu", "/proc/self", "/dev/null", "/dev/urandom"})
         a.read.push_back(p);
+    // The C library's count of processors (the pool's size): /sys/devices/system/cpu above,
+    // or /proc/stat where /sys is not mounted (a chroot, some containers).
+    a.read.push_back("/proc/stat");
     // The system's CA bundle and TLS settings, which libgit2's TLS setup reads at start
     // where the build does not wrap it away (a shared libgit2).
     a.read.push_back("/etc/ssl");
