@@ -100,7 +100,6 @@ class Detector {
             target_done_.assign(targets_.size(), false);
             pairs_.clear();
             skipped_.reset();
-            basename_score_.clear();
             full();
             scored_all = true;
         }
@@ -111,9 +110,7 @@ class Detector {
     // False when what lies outside the columns scored could change the answer.
     bool restricted(const std::vector<bool>& listed) {
         basename_maps();
-        for (std::size_t s = 0; s < sources_.size(); ++s)
-            if (listed[s] && basename_paired(s))
-                record(s, *basename_partner(s), basename_score_[s]);
+        record_basename_pairs([&](std::size_t s) { return listed[s]; });
         // The limit is met on what the basename pass leaves: where it may bite, every pair of
         // that pass is made, for the counts.
         auto left = [](const std::vector<bool>& taken) {
@@ -121,9 +118,7 @@ class Detector {
         };
         const double limit = static_cast<double>(options_.limit);
         if (options_.limit > 0 && left(source_used_) * left(target_done_) > limit * limit) {
-            for (std::size_t s = 0; s < sources_.size(); ++s)
-                if (!source_used_[s] && basename_paired(s))
-                    record(s, *basename_partner(s), basename_score_[s]);
+            record_basename_pairs([](std::size_t) { return true; });
             std::size_t sources = std::size_t(left(source_used_));
             std::size_t targets = std::size_t(left(target_done_));
             if (sources == 0 || targets == 0) return true;
@@ -132,48 +127,37 @@ class Detector {
                 return true;
             }
         }
-        auto in_matrix = [&](Side side, std::size_t i) {
-            if (side == Side::Source) return !source_used_[i] && !basename_paired(i);
-            return !target_done_[i] && !target_taken(i);
+        auto in_matrix = [&](std::size_t s) { return !source_used_[s] && !basename_paired(s); };
+        // Whether `s` scores at least `score` on `t`, a target the full matrix holds.
+        auto reaches = [&](std::size_t s, std::size_t t, int score) {
+            return !target_done_[t] && estimate(s, t) >= score && !target_taken(t);
         };
 
         // The targets a listed source may take: its score there reaches the minimum.
         std::vector<bool> column(targets_.size());
         for (std::size_t s = 0; s < sources_.size(); ++s) {
-            if (!listed[s] || !in_matrix(Side::Source, s)) continue;
+            if (!listed[s] || !in_matrix(s)) continue;
             for (std::size_t t = 0; t < targets_.size(); ++t)
-                if (!column[t] && !target_done_[t] && estimate(s, t) >= options_.minimum_score &&
-                    in_matrix(Side::Target, t))
-                    column[t] = true;
+                if (!column[t] && reaches(s, t, options_.minimum_score)) column[t] = true;
         }
         if (std::find(column.begin(), column.end(), true) == column.end()) return true;
 
         // Their columns in full, as the full matrix keeps them, and the greedy play over them.
         std::vector<std::size_t> sources;
         for (std::size_t s = 0; s < sources_.size(); ++s)
-            if (in_matrix(Side::Source, s)) sources.push_back(s);
+            if (in_matrix(s)) sources.push_back(s);
         std::vector<Score> mx;
         for (std::size_t t = 0; t < targets_.size(); ++t)
             if (column[t]) best_sources(sources, t, mx);
         std::stable_sort(mx.begin(), mx.end(), better);
-        std::vector<bool> used = source_used_, done = target_done_;
-        std::vector<Score> chosen;
-        for (const Score& m : mx) {
-            if (m.target < 0 || m.score < options_.minimum_score) break;
-            auto t = std::size_t(m.target), s = std::size_t(m.source);
-            if (done[t] || used[s]) continue;
-            used[s] = done[t] = true;
-            chosen.push_back(m);
-        }
+        const std::vector<Score> chosen = play(mx);
         // An unlisted source the play gives a target could have taken another one first,
         // outside the columns, only with a score at least as high there.
         for (const Score& m : chosen) {
             auto s = std::size_t(m.source);
             if (listed[s]) continue;
             for (std::size_t t = 0; t < targets_.size(); ++t)
-                if (!column[t] && !target_done_[t] && estimate(s, t) >= m.score &&
-                    in_matrix(Side::Target, t))
-                    return false;
+                if (!column[t] && reaches(s, t, m.score)) return false;
         }
         for (const Score& m : chosen) record(std::size_t(m.source), std::size_t(m.target), m.score);
         return true;
@@ -231,8 +215,30 @@ class Detector {
     // basename names one source and one target, so the pairs do not depend on each other.
     void by_basename() {
         basename_maps();
+        record_basename_pairs([](std::size_t) { return true; });
+    }
+
+    // The basename pass's pairs of the sources `wanted` names that are not paired yet.
+    template <class Wanted>
+    void record_basename_pairs(const Wanted& wanted) {
         for (std::size_t s = 0; s < sources_.size(); ++s)
-            if (basename_paired(s)) record(s, *basename_partner(s), basename_score_[s]);
+            if (wanted(s) && !source_used_[s] && basename_paired(s))
+                record(s, *basename_partner(s), basename_score_[s]);
+    }
+
+    // git's greedy choice over candidate pairs sorted best first: each pair whose source and
+    // target are both still free, down to the minimum score. Records nothing.
+    std::vector<Score> play(const std::vector<Score>& sorted) const {
+        std::vector<bool> used = source_used_, done = target_done_;
+        std::vector<Score> chosen;
+        for (const Score& m : sorted) {
+            if (m.target < 0 || m.score < options_.minimum_score) break;
+            auto t = std::size_t(m.target), s = std::size_t(m.source);
+            if (done[t] || used[s]) continue;
+            used[s] = done[t] = true;
+            chosen.push_back(m);
+        }
+        return chosen;
     }
 
     // The unique basenames of the sources and targets left after exact renames.
@@ -315,12 +321,8 @@ class Detector {
         mx.reserve(targets.size() * kCandidatesPerTarget);
         for (std::size_t t : targets) best_sources(sources, t, mx);
         std::stable_sort(mx.begin(), mx.end(), better);
-        for (const Score& m : mx) {
-            if (m.target < 0 || m.score < options_.minimum_score) break;
-            auto t = std::size_t(m.target), s = std::size_t(m.source);
-            if (target_done_[t] || source_used_[s]) continue;
-            record(s, t, m.score);
-        }
+        for (const Score& m : play(mx))
+            record(std::size_t(m.source), std::size_t(m.target), m.score);
     }
 
     const std::vector<Candidate>& sources_;
