@@ -69,16 +69,15 @@ Result<Unit> Pairs::settle_paths_alone(const std::vector<Spec>& specs,
 
 Result<const git::Diff*> Pairs::diff_for(Pair& p, std::string_view path) {
     if (p.diff.answers_for(path)) return &p.diff;
-    if (!p.whole) {
-        auto whole = repo_.diff(p.base, p.target);
-        if (!whole) return whole.error();
-        p.whole = std::move(whole).value();
-    }
-    return &*p.whole;
+    return made_whole(p);
 }
 
 Result<const git::Diff*> Pairs::whole_diff(Pair& p) {
     if (!p.diff.partial()) return &p.diff;
+    return made_whole(p);
+}
+
+Result<const git::Diff*> Pairs::made_whole(Pair& p) {
     if (!p.whole) {
         auto whole = repo_.diff(p.base, p.target);
         if (!whole) return whole.error();

@@ -77,6 +77,9 @@ class Pairs {
                                         const std::string* old_bytes = nullptr);
 
   private:
+    // The pair's `whole` diff (every path, renames from every deleted one), made once.
+    Result<const git::Diff*> made_whole(Pair& p);
+
     const git::Repository& repo_;
     Content& content_;
     ReadAhead& ahead_;
