@@ -1,4 +1,5 @@
-# libgit2 1.5 to 1.9, found by pkg-config, as the interface target cp_libgit2.
+# libgit2 1.5 to 1.9, found by pkg-config (else on CMake's search path), as the interface
+# target cp_libgit2.
 #
 # CONTEXT_PACK_LIBGIT2_LINK says how it is linked:
 #   static  libgit2.a and its dependencies' archives (Debian's libgit2-dev installs them all
@@ -30,9 +31,39 @@ if(NOT CONTEXT_PACK_LIBGIT2_LINK MATCHES "^(auto|static|shared)$")
     "CONTEXT_PACK_LIBGIT2_LINK is '${CONTEXT_PACK_LIBGIT2_LINK}': give auto, static or shared")
 endif()
 
-find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
-pkg_check_modules(LIBGIT2 REQUIRED libgit2>=1.5)
+find_package(PkgConfig)
+if(PKG_CONFIG_FOUND)
+  pkg_check_modules(LIBGIT2 libgit2>=1.5)
+endif()
+# Without pkg-config (vcpkg with MSVC), or where it knows no libgit2: git2.h and the library
+# on CMake's search path (a toolchain file's, CMAKE_PREFIX_PATH), linked as shared, with the
+# version from git2/version.h.
+if(NOT LIBGIT2_FOUND)
+  find_path(CP_LIBGIT2_INCLUDE_DIR NAMES git2.h)
+  find_library(CP_LIBGIT2_LIBRARY NAMES git2 libgit2)
+  if(NOT CP_LIBGIT2_INCLUDE_DIR OR NOT CP_LIBGIT2_LIBRARY)
+    message(FATAL_ERROR "No libgit2 1.5 or later: pkg-config knows none (install libgit2-dev, or "
+      "brew install libgit2 pkg-config), and CMake's search path has no git2.h and git2 library "
+      "(give -DCMAKE_PREFIX_PATH=<libgit2's prefix> or vcpkg's toolchain file)")
+  endif()
+  file(STRINGS "${CP_LIBGIT2_INCLUDE_DIR}/git2/version.h" _cp_version_line
+    REGEX "^#define LIBGIT2_VERSION +\"[0-9.]+")
+  string(REGEX MATCH "[0-9]+\\.[0-9]+\\.[0-9]+" LIBGIT2_VERSION "${_cp_version_line}")
+  if(NOT LIBGIT2_VERSION OR LIBGIT2_VERSION VERSION_LESS 1.5)
+    message(FATAL_ERROR "libgit2 '${LIBGIT2_VERSION}' in ${CP_LIBGIT2_INCLUDE_DIR}: "
+      "context-pack needs 1.5 or later")
+  endif()
+  set(LIBGIT2_INCLUDE_DIRS ${CP_LIBGIT2_INCLUDE_DIR})
+  set(LIBGIT2_LINK_LIBRARIES ${CP_LIBGIT2_LIBRARY})
+  set(LIBGIT2_CFLAGS_OTHER "")
+  set(LIBGIT2_LDFLAGS_OTHER "")
+  set(CP_LIBGIT2_NO_PKG_CONFIG ON)
+  if(CONTEXT_PACK_LIBGIT2_LINK STREQUAL "static")
+    message(FATAL_ERROR "CONTEXT_PACK_LIBGIT2_LINK=static needs pkg-config, which names "
+      "libgit2.a's dependencies")
+  endif()
+endif()
 if(LIBGIT2_VERSION VERSION_GREATER_EQUAL 1.10)
   message(WARNING "libgit2 ${LIBGIT2_VERSION}: context-pack is tested with libgit2 1.5 to 1.9; "
     "hunks come through libgit2's public API")
@@ -118,7 +149,7 @@ function(cp_libgit2_links result source libraries)
 endfunction()
 
 set(CP_LIBGIT2_STATIC OFF)
-if(NOT CONTEXT_PACK_LIBGIT2_LINK STREQUAL "shared")
+if(NOT CONTEXT_PACK_LIBGIT2_LINK STREQUAL "shared" AND NOT CP_LIBGIT2_NO_PKG_CONFIG)
   cp_libgit2_static_libraries(CP_LIBGIT2_STATIC_LINK)
   if(CP_LIBGIT2_STATIC_LINK)
     cp_libgit2_links(CP_LIBGIT2_STATIC_LINKS
@@ -157,7 +188,7 @@ if(CP_LIBGIT2_STATIC)
   endforeach()
   target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBGIT2_STATIC_LINK} Threads::Threads
     ${CMAKE_DL_LIBS})
-  if(CP_CA_BUNDLE_WRAP)
+  if(CP_CA_BUNDLE_WRAP)  # a GNU ld option; mbedTLS in a static libgit2 is a Linux build's
     target_link_options(cp_libgit2 INTERFACE -Wl,--wrap=mbedtls_x509_crt_parse_file)
   endif()
 else()

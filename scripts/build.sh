@@ -18,5 +18,9 @@ elif [ "${1:-}" = "--shared" ]; then
     dir="$root/build-shared"
     set -- -DCONTEXT_PACK_LIBGIT2_LINK=shared "$@"
 fi
-cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCONTEXT_PACK_WERROR=ON "$@" >/dev/null
-cmake --build "$dir" -j"$(nproc)"
+# Warnings are errors where CI builds (Debian's compilers); elsewhere a newer compiler's new
+# warning does not stop the build.
+werror=ON
+command -v dpkg-query >/dev/null 2>&1 || werror=OFF
+cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCONTEXT_PACK_WERROR=$werror "$@" >/dev/null
+cmake --build "$dir" -j"$(getconf _NPROCESSORS_ONLN)"

@@ -9,6 +9,24 @@ set -euo pipefail
 # present (cmake/Libgit2.cmake): the archives of its dependencies are named too (libgit2-dev
 # pulls most in already; Debian 13's libcrypto.a also needs libzstd's). clang-format is the
 # format test's, which needs release 14 (Debian 12's; on Debian 13 the test is left out).
+# Without dpkg: Homebrew's formulae where brew is (macOS), else nothing is installed and cmake
+# says what it could not find.
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    if command -v brew >/dev/null 2>&1; then
+        missing=()
+        for f in cmake pkg-config libgit2 cli11 fmt nlohmann-json catch2; do
+            brew list --versions "$f" >/dev/null 2>&1 || missing+=("$f")
+        done
+        [ ${#missing[@]} -eq 0 ] && exit 0
+        echo "installing with Homebrew: ${missing[*]}" >&2
+        brew install "${missing[@]}" >&2
+    else
+        echo "install-deps.sh: no apt-get and no Homebrew here; install a C++20 compiler, cmake," \
+            "pkg-config, git, libgit2 (1.5 to 1.9), CLI11, fmt, nlohmann/json and Catch2" \
+            "(README: Install)" >&2
+    fi
+    exit 0
+fi
 packages=(g++ cmake make pkg-config git libgit2-dev libmbedtls-dev libssh2-1-dev libssl-dev
           libzstd-dev libhttp-parser-dev libpcre2-dev zlib1g-dev libcli11-dev libfmt-dev
           nlohmann-json3-dev catch2 clang-format strace "$@")

@@ -10,4 +10,4 @@ dir="$root/build"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:fast_unwind_on_malloc=0 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0" \
-    ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
+    ctest --test-dir "$dir" --output-on-failure -j"$(getconf _NPROCESSORS_ONLN)"
