@@ -74,7 +74,7 @@ __context_pack_complete() {
         compopt -o filenames -o nospace 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return ;;
-    --only | --context | --max-lines | --max-file-mib | --jobs | --max-window-lines | \
+    --only | --context | --max-lines | --max-file-mib | --cache-mib | --jobs | --max-window-lines | \
         --max-callers | --max-line-bytes)
         COMPREPLY=()
         return ;;
@@ -94,7 +94,8 @@ __context_pack_complete() {
     if [[ $cur == -* ]]; then
         local options="-h --help -C --base --anchor --target --at-base --since --only
             --format --table --context --max-lines --max-window-lines --max-callers
-            --callers-in --max-line-bytes --max-file-mib --jobs --color --no-color --version"
+            --callers-in --max-line-bytes --max-file-mib --cache-mib --jobs --color --no-color
+            --version"
         mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
         return
     fi

@@ -41,6 +41,7 @@ struct Options {
     std::size_t max_lines = 1500;
     bool max_lines_given = false;
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
+    std::uint64_t cache_mib = kDefaultCacheBytes >> 20;
     std::string color = "auto";
 };
 
@@ -239,6 +240,11 @@ void add_options(CLI::App& app, Options& o) {
                    "Files larger than this many MiB are not read, 1 to 1048576 (default 128)")
         ->type_name("N")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20).description(""));
+    app.add_option("--cache-mib", o.cache_mib,
+                   "MiB of file contents kept for reuse while the run goes on, 0 to 1048576 "
+                   "(default 64); the output never depends on it")
+        ->type_name("N")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 20).description(""));
     app.add_option("--jobs", o.request.jobs,
                    "Threads that read and diff, 1 to 256 (default: one a core, at most 8; 1: "
                    "none besides the main one)")
@@ -303,6 +309,7 @@ Request request_of(Options o, std::vector<Spec> specs, std::ostream& out, std::o
     }
     if (o.format == "quickfix") o.request.table_only = true;  // positions only, no windows
     o.request.max_file_bytes = o.max_file_mib << 20;
+    o.request.cache_bytes = o.cache_mib << 20;
     o.request.git_env = git::Environment::of_process();  // as git passes it to commands
     return std::move(o.request);
 }

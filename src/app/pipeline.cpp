@@ -84,7 +84,7 @@ Result<Report> build_report(const Request& request) {
             return Error{revision_problem(repo.value(), flag->name.c_str(), **rev, found)};
     }
 
-    Content content(repo.value());
+    Content content(repo.value(), request.cache_bytes);
     auto pool = Pool::start(repo.value(), request.jobs);
     std::optional<Result<Report>> resolved;
     try {

@@ -1,6 +1,6 @@
 // The caches a Repository fills from its const methods (mutable members, see repository.hpp):
-// parsed trees for path lookups, and the diff attributes with the handle they are asked of.
-// No lock: a handle serves one thread at a time, and these are filled on the main thread.
+// parsed trees for path lookups (up to kMaxTrees), and the diff attributes with the handle they are
+// asked of. No lock: a handle serves one thread at a time, and these are filled on the main thread.
 #pragma once
 
 #include <map>
@@ -11,6 +11,9 @@
 #include "libgit2.hpp"
 
 namespace cp::git {
+
+// Parsed trees kept for path lookups, at most (about 20 MB of git/git's trees).
+inline constexpr std::size_t kMaxTrees = 512;
 
 struct Repository::Trees {
     struct OidLess {

@@ -24,6 +24,12 @@ Result<PathLookup> Repository::lookup(const std::string& commit, std::string_vie
         }
         return it->second.get();
     };
+    // Past kMaxTrees the trees kept are all given up (none is in use between lookups): a
+    // batch over many pairs keeps the trees of the pairs it is on, not every tree it read.
+    if (trees_->by_id.size() > kMaxTrees) {
+        trees_->by_id.clear();
+        trees_->root_of.clear();
+    }
     auto root_id = trees_->root_of.find(commit);
     if (root_id == trees_->root_of.end()) {
         TreeHandle root;

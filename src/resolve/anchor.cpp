@@ -194,8 +194,7 @@ Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
     return carried;
 }
 
-Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
-                                                  const git::Entry& entry) {
+Result<Bytes> AnchorRules::read_base(Pair& p, AnchorResult& r, const git::Entry& entry) {
     const Anchor& a = r.anchor;
     if (const git::Delta* d = p.diff.answers_for(a.path) ? p.diff.find_old(a.path) : nullptr)
         ahead_.collect_hunks(p, *d);
@@ -211,7 +210,7 @@ Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
             "{} to carry it",
             a.path, base_size.value() >> 20, repo_.max_file_bytes() >> 20,
             repo_.option_names().max_file_mib.name);
-        return static_cast<const std::string*>(nullptr);
+        return Bytes();
     }
     auto base_content = content_.blob(entry.oid, "of " + a.path + " at base");
     if (!base_content) return base_content.error();
@@ -219,9 +218,9 @@ Result<const std::string*> AnchorRules::read_base(Pair& p, AnchorResult& r,
     if (a.last_line() > lines) {
         r.reason = fmt::format("{}:{}-{} is past the end of the file at base ({} lines)", a.path,
                                a.line, a.last_line(), lines);
-        return static_cast<const std::string*>(nullptr);
+        return Bytes();
     }
-    return base_content.value();
+    return std::move(base_content).value();
 }
 
 Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delta,
@@ -264,7 +263,7 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     } else if (r.status == Status::Touched && target_content.value()) {
         point_to_best(r, base_bytes, *target_content.value());
     }
-    if (check_symbols) check_symbol(r, target_content.value());
+    if (check_symbols) check_symbol(r, target_content.value().get());
     return Unit{};
 }
 

@@ -41,7 +41,7 @@ class AnchorRules {
     // resolve(), an object the store does not give left as the error it is.
     Result<Unit> fill(Pair& p, AnchorResult& r, bool check_symbols);
     // The anchor's file at base, or nullptr when `r` got its reason (too large, too short).
-    Result<const std::string*> read_base(Pair& p, AnchorResult& r, const git::Entry& entry);
+    Result<Bytes> read_base(Pair& p, AnchorResult& r, const git::Entry& entry);
     // Through a changed file: the hunks, the boundary rule, then relocation and the symbol.
     Result<Unit> carry(Pair& p, AnchorResult& r, const git::Delta& delta,
                        const std::string& base_bytes, bool check_symbols);

@@ -1,22 +1,44 @@
 #include "context_pack/resolve/content.hpp"
 
+#include <algorithm>
+
 #include "context_pack/core/text.hpp"
 
 namespace cp {
 
-Result<const std::string*> Content::blob(const std::string& oid, std::string_view of) {
-    auto it = blobs_.find(oid);
-    if (it == blobs_.end()) {
-        auto bytes = repo_.blob_within_limit(oid, of);
-        if (!bytes) return bytes.error();
-        if (!bytes.value()) return static_cast<const std::string*>(nullptr);
-        it = blobs_.emplace(oid, std::move(*bytes.value())).first;
+const Bytes& Content::keep(const std::string& oid, std::string bytes) {
+    const std::uint64_t size = bytes.size();
+    uses_.push_front(oid);
+    auto& kept = blobs_[oid] =
+        Kept{std::make_shared<const std::string>(std::move(bytes)), uses_.begin()};
+    kept_ += size;
+    // The least recently used go first; the one just kept stays, even alone over the budget.
+    while (kept_ > budget_ && uses_.size() > 1) {
+        auto last = blobs_.find(uses_.back());
+        kept_ -= last->second.bytes->size();
+        blobs_.erase(last);
+        uses_.pop_back();
     }
-    return &it->second;
+    peak_ = std::max(peak_, kept_);
+    return kept.bytes;
 }
 
-Result<const std::string*> Content::file(const std::optional<std::string>& target,
-                                         const std::string& path) {
+void Content::adopt(const std::string& oid, std::string bytes) {
+    if (!blobs_.count(oid)) keep(oid, std::move(bytes));
+}
+
+Result<Bytes> Content::blob(const std::string& oid, std::string_view of) {
+    if (auto it = blobs_.find(oid); it != blobs_.end()) {
+        uses_.splice(uses_.begin(), uses_, it->second.use);
+        return it->second.bytes;
+    }
+    auto bytes = repo_.blob_within_limit(oid, of);
+    if (!bytes) return bytes.error();
+    if (!bytes.value()) return Bytes();
+    return keep(oid, std::move(*bytes.value()));
+}
+
+Result<Bytes> Content::file(const std::optional<std::string>& target, const std::string& path) {
     if (!target) {
         auto it = worktree_.find(path);
         if (it == worktree_.end()) {
@@ -30,12 +52,16 @@ Result<const std::string*> Content::file(const std::optional<std::string>& targe
                     auto kept =
                         blob(*sparse.value(), "of " + text::printable(path) + " in the index");
                     if (!kept) return kept.error();
-                    if (kept.value()) bytes.value() = *kept.value();
+                    it = worktree_.emplace(path, kept.value()).first;
+                    return it->second;
                 }
             }
-            it = worktree_.emplace(path, std::move(bytes).value()).first;
+            Bytes kept;
+            if (bytes.value())
+                kept = std::make_shared<const std::string>(std::move(*bytes.value()));
+            it = worktree_.emplace(path, std::move(kept)).first;
         }
-        return it->second ? &*it->second : nullptr;
+        return it->second;
     }
     auto key = *target + ":" + path;
     auto it = at_commit_.find(key);
@@ -49,7 +75,7 @@ Result<const std::string*> Content::file(const std::optional<std::string>& targe
         if (found->entry && found->entry->kind == git::EntryKind::File) oid = found->entry->oid;
         it = at_commit_.emplace(key, oid).first;
     }
-    if (!it->second) return static_cast<const std::string*>(nullptr);
+    if (!it->second) return Bytes();
     return blob(*it->second, "of " + text::printable(path) + " at target");
 }
 

@@ -117,6 +117,7 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
         auto target = spec.target_commit();
         std::optional<Error> error;
         std::map<std::string, std::string> unread;  // path -> why its window is not shown
+        std::vector<Bytes> held;  // what build_windows reads stays alive while it reads
         FileBytes bytes = [&](const std::string& path) -> const std::string* {
             auto file = content.file(target, path);
             if (!file && file.error().unreadable_object()) {
@@ -127,7 +128,8 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
                 error = file.error();
                 return nullptr;
             }
-            return file.value();
+            held.push_back(std::move(file).value());
+            return held.back().get();
         };
         std::vector<std::optional<TargetLines>> shown;
         std::vector<std::size_t> index;  // position in spec.anchors of each shown anchor

@@ -44,6 +44,13 @@ Result<Pair*> Pairs::get(const std::string& base, const std::optional<std::strin
     return pairs_.emplace(key, std::move(made)).first->second.get();
 }
 
+void Pairs::release(const std::string& base, const std::optional<std::string>& target) {
+    auto it = pairs_.find(pair_key(base, target));
+    if (it == pairs_.end()) return;
+    ahead_.release(*it->second);
+    pairs_.erase(it);
+}
+
 Result<Unit> Pairs::settle_paths_alone(const std::vector<Spec>& specs,
                                        const std::vector<StartedSpec>& starts) {
     std::map<std::string, std::pair<std::string, std::vector<std::string>>> worktree;
@@ -90,14 +97,14 @@ Result<const git::Hunks*> Pairs::hunks_for(Pair& p, const git::Delta& delta,
                                            const std::string* old_bytes) {
     ahead_.collect_hunks(p, delta);
     auto it = p.hunks.find(delta.old_path);
-    if (it == p.hunks.end()) {                   // hunks once per anchored path
-        const std::string* new_bytes = nullptr;  // the target blob, if the cache holds it
+    if (it == p.hunks.end()) {  // hunks once per anchored path
+        Bytes new_bytes;        // the target blob, read through the cache
         if (p.target) {
             auto target = content_.blob(delta.new_oid);
             if (!target) return target.error();
-            new_bytes = target.value();
+            new_bytes = std::move(target).value();
         }
-        auto hunks = p.diff.hunks(delta, old_bytes, new_bytes);
+        auto hunks = p.diff.hunks(delta, old_bytes, new_bytes.get());
         if (!hunks) return hunks.error();
         it = p.hunks.emplace(delta.old_path, std::move(hunks).value()).first;
     }

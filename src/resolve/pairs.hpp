@@ -56,6 +56,10 @@ class Pairs {
     // The pair, its diff made (or taken from the pool) the first time it is asked for.
     Result<Pair*> get(const std::string& base, const std::optional<std::string>& target);
 
+    // Gives up the pair (its diffs, its hunks, what the pool still does for it) once every
+    // spec on it is resolved; asked for again, it is made again.
+    void release(const std::string& base, const std::optional<std::string>& target);
+
     // The pair's diff where it answers a lookup of `path` as the whole diff would
     // (git::Diff::answers_for), else the whole diff, made once.
     Result<const git::Diff*> diff_for(Pair& p, std::string_view path);

@@ -1,5 +1,7 @@
 #include "read_ahead.hpp"
 
+#include <algorithm>
+
 #include "pairs.hpp"
 #include "revisions.hpp"
 
@@ -15,18 +17,47 @@ void ReadAhead::wait() {
     for (auto& [key, fetched] : hunks_) fetched.wait();
 }
 
-void ReadAhead::start(const std::vector<Spec>& specs, const std::vector<StartedSpec>& starts,
-                      Pairs& pairs) {
-    std::vector<std::pair<const Spec*, const StartedSpec*>> started;
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-        if (!starts[i].problem.empty()) continue;
-        queue_diff(starts[i], specs[i], pairs);
-        started.emplace_back(&specs[i], &starts[i]);
+void ReadAhead::plan(const std::vector<Spec>& specs, const std::vector<StartedSpec>& starts,
+                     const std::vector<PairGroup>& groups, Pairs& pairs) {
+    specs_ = &specs;
+    starts_ = &starts;
+    groups_ = &groups;
+    pairs_ = &pairs;
+}
+
+void ReadAhead::advance(std::size_t g) {
+    if (!pool_ || !groups_) return;
+    const auto& groups = *groups_;
+    // Diffs for as many pairs ahead as there are threads to make them, twice over.
+    const std::size_t diffs_to = std::min(groups.size(), g + 2 * pool_->size() + 1);
+    for (; diffs_queued_ < diffs_to; ++diffs_queued_) {
+        const PairGroup& group = groups[diffs_queued_];
+        if (!group.has_pair) continue;
+        for (std::size_t i : group.specs) queue_diff((*starts_)[i], (*specs_)[i], *pairs_);
     }
-    for (const auto& [spec, s] : started) {
-        auto made = pairs.get(s->out.base, s->target());
+    // Reads for this pair and the next, which the pool makes while this one is resolved.
+    const std::size_t reads_to = std::min(groups.size(), g + 2);
+    for (scheduled_ = std::max(scheduled_, g); scheduled_ < reads_to; ++scheduled_) {
+        const PairGroup& group = groups[scheduled_];
+        if (!group.has_pair) continue;
+        const StartedSpec& first = (*starts_)[group.specs.front()];
+        auto made = pairs_->get(first.out.base, first.target());
         if (!made) continue;
-        for (const Anchor& a : spec->anchors) schedule(*made.value(), a);
+        for (std::size_t i : group.specs)
+            for (const Anchor& a : (*specs_)[i].anchors) schedule(*made.value(), a);
+    }
+}
+
+void ReadAhead::release(const Pair& p) {
+    for (auto it = hunks_.lower_bound({&p, std::string()});
+         it != hunks_.end() && it->first.first == &p;) {
+        it->second.wait();
+        it = hunks_.erase(it);
+    }
+    auto key = pair_key(p.base, p.target);
+    if (auto read = reads_for_.find(key); read != reads_for_.end()) {
+        for (const std::string& oid : read->second) collect_blob(oid);
+        reads_for_.erase(read);
     }
 }
 
@@ -44,7 +75,7 @@ void ReadAhead::queue_diff(const StartedSpec& s, const Spec& spec, Pairs& pairs)
             if (path_problem(a.path)) continue;
             auto found = repo_.lookup(s.out.base, a.path);
             if (found && found->entry && found->entry->kind == EntryKind::File)
-                read_blob(found->entry->oid);
+                read_blob(found->entry->oid, key);
         }
     }
     if (target && !pairs.has(key) && !diffs_.count(key)) {
@@ -59,16 +90,17 @@ void ReadAhead::queue_diff(const StartedSpec& s, const Spec& spec, Pairs& pairs)
 void ReadAhead::schedule(Pair& p, const Anchor& a) {
     if (path_problem(a.path) || !p.diff.answers_for(a.path)) return;
     const git::Delta* delta = p.diff.find_old(a.path);
+    const std::string key = pair_key(p.base, p.target);
     if (!delta) {  // unchanged, or absent at base
         auto found = repo_.lookup(p.base, a.path);
         if (found && found->entry && found->entry->kind == EntryKind::File)
-            read_blob(found->entry->oid);
+            read_blob(found->entry->oid, key);
         return;
     }
     if (delta->old_kind != EntryKind::File) return;
     if (delta->new_kind != EntryKind::File || delta->change == Change::Deleted ||
         delta->change == Change::TypeChanged) {
-        read_blob(delta->old_oid);  // relocation searches for its lines
+        read_blob(delta->old_oid, key);  // relocation searches for its lines
         return;
     }
     if (p.hunks.count(delta->old_path) || hunks_.count({&p, delta->old_path})) return;
@@ -77,16 +109,18 @@ void ReadAhead::schedule(Pair& p, const Anchor& a) {
     if (!old_attribute_asked || !new_attribute_asked) return;  // the error is met where needed
     auto old_attribute = old_attribute_asked.value(), new_attribute = new_attribute_asked.value();
     std::optional<git::HunkInput> sides;  // read here for the working tree
+    Bytes base;                           // which its old side points into
     if (!p.target) {
         collect_blob(delta->old_oid);
-        auto base = content_.blob(delta->old_oid);
-        if (!base || !base.value()) return;
-        auto read = p.diff.read_sides(*delta, base.value());
+        auto read_base = content_.blob(delta->old_oid);
+        if (!read_base || !read_base.value()) return;
+        base = std::move(read_base).value();
+        auto read = p.diff.read_sides(*delta, base.get());
         if (!read) return;
         sides = std::move(read).value();
     }
     hunks_.emplace(std::pair{&p, delta->old_path},
-                   pool_->run([&diff = p.diff, delta, sides = std::move(sides), old_attribute,
+                   pool_->run([&diff = p.diff, delta, sides = std::move(sides), base, old_attribute,
                                new_attribute](const git::Repository& reader) mutable -> Fetched {
                        if (!sides) {
                            auto read = diff.read_sides(*delta, nullptr, nullptr, &reader);
@@ -98,11 +132,12 @@ void ReadAhead::schedule(Pair& p, const Anchor& a) {
                    }));
 }
 
-void ReadAhead::read_blob(const std::string& oid) {
+void ReadAhead::read_blob(const std::string& oid, const std::string& key) {
     if (content_.held(oid) || reads_.count(oid)) return;
     reads_.emplace(oid, pool_->run([oid](const git::Repository& reader) {
         return reader.blob_within_limit(oid);
     }));
+    reads_for_[key].push_back(oid);
 }
 
 Result<git::Diff> ReadAhead::diff(const std::string& base, const std::optional<std::string>& target,

@@ -1,9 +1,11 @@
-// The pool's head start (--jobs): before resolution, the pool makes every pair of commits' name
-// diff and the working tree's staged half, reads the base blobs the anchors' checks read, and
-// reads and diffs each anchored path. Resolution takes each result where it would have made it
-// (diff, collect_blob, collect_hunks); whatever was skipped or failed it makes, and reports,
-// itself with the same functions, so the report never depends on the pool. Without a pool
-// nothing is queued and every taker makes its result on the spot.
+// The pool's head start (--jobs): a few pairs ahead of resolution, the pool makes each pair of
+// commits' name diff and the working tree's staged half; for the pair being resolved and the
+// next it reads the base blobs the anchors' checks read, and reads and diffs each anchored
+// path. Resolution takes each result where it would have made it (diff, collect_blob,
+// collect_hunks); whatever was skipped or failed it makes, and reports, itself with the same
+// functions, so the report never depends on the pool. Without a pool nothing is queued and
+// every taker makes its result on the spot. Working a few pairs ahead, not the whole batch,
+// keeps in memory what those pairs need.
 // Threads: every method here is called on the main thread. The tasks it queues run on pool
 // threads and read only through their thread's reader handle, blobs and trees, or a pair's
 // Diff (const); files, filters and attributes stay on the main thread.
@@ -28,6 +30,13 @@ struct Pair;
 class Pairs;
 struct StartedSpec;
 
+// The specs resolved together: those on one pair, or one spec whose revisions did not resolve
+// (no pair). resolve() takes the groups in the order their first spec comes.
+struct PairGroup {
+    std::vector<std::size_t> specs;  // indices into the specs, in input order
+    bool has_pair = false;
+};
+
 class ReadAhead {
   public:
     // `pool`: null for no head start.
@@ -35,11 +44,18 @@ class ReadAhead {
         : repo_(repo), content_(content), pool_(pool) {}
     ~ReadAhead() { wait(); }
 
-    // Queues the pairs' diffs, then for each anchor the xdiff of its path (both blobs read on
-    // the pool at a commit target; a working-tree file is read here, through the filters) or
-    // the base blob its checks read. Makes the pairs, as their deltas say what to queue.
-    void start(const std::vector<Spec>& specs, const std::vector<StartedSpec>& starts,
-               Pairs& pairs);
+    // The groups in the order resolution takes them; the specs, starts and pairs outlive this.
+    void plan(const std::vector<Spec>& specs, const std::vector<StartedSpec>& starts,
+              const std::vector<PairGroup>& groups, Pairs& pairs);
+    // Before group `g` is resolved (and before its starts are taken): queues the diffs of the
+    // groups up to a few ahead, then for each anchor of this group and the next the xdiff of
+    // its path (both blobs read on the pool at a commit target; a working-tree file is read
+    // here, through the filters) or the base blob its checks read. Makes those groups' pairs,
+    // as their deltas say what to queue.
+    void advance(std::size_t g);
+    // Waits for what the pool still does for the pair and drops it: its hunks, and the blobs
+    // read for it, which go into the content cache. Before the pair is destroyed.
+    void release(const Pair& p);
 
     // The pair's name diff: the pool's if it made one, else made here.
     // `rename_sources`: as Repository::diff takes them (Pairs::rename_sources).
@@ -64,12 +80,20 @@ class ReadAhead {
 
     void queue_diff(const StartedSpec& s, const Spec& spec, Pairs& pairs);
     void schedule(Pair& p, const Anchor& a);
-    void read_blob(const std::string& oid);  // as Content::blob reads it
+    // As Content::blob reads it; `key`: the pair it is read for (release drops it).
+    void read_blob(const std::string& oid, const std::string& key);
 
     const git::Repository& repo_;
     Content& content_;
     Pool* pool_;
-    std::map<std::string, std::future<Result<git::Diff>>> diffs_;            // by pair key
+    const std::vector<Spec>* specs_ = nullptr;
+    const std::vector<StartedSpec>* starts_ = nullptr;
+    const std::vector<PairGroup>* groups_ = nullptr;
+    Pairs* pairs_ = nullptr;
+    std::size_t diffs_queued_ = 0;                                 // groups whose diffs are queued
+    std::size_t scheduled_ = 0;                                    // groups whose reads are queued
+    std::map<std::string, std::vector<std::string>> reads_for_;    // pair key -> blob ids
+    std::map<std::string, std::future<Result<git::Diff>>> diffs_;  // by pair key
     std::map<std::string, std::future<Result<git::StagedChanges>>> staged_;  // by pair key
     // By blob id; nullopt: over the size limit.
     std::map<std::string, std::future<Result<std::optional<std::string>>>> reads_;

@@ -36,7 +36,7 @@ bool neighbours_agree(const std::vector<std::string_view>& base, LineNo first, L
 }  // namespace
 
 Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,
-                                 const std::string* own_file, const std::vector<Hunk>* own_hunks) {
+                                 const Bytes& own_file, const std::vector<Hunk>* own_hunks) {
     auto base_lines = text::split_lines(base_bytes);
     std::vector<std::string_view> needle(base_lines.begin() + (r.anchor.line - 1),
                                          base_lines.begin() + r.anchor.last_line());
@@ -61,7 +61,7 @@ Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& ba
 // none, whitespace-blind ones.
 Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r,
                                            const std::vector<std::string_view>& needle,
-                                           const std::string* own_file,
+                                           const Bytes& own_file,
                                            const std::vector<Hunk>* own_hunks,
                                            std::vector<std::string>& unsearched) {
     const LineNo size = LineNo(needle.size());
@@ -76,7 +76,7 @@ Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r,
     for (Match how : {Match::Exact, Match::Whitespace}) {
         if (own_file && r.to) {
             for (const auto& m :
-                 find_block(haystack(p, r.to->path, *own_file), needle, kLimit + 1, how))
+                 find_block(haystack(p, r.to->path, own_file), needle, kLimit + 1, how))
                 if (added(m.line)) found.emplace_back(r.to->path, m);
         }
         if (search_elsewhere_) {
@@ -115,7 +115,7 @@ Result<Unit> Relocator::search_other_files(Pair& p, const AnchorResult& r,
         if (!bytes) return bytes.error();
         if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
         for (const auto& m :
-             find_block(haystack(p, d.new_path, *bytes.value()), needle, kLimit + 1, how))
+             find_block(haystack(p, d.new_path, bytes.value()), needle, kLimit + 1, how))
             found.emplace_back(d.new_path, m);
     }
     return Unit{};
@@ -123,7 +123,7 @@ Result<Unit> Relocator::search_other_files(Pair& p, const AnchorResult& r,
 
 // What the places found make of the anchor: candidates, a move, or a pointer.
 void Relocator::settle(Pair& p, AnchorResult& r, const std::vector<std::string_view>& base_lines,
-                       const Found& found, const std::string* own_file) {
+                       const Found& found, const Bytes& own_file) {
     const LineNo size = r.anchor.last_line() - r.anchor.line + 1;
     auto at = [&](const std::pair<std::string, BlockMatch>& f) {
         return Location{f.first, f.second.line, f.second.line + size - 1};
@@ -145,7 +145,7 @@ void Relocator::settle(Pair& p, AnchorResult& r, const std::vector<std::string_v
         own && (size >= 3 ? true
                           : !only.second.whitespace &&
                                 neighbours_agree(base_lines, r.anchor.line, r.anchor.last_line(),
-                                                 haystack(p, r.to->path, *own_file).lines(),
+                                                 haystack(p, r.to->path, own_file).lines(),
                                                  only.second.line));
     if (!r.lines_deleted || !sure) {
         r.relocation = Relocation{Relocation::FoundAt{at(only)}, whitespace};
@@ -158,13 +158,20 @@ void Relocator::settle(Pair& p, AnchorResult& r, const std::vector<std::string_v
     r.lines_deleted = false;
 }
 
-const Haystack& Relocator::haystack(const Pair& p, const std::string& path,
-                                    const std::string& bytes) {
+const Haystack& Relocator::haystack(const Pair& p, const std::string& path, const Bytes& bytes) {
     auto key = std::pair{p.target, path};  // a target's file is the same in every pair
     auto it = haystacks_.find(key);
-    if (it == haystacks_.end())
-        it = haystacks_.emplace(key, std::make_unique<Haystack>(text::split_lines(bytes))).first;
-    return *it->second;
+    if (it == haystacks_.end()) {
+        // Over the budget, the haystacks made so far are given up (none is in use here).
+        if (haystack_bytes_ + bytes->size() > content_.budget()) {
+            haystacks_.clear();
+            haystack_bytes_ = 0;
+        }
+        haystack_bytes_ += bytes->size();
+        auto kept = std::make_unique<Kept>(Kept{bytes, Haystack(text::split_lines(*bytes))});
+        it = haystacks_.emplace(key, std::move(kept)).first;
+    }
+    return it->second->haystack;
 }
 
 void point_to_best(AnchorResult& r, const std::string& base_bytes,

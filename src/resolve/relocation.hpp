@@ -7,6 +7,7 @@
 // Main thread only.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,7 +40,7 @@ class Relocator {
     // Files the object store does not give are passed over, and the reason says so: a match
     // there would have made a unique one several.
     Result<Unit> relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,
-                          const std::string* own_file, const std::vector<Hunk>* own_hunks);
+                          const Bytes& own_file, const std::vector<Hunk>* own_hunks);
 
   private:
     using Found = std::vector<std::pair<std::string, BlockMatch>>;  // path, match
@@ -47,21 +48,26 @@ class Relocator {
     // `unsearched`: what the object store did not give, so that its lines were not looked
     // for there (a changed file's blob, a subtree the diff could not read).
     Result<Found> search(Pair& p, const AnchorResult& r,
-                         const std::vector<std::string_view>& needle, const std::string* own_file,
+                         const std::vector<std::string_view>& needle, const Bytes& own_file,
                          const std::vector<Hunk>* own_hunks, std::vector<std::string>& unsearched);
     Result<Unit> search_other_files(Pair& p, const AnchorResult& r,
                                     const std::vector<std::string_view>& needle, Match how,
                                     Found& found, std::vector<std::string>& unsearched);
     void settle(Pair& p, AnchorResult& r, const std::vector<std::string_view>& base_lines,
-                const Found& found, const std::string* own_file);
-    // A target file's lines, prepared once per (target, path) for every search in it.
-    const Haystack& haystack(const Pair& p, const std::string& path, const std::string& bytes);
+                const Found& found, const Bytes& own_file);
+    // A target file's lines, prepared once per (target, path) for every search in it, while
+    // the haystacks kept are within the content cache's budget.
+    const Haystack& haystack(const Pair& p, const std::string& path, const Bytes& bytes);
 
     Content& content_;
     Pairs& pairs_;
     bool search_elsewhere_;
-    std::map<std::pair<std::optional<std::string>, std::string>, std::unique_ptr<Haystack>>
-        haystacks_;
+    struct Kept {
+        Bytes bytes;  // which the haystack's lines point into
+        Haystack haystack;
+    };
+    std::map<std::pair<std::optional<std::string>, std::string>, std::unique_ptr<Kept>> haystacks_;
+    std::uint64_t haystack_bytes_ = 0;
 };
 
 // A TOUCHED range much wider than the anchor: names the lines in it most like the anchor's

@@ -1,5 +1,7 @@
 #include "context_pack/resolve/resolve.hpp"
 
+#include <map>
+
 #include "anchor.hpp"
 #include "pairs.hpp"
 #include "read_ahead.hpp"
@@ -61,6 +63,24 @@ Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pai
     return std::move(out);
 }
 
+// The specs in the order they are resolved: those on one pair together, each group where its
+// first spec comes, so that a pair's diff, hunks and blobs are given up after its last spec.
+std::vector<PairGroup> group_by_pair(const std::vector<StartedSpec>& starts) {
+    std::vector<PairGroup> groups;
+    std::map<std::string, std::size_t> by_key;
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        if (!starts[i].problem.empty()) {
+            groups.push_back(PairGroup{{i}, false});
+            continue;
+        }
+        auto [at, made] =
+            by_key.try_emplace(pair_key(starts[i].out.base, starts[i].target()), groups.size());
+        if (made) groups.push_back(PairGroup{{}, true});
+        groups[at->second].specs.push_back(i);
+    }
+    return groups;
+}
+
 }  // namespace
 
 Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
@@ -81,20 +101,35 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
         if (auto settled = pairs.settle_paths_alone(specs, starts); !settled)
             return settled.error();
     }
-    // The pool reads and diffs ahead; resolution takes its results where it would make them.
-    if (pool) ahead.start(specs, starts, pairs);
+    // Pair by pair; the pool reads and diffs a little ahead, and resolution takes its results
+    // where it would make them.
+    const std::vector<PairGroup> groups = group_by_pair(starts);
+    ahead.plan(specs, starts, groups, pairs);
 
     // Per anchor: the boundary rule over the pair's hunks, NEW, symbols, relocation, --since.
     Relocator relocator(content, pairs, options.search_elsewhere);
     AnchorRules rules(repo, content, pairs, ahead, relocator);
-    Report report;
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-        auto one = resolve_spec(content, rules, pairs, specs[i], std::move(starts[i]));
-        if (!one) return one.error();
-        report.specs.push_back(std::move(one).value());
-        if (options.on_spec) options.on_spec(report.specs.back());
-        if (options.on_progress) options.on_progress(i + 1, specs.size());
+    std::vector<std::optional<SpecReport>> done(specs.size());
+    std::size_t resolved = 0, told = 0;  // specs resolved; given to on_spec, in input order
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        ahead.advance(g);
+        std::optional<std::pair<std::string, std::optional<std::string>>> pair;
+        if (groups[g].has_pair) {
+            const StartedSpec& first = starts[groups[g].specs.front()];
+            pair.emplace(first.out.base, first.target());
+        }
+        for (std::size_t i : groups[g].specs) {
+            auto one = resolve_spec(content, rules, pairs, specs[i], std::move(starts[i]));
+            if (!one) return one.error();
+            done[i] = std::move(one).value();
+            for (; told < done.size() && done[told]; ++told)
+                if (options.on_spec) options.on_spec(*done[told]);
+            if (options.on_progress) options.on_progress(++resolved, specs.size());
+        }
+        if (pair) pairs.release(pair->first, pair->second);
     }
+    Report report;
+    for (auto& one : done) report.specs.push_back(std::move(*one));
     return report;
 }
 

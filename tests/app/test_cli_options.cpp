@@ -87,6 +87,7 @@ TEST_CASE("every option takes its value and leaves the spec a spec, before or af
                                               "--context 5",
                                               "--max-lines 40",
                                               "--max-file-mib 4",
+                                              "--cache-mib 0",
                                               "--jobs 1",
                                               "--color never",
                                               "--no-color",

@@ -499,11 +499,13 @@ TEST_CASE("a case-only rename is a rename") {
              true);
 }
 
-TEST_CASE("the answers never depend on the threads that read and diff (--jobs)") {
+TEST_CASE("the answers never depend on the threads that read and diff, nor on the cache") {
     // A history where every kind of outcome occurs across several (base, target) pairs and the
     // working tree: edits, renames, deletions, additions, a binary file, a file over the size
     // limit, lost lines found again by content. Resolving on the main thread alone (jobs 1)
-    // and with pools of several sizes must print the same report, byte for byte.
+    // and with pools of several sizes (--jobs), and with content caches too small to keep
+    // anything (--cache-mib), must print the same report, byte for byte. Specs on one pair are
+    // not next to each other: they are resolved pair by pair, and reported in input order.
     Repo repo;
     std::mt19937 gen(20261130);
     auto pick = [&](int n) { return int(gen() % unsigned(n)); };
@@ -572,11 +574,11 @@ TEST_CASE("the answers never depend on the threads that read and diff (--jobs)")
     repo.remove(std::next(files.begin(), 5)->first);
 
     std::vector<cp::Spec> specs;
-    std::vector<std::pair<int, int>> pairs{{0, 4}, {1, 3},  {0, 2}, {2, 4},
-                                           {4, 4}, {0, -1}, {3, -1}};
+    std::vector<std::pair<int, int>> pairs{{0, 4},  {1, 3},  {0, 2}, {2, 4}, {4, 4},
+                                           {0, -1}, {3, -1}, {1, 3}, {0, 4}, {0, -1}};
     for (auto [b, t] : pairs) {
         cp::Spec spec;
-        spec.source = "test";
+        spec.source = "spec " + std::to_string(specs.size());
         spec.base = commits[std::size_t(b)];
         if (t >= 0) spec.target = commits[std::size_t(t)];
         auto listing = repo.git("ls-tree -r --name-only " + commits[std::size_t(b)]);
@@ -595,16 +597,22 @@ TEST_CASE("the answers never depend on the threads that read and diff (--jobs)")
         specs.push_back(spec);
     }
 
-    auto report_with = [&](unsigned jobs) {
+    auto report_with = [&](unsigned jobs, std::uint64_t cache_bytes = cp::kDefaultCacheBytes) {
         auto opened = cp::git::Repository::open(repo.dir());
         REQUIRE(opened.ok());
         opened->set_max_file_bytes(4096);  // big.txt is over it
-        cp::Content content(opened.value());
+        cp::Content content(opened.value(), cache_bytes);
         auto pool = cp::Pool::start(opened.value(), jobs);
         CHECK((pool ? pool->size() : 1) == jobs);
-        auto report = cp::resolve(content, specs, {}, pool.get());
+        cp::ResolveOptions options;
+        std::vector<std::string> told;
+        options.on_spec = [&](const cp::SpecReport& s) { told.push_back(s.source); };
+        auto report = cp::resolve(content, specs, options, pool.get());
         INFO((report.ok() ? "" : report.error().message));
         REQUIRE(report.ok());
+        REQUIRE(told.size() == specs.size());
+        for (std::size_t i = 0; i < specs.size(); ++i) CHECK(told[i] == specs[i].source);
+        CHECK(content.kept_bytes() <= std::max<std::uint64_t>(cache_bytes, 4096));
         std::ostringstream out;
         cp::print_json(out, report.value());
         return std::make_pair(out.str(), report.value());
@@ -618,6 +626,12 @@ TEST_CASE("the answers never depend on the threads that read and diff (--jobs)")
     for (unsigned jobs : {2u, 3u, 8u}) {
         INFO("jobs " << jobs);
         CHECK(report_with(jobs).first == alone);
+    }
+    for (unsigned jobs : {1u, 2u}) {
+        for (std::uint64_t cache : {std::uint64_t{0}, std::uint64_t{2000}}) {
+            INFO("jobs " << jobs << ", cache of " << cache << " bytes");
+            CHECK(report_with(jobs, cache).first == alone);
+        }
     }
 }
 

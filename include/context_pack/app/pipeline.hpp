@@ -32,6 +32,7 @@ struct Request {
     std::vector<std::string> only;      // table rows ("3") or labels ("file_changes[2]")
     bool table_only = false;
     std::uint64_t max_file_bytes = git::kDefaultMaxFileBytes;  // files over it are not read
+    std::uint64_t cache_bytes = kDefaultCacheBytes;  // blobs kept for reuse (Content's budget)
     // Threads that read and diff beside the main one (--jobs): 0 one a core, at most 8; 1 none.
     // The report never depends on it.
     unsigned jobs = 0;
