@@ -32,6 +32,9 @@ struct Cancelled {};
 
 const char* const kCancelled = "cancelled before it finished";
 
+// At most this many anchors in all, and the default --jobs reads them on the main thread.
+const std::size_t kFewAnchors = 16;
+
 // What resolution does for this request. Lost lines are looked for in other files only when
 // windows are wanted: that adds pointers (found_at, candidates), never a status.
 ResolveOptions resolve_options(const Request& request) {
@@ -51,6 +54,15 @@ ResolveOptions resolve_options(const Request& request) {
     else
         options.on_progress = request.on_progress;
     return options;
+}
+
+// The pool's threads: as asked, else none for a handful of anchors, whose reads take less
+// than starting threads and their handles does (docs/performance.md).
+unsigned pool_threads(const Request& request) {
+    if (request.jobs != 0) return request.jobs;
+    std::size_t anchors = 0;
+    for (const Spec& spec : request.specs) anchors += spec.anchors.size();
+    return anchors <= kFewAnchors ? 1 : 0;
 }
 
 }  // namespace
@@ -85,7 +97,7 @@ Result<Report> build_report(const Request& request) {
     }
 
     Content content(repo.value(), request.cache_bytes);
-    auto pool = Pool::start(repo.value(), request.jobs);
+    auto pool = Pool::start(repo.value(), pool_threads(request));
     std::optional<Result<Report>> resolved;
     try {
         resolved = resolve(content, request.specs, ro, pool.get());

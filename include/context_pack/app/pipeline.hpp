@@ -33,7 +33,8 @@ struct Request {
     bool table_only = false;
     std::uint64_t max_file_bytes = git::kDefaultMaxFileBytes;  // files over it are not read
     std::uint64_t cache_bytes = kDefaultCacheBytes;  // blobs kept for reuse (Content's budget)
-    // Threads that read and diff beside the main one (--jobs): 0 one a core, at most 8; 1 none.
+    // Threads that read and diff beside the main one (--jobs): 0 one a core, at most 8 (none
+    // for 16 anchors or fewer); 1 none.
     // The report never depends on it.
     unsigned jobs = 0;
     PackOptions pack;
