@@ -13,6 +13,10 @@
 #                       xdiff's structs declared there; xdiff.h is the same from libgit2 1.5 to
 #                       1.9, and the symbol is reachable only in the archive (libgit2.so does
 #                       not export it). Elsewhere hunks come through git_diff_buffers.
+#   CP_NO_GSSAPI        GSSAPI (HTTP Negotiate authentication, which a tool without remotes
+#                       never reaches) comes from src/git/no_gssapi.cpp instead of the Kerberos
+#                       libraries, whose loading cost 1.5 ms of every start: where libgit2.a
+#                       names no more of it than that file answers, and the link still works.
 #   CP_CA_BUNDLE_WRAP   the link wraps mbedTLS's CA bundle parser (src/git/libgit2.cpp), when
 #                       libgit2 is built with mbedTLS: the wrap reaches libgit2.a's reference to
 #                       it, never one inside libgit2.so.
@@ -186,8 +190,25 @@ if(CP_LIBGIT2_STATIC)
       set(CP_CA_BUNDLE_WRAP ON)
     endif()
   endforeach()
-  target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBGIT2_STATIC_LINK} Threads::Threads
-    ${CMAKE_DL_LIBS})
+  # Without the Kerberos libraries where no_gssapi.cpp answers all libgit2.a asks of GSSAPI.
+  set(CP_NO_GSSAPI OFF)
+  set(_cp_without_gssapi ${CP_LIBGIT2_STATIC_LINK})
+  list(FILTER _cp_without_gssapi EXCLUDE REGEX "gssapi")
+  if(NOT _cp_without_gssapi STREQUAL CP_LIBGIT2_STATIC_LINK)
+    set(_cp_shim ${CMAKE_CURRENT_LIST_DIR}/../src/git/no_gssapi.cpp)
+    file(READ ${_cp_shim} _cp_shim_source)
+    cp_libgit2_links(CP_LIBGIT2_LINKS_WITHOUT_GSSAPI
+      "${_cp_shim_source}\n#include <git2.h>\nint main() { return git_libgit2_init() < 0; }"
+      "${_cp_without_gssapi}")
+    if(CP_LIBGIT2_LINKS_WITHOUT_GSSAPI)
+      set(CP_NO_GSSAPI ON)
+      set(CP_LIBGIT2_STATIC_LINK ${_cp_without_gssapi})
+      add_library(cp_no_gssapi STATIC ${_cp_shim})
+      target_link_libraries(cp_no_gssapi PRIVATE cp_warnings)
+    endif()
+  endif()
+  target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBGIT2_STATIC_LINK}
+    $<$<BOOL:${CP_NO_GSSAPI}>:cp_no_gssapi> Threads::Threads ${CMAKE_DL_LIBS})
   if(CP_CA_BUNDLE_WRAP)  # a GNU ld option; mbedTLS in a static libgit2 is a Linux build's
     target_link_options(cp_libgit2 INTERFACE -Wl,--wrap=mbedtls_x509_crt_parse_file)
   endif()
@@ -208,6 +229,9 @@ if(CP_CA_BUNDLE_WRAP)
   set(_cp_ca ", mbedTLS's CA bundle parser wrapped")
 else()
   set(_cp_ca "")
+endif()
+if(CP_NO_GSSAPI)
+  string(APPEND _cp_ca ", no Kerberos libraries (src/git/no_gssapi.cpp)")
 endif()
 # zlib, which src/git/object_store.cpp calls itself to read loose objects, as the interface
 # target cp_zlib: the archive a static libgit2 is already linked with, else the system's.
