@@ -9,6 +9,10 @@ Workloads (issue 4; docs/performance.md has the method and the results):
            (per pair `git diff -M --name-status B T` + `git diff -U0 -M B T -- <anchored paths>`)
            and against the seed's designs (one `git diff -U0` per distinct path; one rename
            pass per anchor, measured on a sample of anchors and extrapolated).
+  large-batch  the same over --large-pairs (300) pairs and --large-anchors (12,000) anchors,
+           with the default threads and --jobs 1, against the git floor; and a tenth of it,
+           whose peak RSS the large one's is compared with (issue 17: memory that follows the
+           pairs in flight, not the batch).
   orient   30 anchors in a throwaway clone's working tree with uncommitted edits, a staged
            rename, an unstaged delete + similar untracked file and an untracked file, against
            `git diff -M --name-status BASE` + `git diff -U0 -M BASE -- paths` + `git status --porcelain`.
@@ -228,18 +232,19 @@ def status_counts(doc):
 # ----------------------------------------------------------------------------
 # 1. batch drift
 
-def batch_drift(args, runner, scratch, git_dir, rows, notes):
-    log("batch drift: sampling %d pairs, %d anchors (seed %d)" % (args.pairs, args.anchors, args.seed))
+def sample_batch(args, scratch, git_dir, n_pairs, n_anchors, name):
+    """A JSON Lines batch of n_anchors over n_pairs sampled pairs; returns (pairs, path)."""
+    log("%s: sampling %d pairs, %d anchors (seed %d)" % (name, n_pairs, n_anchors, args.seed))
     g = check.Git(git_dir)
     blobs = check.BlobReader(g)
     rng = random.Random(args.seed)
-    pairs = check.pick_pairs(g, rng, args.pairs, [])
+    pairs = check.pick_pairs(g, rng, n_pairs, [])
     for i, pair in enumerate(pairs):
-        cnt = args.anchors // len(pairs) + (1 if i < args.anchors % len(pairs) else 0)
+        cnt = n_anchors // len(pairs) + (1 if i < n_anchors % len(pairs) else 0)
         pair["anchors"] = check.sample_anchors(g, blobs, rng, pair, cnt, i)
     blobs.close()
 
-    jsonl = os.path.join(scratch, "batch.jsonl")
+    jsonl = os.path.join(scratch, name.replace(" ", "-") + ".jsonl")
     with open(jsonl, "w") as f:
         for i, pair in enumerate(pairs):
             fc = []
@@ -248,7 +253,11 @@ def batch_drift(args, runner, scratch, git_dir, rows, notes):
                 fc.append({"location": loc, "change": "anchor %d.%d" % (i, j)})
             f.write(json.dumps({"id": "pair%02d" % i, "base": pair["base"],
                                 "target": pair["target"], "file_changes": fc}) + "\n")
+    return pairs, jsonl
 
+
+def batch_drift(args, runner, scratch, git_dir, rows, notes):
+    pairs, jsonl = sample_batch(args, scratch, git_dir, args.pairs, args.anchors, "batch")
     tool = [Cmd([args.tool, "-C", args.repo, "--table", "--format", "json", jsonl], ok=(0, 1))]
     # the same on the main thread alone: how much of the result is the pool's
     alone = [Cmd([args.tool, "-C", args.repo, "--jobs", "1", "--table", "--format", "json", jsonl],
@@ -304,6 +313,47 @@ def batch_drift(args, runner, scratch, git_dir, rows, notes):
     notes.append("* rename pass per anchor: %d `git diff -M --name-status B T` runs (%d a pair) "
                  "timed and scaled by anchors/sample of their pair" % (len(per_anchor), args.rename_sample))
     return st
+
+
+def batch_large(args, runner, scratch, git_dir, rows, notes):
+    """The large batch (issue 17): a few hundred pairs, against the git floor, with and without
+    the pool; and a tenth of it, whose peak RSS the large one's is compared with: memory
+    should follow the pairs in flight, not the batch."""
+    peaks = {}
+    for n_pairs in (args.large_pairs // 10, args.large_pairs):
+        n_anchors = args.large_anchors * n_pairs // args.large_pairs
+        name = "large batch %d" % n_pairs
+        pairs, jsonl = sample_batch(args, scratch, git_dir, n_pairs, n_anchors, name)
+        tool = [Cmd([args.tool, "-C", args.repo, "--table", "--format", "json", jsonl], ok=(0, 1))]
+        alone = [Cmd([args.tool, "-C", args.repo, "--jobs", "1", "--table", "--format", "json",
+                      jsonl], ok=(0, 1))]
+        floor = []
+        for pair in pairs:
+            b, t = pair["base"], pair["target"]
+            renamed = {x[2]: x[3] for x in pair["ns"] if x[0] == "R"}
+            anchored = sorted(set(a["path"] for a in pair["anchors"]))
+            paths = sorted(set(anchored) | {renamed[p] for p in anchored if p in renamed})
+            gd = ["git", "--git-dir=" + git_dir]
+            floor.append(Cmd(gd + ["diff", "-M", "--name-status", b, t]))
+            floor.append(Cmd(gd + ["diff", "-U0", "-M", b, t, "--"] + paths))
+        runs = args.runs if n_pairs == args.large_pairs else max(3, args.runs // 3)
+        st = compare(runner, {"tool": tool, "alone": alone, "floor": floor}, runs, label=name)
+        got = sum(len(p["anchors"]) for p in pairs)
+        deleted = sum(1 for p in pairs if any(x[0] == "D" for x in p["ns"]))
+        notes.append("%s: %d anchors, %d pairs (%d with a deleted file)" % (
+            name, got, len(pairs), deleted))
+        peaks[n_pairs] = (st["tool"].rss, st["alone"].rss)
+        if n_pairs == args.large_pairs:
+            rows.append(Row("large batch: %d anchors/%d pairs, --table vs git floor (%d git procs)"
+                            % (got, len(pairs), len(floor)), st["tool"], st["floor"], 0.3))
+            rows.append(Row("large batch, main thread alone (--jobs 1) vs git floor", st["alone"],
+                            st["floor"], 0.6))
+    small, large = args.large_pairs // 10, args.large_pairs
+    for i, how in enumerate(("default --jobs", "--jobs 1")):
+        notes.append("large batch peak RSS, %s: %s at %d pairs, %s at %d pairs (%.2fx; targets: "
+                     "<= 250 MB, <= 1.5x)" % (how, fmt_rss(peaks[large][i]), large,
+                                              fmt_rss(peaks[small][i]), small,
+                                              peaks[large][i] / max(1, peaks[small][i])))
 
 
 # ----------------------------------------------------------------------------
@@ -650,11 +700,16 @@ def main():
     ap.add_argument("--tool", required=True, help="the context-pack binary")
     ap.add_argument("--quick", action="store_true", help="3 runs instead of --runs")
     ap.add_argument("--runs", type=int, default=9, help="measured rounds a workload (default 9)")
-    ap.add_argument("--only", action="append", choices=["batch", "orient", "callers", "scale"],
+    ap.add_argument("--only", action="append",
+                    choices=["batch", "large-batch", "orient", "callers", "scale"],
                     help="run only these workloads (repeatable)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pairs", type=int, default=12)
     ap.add_argument("--anchors", type=int, default=600)
+    ap.add_argument("--large-pairs", type=int, default=300,
+                    help="pairs of the large batch (default 300; a tenth of it is run too)")
+    ap.add_argument("--large-anchors", type=int, default=12000,
+                    help="anchors of the large batch (default 12000)")
     ap.add_argument("--rename-sample", type=int, default=2,
                     help="seed per-anchor design: rename passes timed per pair (default 2)")
     ap.add_argument("--orient-gap", type=int, default=30, help="orient BASE = HEAD~N (default 30)")
@@ -672,7 +727,7 @@ def main():
     if not os.access(args.tool, os.X_OK):
         raise SystemExit("tool not executable: %s" % args.tool)
     git_dir = git_dir_of(args.repo)
-    only = set(args.only or ["batch", "orient", "callers", "scale"])
+    only = set(args.only or ["batch", "large-batch", "orient", "callers", "scale"])
 
     scratch = tempfile.mkdtemp(prefix="cp-bench-")
     # Time a snapshot of the binary: others may rebuild build/ while the benchmark runs.
@@ -699,6 +754,8 @@ def main():
     try:
         if "batch" in only:
             batch_drift(args, runner, scratch, git_dir, rows, notes)
+        if "large-batch" in only:
+            batch_large(args, runner, scratch, git_dir, rows, notes)
         if "orient" in only or "callers" in only:
             log("working tree: clone and scripted edits")
             w = make_worktree(args, scratch, git_dir, random.Random(args.seed), notes)
