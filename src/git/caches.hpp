@@ -12,8 +12,8 @@
 
 namespace cp::git {
 
-// Parsed trees kept for path lookups, at most (about 20 MB of git/git's trees).
-inline constexpr std::size_t kMaxTrees = 512;
+// Parsed trees kept for path lookups, at most (about 14 MB of git/git's trees).
+inline constexpr std::size_t kMaxTrees = 256;
 
 struct Repository::Trees {
     struct OidLess {

@@ -14,6 +14,7 @@ using git::EntryKind;
 namespace {
 
 const std::size_t kLimit = 10;  // places listed; one more is looked for, to know there are more
+const std::size_t kHaystacks = 256;  // haystacks kept before the stale ones are dropped
 
 // True when the line just above or just below a block at base is also just above or below
 // where it was found.
@@ -161,17 +162,15 @@ void Relocator::settle(Pair& p, AnchorResult& r, const std::vector<std::string_v
 const Haystack& Relocator::haystack(const Pair& p, const std::string& path, const Bytes& bytes) {
     auto key = std::pair{p.target, path};  // a target's file is the same in every pair
     auto it = haystacks_.find(key);
-    if (it == haystacks_.end()) {
-        // Over the budget, the haystacks made so far are given up (none is in use here).
-        if (haystack_bytes_ + bytes->size() > content_.budget()) {
-            haystacks_.clear();
-            haystack_bytes_ = 0;
-        }
-        haystack_bytes_ += bytes->size();
-        auto kept = std::make_unique<Kept>(Kept{bytes, Haystack(text::split_lines(*bytes))});
-        it = haystacks_.emplace(key, std::move(kept)).first;
-    }
-    return it->second->haystack;
+    if (it != haystacks_.end() && it->second.bytes.lock() == bytes) return it->second.haystack;
+    if (haystacks_.size() >= kHaystacks)  // those whose bytes the cache gave up go first
+        std::erase_if(haystacks_, [](const auto& kept) { return kept.second.bytes.expired(); });
+    Kept made{bytes, Haystack(text::split_lines(*bytes))};
+    if (it != haystacks_.end())
+        it->second = std::move(made);
+    else
+        it = haystacks_.emplace(key, std::move(made)).first;
+    return it->second.haystack;
 }
 
 void point_to_best(AnchorResult& r, const std::string& base_bytes,

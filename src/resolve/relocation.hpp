@@ -7,7 +7,6 @@
 // Main thread only.
 #pragma once
 
-#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -55,19 +54,19 @@ class Relocator {
                                     Found& found, std::vector<std::string>& unsearched);
     void settle(Pair& p, AnchorResult& r, const std::vector<std::string_view>& base_lines,
                 const Found& found, const Bytes& own_file);
-    // A target file's lines, prepared once per (target, path) for every search in it, while
-    // the haystacks kept are within the content cache's budget.
+    // A target file's lines, prepared once per (target, path) for every search in it while
+    // the content cache keeps its bytes: a haystack points into bytes it does not own, which
+    // the caller holds, and is made again from the caller's when the cache read them anew.
     const Haystack& haystack(const Pair& p, const std::string& path, const Bytes& bytes);
 
     Content& content_;
     Pairs& pairs_;
     bool search_elsewhere_;
     struct Kept {
-        Bytes bytes;  // which the haystack's lines point into
+        std::weak_ptr<const std::string> bytes;  // which the haystack's lines point into
         Haystack haystack;
     };
-    std::map<std::pair<std::optional<std::string>, std::string>, std::unique_ptr<Kept>> haystacks_;
-    std::uint64_t haystack_bytes_ = 0;
+    std::map<std::pair<std::optional<std::string>, std::string>, Kept> haystacks_;
 };
 
 // A TOUCHED range much wider than the anchor: names the lines in it most like the anchor's

@@ -55,7 +55,6 @@ class Content {
                                                const std::string& path);
 
     const git::Repository& repo() const { return repo_; }
-    std::uint64_t budget() const { return budget_; }
     // The bytes of the blobs kept now, and the most they ever came to.
     std::uint64_t kept_bytes() const { return kept_; }
     std::uint64_t peak_bytes() const { return peak_; }
