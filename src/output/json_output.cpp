@@ -288,11 +288,45 @@ void print_jsonl_end(std::ostream& out, const Report& report) {
     out << compact(line) << '\n';
 }
 
+namespace {
+
+// As nlohmann::json's dump with an indent of 2 prints `j` at nesting `depth`. Paths and
+// symbols are bytes; invalid UTF-8 is replaced rather than aborting the print.
+std::string pretty(const ordered_json& j, int depth) {
+    std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string indent(std::size_t(2 * depth), ' ');
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {  // a newline is never inside a dumped string: it is escaped there
+        out += c;
+        if (c == '\n') out += indent;
+    }
+    return out;
+}
+
+}  // namespace
+
 void print_json(std::ostream& out, const Report& report, const JsonCaps* caps) {
-    // Paths and symbols are bytes; invalid UTF-8 is replaced rather than aborting the print.
-    out << report_to_json(report, caps)
-               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-        << '\n';
+    if (caps) {  // the cuts are known once every spec is marked: the whole document at once
+        out << pretty(report_to_json(report, caps), 0) << '\n';
+        return;
+    }
+    // Spec by spec, so that a batch's document is never whole in memory; the same bytes as
+    // report_to_json's dump.
+    out << "{\n  \"format_version\": " << kJsonFormatVersion
+        << ",\n  \"exit_status\": " << report.exit_status() << ",\n  \"specs\": ";
+    if (report.specs.empty()) {
+        out << "[]";
+    } else {
+        out << "[\n";
+        for (std::size_t i = 0; i < report.specs.size(); ++i)
+            out << "    " << pretty(spec_json(report.specs[i]), 2)
+                << (i + 1 < report.specs.size() ? ",\n" : "\n");
+        out << "  ]";
+    }
+    if (report.specs.size() > 1)
+        out << ",\n  \"summary\": " << pretty(summary_json(summarize(report)), 1);
+    out << "\n}\n";
 }
 
 }  // namespace cp

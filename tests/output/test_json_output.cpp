@@ -1,8 +1,12 @@
 // The JSON contract: the exact key set of every object, so a rename cannot slip through,
-// and the values of one resolved spec.
+// and the values of one resolved spec; the document printed spec by spec.
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
+#include "context_pack/output/json_output.hpp"
+#include "context_pack/resolve/pack.hpp"
+#include "context_pack/resolve/resolve.hpp"
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
 
@@ -137,4 +141,41 @@ TEST_CASE("JSON output: an edit anchor carries its change, a NEW one whether it 
     CHECK(a["status"] == "NEW");
     CHECK(a["exists_at_target"] == false);
     CHECK(a["to"].is_null());
+}
+
+TEST_CASE("JSON output: the document printed spec by spec is report_to_json's, byte for byte") {
+    cptest::Repo repo;
+    repo.write("a.c", cptest::numbered(30));
+    repo.write("b\xff.c", "int f(void);\n\"quoted\"\ttab\n");  // a path that is not UTF-8
+    auto base = repo.commit();
+    repo.write("a.c", "top\n" + cptest::numbered(30));
+    auto target = repo.commit();
+    auto opened = cp::git::Repository::open(repo.dir());
+    REQUIRE(opened.ok());
+    auto spec = [&](const std::vector<std::string>& anchors) {
+        cp::Spec s;
+        s.source = "test";
+        s.base = base;
+        s.target = target;
+        for (const auto& a : anchors) s.anchors.push_back(cp::parse_anchor_arg(a).value());
+        return s;
+    };
+    std::vector<std::vector<cp::Spec>> batches{
+        {},
+        {spec({"a.c:2-3@L2"})},
+        {spec({"a.c:2-3@L2", "b\xff.c:1@f"}), spec({"a.c:40"}), spec({"gone.c:1"})}};
+    for (const auto& specs : batches) {
+        INFO(specs.size() << " specs");
+        cp::Content content(opened.value());
+        auto report = cp::resolve(content, specs, {});
+        REQUIRE(report.ok());
+        cp::PackOptions pack;
+        REQUIRE(cp::add_windows_and_callers(content, report.value(), pack).ok());
+        std::ostringstream printed;
+        cp::print_json(printed, report.value());
+        CHECK(
+            printed.str() ==
+            cp::report_to_json(report.value()).dump(2, ' ', false, json::error_handler_t::replace) +
+                "\n");
+    }
 }
