@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Builds context-pack and runs its whole test suite in a Debian 13 (trixie) root, against
 # trixie's shared libgit2 1.9, Catch2 3, fmt 10, CLI11 2.4, g++ 14 and git 2.47.
-#   scripts/ci/debian13.sh [--fresh] [--package]
+#   scripts/ci/debian13.sh [--fresh] [--package | --readme]
 # --package builds trixie's .deb there instead (scripts/package.sh, from a copy of the checkout
 # in /work/package-src of the root, into /work/build-deb, both kept between runs apart from the
 # suite's) and checks it with scripts/ci/check-package.sh: lintian, then the binary and man
 # pages run from a scratch root.
+# --readme runs the README's two commands as a new user on Debian 13 would, in /work/readme-src:
+# scripts/demo.sh, then scripts/test.sh, which install what they need with apt-get (the
+# static archives of libgit2's dependencies), build libgit2 statically where it links and run
+# the suite. It runs on a throwaway overlay of the root, so the cached root stays as it was.
 # The root is made once with mmdebstrap from the Debian archive this machine's apt uses and
 # kept under ${XDG_CACHE_HOME:-~/.cache}/context-pack/debian13/ (CONTEXT_PACK_CACHE replaces
 # ~/.cache/context-pack), keyed on the package list, with the build directory inside it, so a
@@ -30,6 +34,17 @@ if [ "${1:-}" = "--in-root" ]; then
         -DCONTEXT_PACK_WERROR=ON -DCONTEXT_PACK_LIBGIT2_LINK=shared
     step build cmake --build /work/build -j"$jobs"
     step test ctest --test-dir /work/build --output-on-failure -j"$jobs"
+    exit 0
+fi
+if [ "${1:-}" = "--in-root-readme" ]; then
+    # Inside the overlay: the README's commands, as they are written there.
+    cd "$(dirname "$0")/../.."
+    start=$SECONDS
+    ./scripts/demo.sh
+    echo "debian13: README's first command (scripts/demo.sh): $((SECONDS - start)) s" >&2
+    start=$SECONDS
+    ./scripts/test.sh
+    echo "debian13: README's second command (scripts/test.sh): $((SECONDS - start)) s" >&2
     exit 0
 fi
 if [ "${1:-}" = "--in-root-package" ]; then
@@ -57,7 +72,8 @@ for arg in "$@"; do
     case $arg in
         --fresh) fresh=1 ;;
         --package) mode=--in-root-package srcdir=package-src ;;
-        *) echo "usage: scripts/ci/debian13.sh [--fresh] [--package]" >&2; exit 2 ;;
+        --readme) mode=--in-root-readme srcdir=readme-src ;;
+        *) echo "usage: scripts/ci/debian13.sh [--fresh] [--package | --readme]" >&2; exit 2 ;;
     esac
 done
 checkout="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -148,16 +164,29 @@ for name in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY CONT
             CP_TEST_GIT_SEED; do
     [ -n "${!name:-}" ] && pass+=("$name=${!name}")
 done
+# --readme: the root seen through an overlay whose writes go to a tmpfs, gone with the run.
+overlay=""
+if [ "$mode" = --in-root-readme ]; then
+    overlay=$(mktemp -d)
+    trap 'rmdir "$overlay" 2>/dev/null || true' EXIT
+fi
 unshare --mount --fork -- /bin/sh -eu -c '
-    root=$1
-    shift
+    root=$1 overlay=$2
+    shift 2
+    if [ -n "$overlay" ]; then
+        mount -t tmpfs tmpfs "$overlay"
+        mkdir "$overlay/upper" "$overlay/work" "$overlay/merged"
+        mount -t overlay overlay \
+            -o "lowerdir=$root,upperdir=$overlay/upper,workdir=$overlay/work" "$overlay/merged"
+        root=$overlay/merged
+    fi
     mount -t proc proc "$root/proc"
     mount --rbind /dev "$root/dev"
     mount -t tmpfs tmpfs "$root/tmp"
-    exec chroot "$root" "$@"' sh "$root" \
+    exec chroot "$root" "$@"' sh "$root" "$overlay" \
     /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
     NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt ${pass[@]+"${pass[@]}"} \
     /bin/bash "/work/$srcdir/scripts/ci/debian13.sh" "$mode"
-[ "$mode" = --in-root ] || echo "debian13: the package: $root/work/build-deb/" >&2
+[ "$mode" = --in-root-package ] && echo "debian13: the package: $root/work/build-deb/" >&2
 echo "debian13: total: $((SECONDS - started)) s" >&2
