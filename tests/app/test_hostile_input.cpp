@@ -1,8 +1,9 @@
 // Hostile input at the front ends' doors, rows B40 upward of docs/bad-input.md: JSON nested
 // past the limit, special files given as specs, standard output that cannot be written, and
-// messages that must not quote a spec's bytes. The binary runs under `timeout 10`, so a
-// regression that hangs fails instead.
+// messages that must not quote a spec's bytes. The binary runs with a 10-second limit
+// (cptest::sh's), so a regression that hangs fails instead.
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -25,6 +26,9 @@ using Json = nlohmann::json;
 
 namespace {
 
+// A run still going after this is killed: status 124.
+const std::chrono::seconds kLimit(10);
+
 struct Simple {
     Repo repo;
     std::string base;
@@ -32,10 +36,10 @@ struct Simple {
         repo.write("a.c", cptest::numbered(10));
         base = repo.commit();
     }
-    // The binary in the repository under `timeout 10` (status 124 when it hangs).
+    // The binary in the repository, with the limit (status 124 when it hangs).
     Output run(const std::string& args, const std::string& input = "") const {
-        return cptest::sh(
-            "cd " + q(repo.dir()) + " && timeout 10 " + q(CONTEXT_PACK_BINARY) + " " + args, input);
+        return cptest::sh("cd " + q(repo.dir()) + " && " + q(CONTEXT_PACK_BINARY) + " " + args,
+                          input, kLimit);
     }
 };
 
@@ -47,12 +51,12 @@ std::string call(int id, const Json& arguments) {
     return request(id, "tools/call", Json{{"name", "context_pack"}, {"arguments", arguments}});
 }
 
-// `context-pack mcp` started in `dir` under `timeout 10`: the server reads only inside the
-// directory it was started in (its client declares no roots), so each test starts it where
-// its spec files are.
+// `context-pack mcp` started in `dir` with the limit, its standard input a pipe: the server
+// reads only inside the directory it was started in (its client declares no roots), so each
+// test starts it where its spec files are.
 Output mcp_in(const std::string& dir, const std::string& input) {
-    return cptest::sh("cd " + q(dir) + " && cat | timeout 10 " + q(CONTEXT_PACK_BINARY) + " mcp",
-                      input);
+    return cptest::sh("cd " + q(dir) + " && cat | " + q(CONTEXT_PACK_BINARY) + " mcp", input,
+                      kLimit);
 }
 
 // The server's replies, one JSON value a line of `out`.
@@ -156,10 +160,10 @@ TEST_CASE("bad input B43: /dev/stdin, /proc/self/fd/0 and /dev/zero as spec") {
     Simple s;
     usage_error(s.run("/dev/zero"), "spec /dev/zero is a character device, not a regular file");
     // Through a pipe it is refused; redirected from a regular file it would be read.
-    usage_error(cptest::sh("cd " + q(s.repo.dir()) + " && cat | timeout 10 " +
-                               q(CONTEXT_PACK_BINARY) + " /dev/stdin",
-                           "{}"),
-                "spec /dev/stdin is a pipe or FIFO");
+    usage_error(
+        cptest::sh("cd " + q(s.repo.dir()) + " && cat | " + q(CONTEXT_PACK_BINARY) + " /dev/stdin",
+                   "{}", kLimit),
+        "spec /dev/stdin is a pipe or FIFO");
 
     // The server's standard input is a pipe here, as under an MCP client: a spec naming it
     // must not swallow the messages after it. Started in /, the server lets these paths be
@@ -239,10 +243,11 @@ TEST_CASE("bad input B46: a closed pipe with SIGPIPE ignored") {
     for (int i = 0; i < 5000; ++i)
         spec["reads"].push_back({{"location", {{"path", "a.c"}, {"line", 1}}}});
     std::ofstream(dir.path() + "/many.json") << spec.dump();
-    auto o = cptest::sh("cd " + q(s.repo.dir()) + " && { trap '' PIPE; timeout 10 " +
-                        q(CONTEXT_PACK_BINARY) + " --table " + q(dir.path() + "/many.json") +
-                        " 2>" + q(dir.path() + "/err") + "; echo $? > " +
-                        q(dir.path() + "/status") + "; } | head -c 1 > /dev/null");
+    auto o =
+        cptest::sh("cd " + q(s.repo.dir()) + " && { trap '' PIPE; " + q(CONTEXT_PACK_BINARY) +
+                       " --table " + q(dir.path() + "/many.json") + " 2>" + q(dir.path() + "/err") +
+                       "; echo $? > " + q(dir.path() + "/status") + "; } | head -c 1 > /dev/null",
+                   "", kLimit);
     REQUIRE(o.status == 0);
     CHECK(cptest::slurp(dir.path() + "/status") == "2\n");
     CHECK(cptest::slurp(dir.path() + "/err") ==

@@ -1,19 +1,61 @@
 #include "support/fixture.hpp"
 
+#include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "support/catch.hpp"
 
+extern "C" {
+extern char** environ;  // POSIX; macOS's <unistd.h> does not declare it
+}
+
 namespace cptest {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+using Deadline = std::optional<Clock::time_point>;
+
+Deadline deadline_after(std::chrono::seconds limit) {
+    if (limit.count() <= 0) return std::nullopt;
+    return Clock::now() + limit;
+}
+
+// Waits for the child `pid` and gives its status as the shell does (128 + the signal when a
+// signal ended it). At the deadline, the process group `pid` leads is killed: 124.
+int wait_for(pid_t pid, const Deadline& deadline) {
+    int raw = 0;
+    auto pause = std::chrono::milliseconds(1);
+    for (;;) {
+        pid_t done = ::waitpid(pid, &raw, deadline ? WNOHANG : 0);
+        if (done == pid) break;
+        if (done < 0 && errno != EINTR) return -1;
+        if (done == 0 && Clock::now() >= *deadline) {
+            ::kill(-pid, SIGKILL);
+            while (::waitpid(pid, &raw, 0) < 0 && errno == EINTR) {
+            }
+            return 124;
+        }
+        if (done == 0) {
+            std::this_thread::sleep_for(pause);
+            pause = std::min(pause * 2, std::chrono::milliseconds(20));
+        }
+    }
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+}
 
 // A normalised environment for the git CLI and libgit2 alike, set once per process.
 const bool kEnvironment = [] {
@@ -53,15 +95,31 @@ std::string slurp(const std::string& path) {
     return buf.str();
 }
 
-Output sh(const std::string& command, const std::string& stdin_text) {
+Output sh(const std::string& command, const std::string& stdin_text, std::chrono::seconds limit) {
     (void)kEnvironment;
     TempDir io;
     std::string in = io.path() + "/in", out = io.path() + "/out", err = io.path() + "/err";
     std::ofstream(in, std::ios::binary) << stdin_text;
     std::string full = "( " + command + " ) <" + q(in) + " >" + q(out) + " 2>" + q(err);
-    int raw = std::system(full.c_str());
+    const Deadline deadline = deadline_after(limit);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    if (deadline) {  // a group of its own, to be killed whole
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attr, 0);
+    }
+    char name[] = "sh", flag[] = "-c";
+    char* argv[] = {name, flag, full.data(), nullptr};
+    pid_t pid = 0;
+    int failed = ::posix_spawn(&pid, "/bin/sh", nullptr, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
     Output o;
-    o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    if (failed != 0) {
+        o.status = 127;
+        o.err = std::string("cannot start /bin/sh: ") + std::strerror(failed) + "\n";
+        return o;
+    }
+    o.status = wait_for(pid, deadline);
     o.out = slurp(out);
     o.err = slurp(err);
     return o;

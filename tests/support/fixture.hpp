@@ -3,6 +3,7 @@
 // to write files and commit. Nothing here is used by the tool itself.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,12 @@ struct Output {
     std::string err;  // stderr
 };
 
-// Runs a shell command line; never throws.
-Output sh(const std::string& command, const std::string& stdin_text = "");
+// Runs a shell command line (/bin/sh -c) with `stdin_text` on its standard input; never
+// throws. With a `limit`, the command runs in a process group of its own, and one still
+// running when the limit passes is killed, its whole group with it (SIGKILL): status 124, as
+// timeout(1) gives, so that a hang fails a test instead of stopping the suite.
+Output sh(const std::string& command, const std::string& stdin_text = "",
+          std::chrono::seconds limit = std::chrono::seconds(0));
 
 // A file's bytes; empty when it cannot be read.
 std::string slurp(const std::string& path);
