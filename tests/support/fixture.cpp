@@ -1,7 +1,9 @@
 #include "support/fixture.hpp"
 
+#include <git2.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -86,6 +88,15 @@ const bool kEnvironment = [] {
     return true;
 }();
 
+// st_mtim is POSIX's name; macOS calls it st_mtimespec.
+FileTime time_of(const struct stat& st) {
+#if defined(__APPLE__)
+    return {st.st_mtimespec.tv_sec, st.st_mtimespec.tv_nsec};
+#else
+    return {st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
+#endif
+}
+
 }  // namespace
 
 std::string slurp(const std::string& path) {
@@ -123,6 +134,60 @@ Output sh(const std::string& command, const std::string& stdin_text, std::chrono
     o.out = slurp(out);
     o.err = slurp(err);
     return o;
+}
+
+std::string tree_snapshot(const std::string& dir) {
+    namespace fs = std::filesystem;
+    static const bool kLibgit2 = (git_libgit2_init(), true);
+    (void)kLibgit2;
+    const fs::path root(dir);
+    std::vector<std::pair<std::string, fs::path>> entries = {{".", root}};
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
+         !ec && it != end; it.increment(ec))
+        entries.emplace_back(it->path().lexically_relative(root).generic_string(), it->path());
+    INFO(dir << ": " << ec.message());
+    REQUIRE_FALSE(ec);
+    std::sort(entries.begin(), entries.end());
+    std::string out;
+    for (const auto& [name, path] : entries) {
+        struct stat st {};
+        INFO(path.string());
+        REQUIRE(::lstat(path.c_str(), &st) == 0);
+        auto time = time_of(st);
+        std::ostringstream line;
+        line << name << ' ';
+        if (S_ISREG(st.st_mode))
+            line << "file";
+        else if (S_ISDIR(st.st_mode))
+            line << "dir";
+        else if (S_ISLNK(st.st_mode))
+            line << "symlink";
+        else if (S_ISFIFO(st.st_mode))
+            line << "fifo";
+        else
+            line << "other";
+        line << ' ' << st.st_size << ' ' << std::oct << (st.st_mode & 07777) << std::dec << ' '
+             << time.seconds << '.' << time.nanoseconds;
+        if (S_ISREG(st.st_mode)) {
+            auto bytes = slurp(path.string());
+            REQUIRE(bytes.size() == std::size_t(st.st_size));
+            git_oid id;
+            REQUIRE(git_odb_hash(&id, bytes.data(), bytes.size(), GIT_OBJECT_BLOB) == 0);
+            line << ' ' << git_oid_tostr_s(&id);
+        } else if (S_ISLNK(st.st_mode)) {
+            line << " -> " << fs::read_symlink(path).string();
+        }
+        out += line.str() + "\n";
+    }
+    return out;
+}
+
+FileTime mtime_of(const std::string& path) {
+    struct stat st {};
+    INFO(path);
+    REQUIRE(::lstat(path.c_str(), &st) == 0);
+    return time_of(st);
 }
 
 std::string q(const std::string& word) {

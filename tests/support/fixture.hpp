@@ -22,6 +22,20 @@ struct Output {
 Output sh(const std::string& command, const std::string& stdin_text = "",
           std::chrono::seconds limit = std::chrono::seconds(0));
 
+// Every entry under `dir`, `dir` itself included, one line each in path order: the path
+// relative to `dir`, the type, size, permission bits and modification time (nanoseconds
+// where the system keeps them), then a regular file's blob id (its bytes' SHA-1, as git
+// hash-object gives it) or a symlink's target. Symlinks are not followed. Equal snapshots:
+// nothing was written.
+std::string tree_snapshot(const std::string& dir);
+
+// A file's modification time, of the entry itself (a symlink is not followed).
+struct FileTime {
+    long long seconds = 0;
+    long nanoseconds = 0;
+};
+FileTime mtime_of(const std::string& path);
+
 // A file's bytes; empty when it cannot be read.
 std::string slurp(const std::string& path);
 
