@@ -136,15 +136,19 @@ TEST_CASE("signals and pipes: a closed pipe ends quietly, SIGINT exits 130") {
     // A process that is interrupted before it finishes exits 130 and leaves nothing behind.
     auto before = cptest::tree_snapshot(repo.dir());
     // The spec comes on standard input from a FIFO that stays open (a FIFO named as a spec
-    // file is refused), so the process is still running when the signal arrives; env
-    // restores SIGINT, which a shell's background job starts ignoring.
+    // file is refused), so the process is still running when the signal arrives. The tool
+    // runs in the foreground, where SIGINT keeps its default action (a shell's background job
+    // starts with it ignored), started by a shell that writes its pid and execs it; a
+    // background job sends the signal 0.3 s after the pid is there.
     cptest::TempDir io;
-    auto fifo = io.path() + "/spec";
-    auto interrupted = cptest::sh(
-        "mkfifo " + q(fifo) + " && cd " + q(repo.dir()) + " && { sleep 5 > " + q(fifo) +
-        " & holder=$!; env --default-signal=INT " + q(CONTEXT_PACK_BINARY) + " - < " + q(fifo) +
-        " & pid=$!; sleep 0.3; "
-        "kill -INT $pid; wait $pid; echo \"status $?\"; kill $holder; }");
+    auto fifo = io.path() + "/spec", pid = io.path() + "/pid";
+    const std::string tool = "sh -c 'echo $$ > \"$1\"; exec \"$2\" - < \"$3\"' sh " + q(pid) + " " +
+                             q(CONTEXT_PACK_BINARY) + " " + q(fifo);
+    const std::string interrupt = "{ until [ -s " + q(pid) + " ]; do sleep 0.1; done; sleep 0.3; " +
+                                  "kill -INT \"$(cat " + q(pid) + ")\"; }";
+    auto interrupted = cptest::sh("mkfifo " + q(fifo) + " && cd " + q(repo.dir()) +
+                                  " && { sleep 5 > " + q(fifo) + " & holder=$!; " + interrupt +
+                                  " & " + tool + "; echo \"status $?\"; kill $holder; }");
     CHECK(interrupted.out == "status 130\n");
     CHECK(cptest::tree_snapshot(repo.dir()) == before);
 }
