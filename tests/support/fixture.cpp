@@ -1,5 +1,6 @@
 #include "support/fixture.hpp"
 
+#include <fcntl.h>
 #include <git2.h>
 #include <signal.h>
 #include <spawn.h>
@@ -188,6 +189,12 @@ FileTime mtime_of(const std::string& path) {
     INFO(path);
     REQUIRE(::lstat(path.c_str(), &st) == 0);
     return time_of(st);
+}
+
+void set_times(const std::string& path, std::time_t seconds) {
+    const timespec times[2] = {{seconds, 0}, {seconds, 0}};  // access, modification
+    INFO(path);
+    REQUIRE(::utimensat(AT_FDCWD, path.c_str(), times, 0) == 0);
 }
 
 std::string q(const std::string& word) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct FileTime {
     long nanoseconds = 0;
 };
 FileTime mtime_of(const std::string& path);
+
+// Sets a file's access and modification times to `seconds` since the epoch, with no fraction
+// of a second (as `touch -d @seconds` does).
+void set_times(const std::string& path, std::time_t seconds);
 
 // A file's bytes; empty when it cannot be read.
 std::string slurp(const std::string& path);
