@@ -4,6 +4,8 @@
 #include <git2.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -134,6 +136,76 @@ Output sh(const std::string& command, const std::string& stdin_text, std::chrono
     o.status = wait_for(pid, deadline);
     o.out = slurp(out);
     o.err = slurp(err);
+    return o;
+}
+
+Output sh_on_terminal(const std::string& command, std::chrono::seconds limit) {
+    (void)kEnvironment;
+    Output o;
+    int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+    const char* name = master >= 0 && ::grantpt(master) == 0 && ::unlockpt(master) == 0
+                           ? ::ptsname(master)
+                           : nullptr;
+    // Opened here, before the child runs, so that the terminal never has no process on it.
+    int terminal = name ? ::open(name, O_RDWR | O_NOCTTY) : -1;
+    if (terminal < 0) {
+        o.status = 127;
+        o.err = std::string("no pseudo-terminal: ") + std::strerror(errno) + "\n";
+        if (master >= 0) ::close(master);
+        return o;
+    }
+    const Deadline deadline = deadline_after(limit);
+    std::string line = command;
+    char name_arg[] = "sh", flag[] = "-c";
+    char* argv[] = {name_arg, flag, line.data(), nullptr};
+    pid_t pid = ::fork();
+    if (pid == 0) {  // only async-signal-safe calls until exec
+        ::setsid();  // a session and process group of its own, the terminal its controlling one
+        ::ioctl(terminal, TIOCSCTTY, 0);
+        ::dup2(terminal, 0);
+        ::dup2(terminal, 1);
+        ::dup2(terminal, 2);
+        if (terminal > 2) ::close(terminal);
+        ::close(master);
+        ::execve("/bin/sh", argv, environ);
+        ::_exit(127);
+    }
+    ::close(terminal);
+    if (pid < 0) {
+        o.status = 127;
+        o.err = std::string("cannot fork: ") + std::strerror(errno) + "\n";
+        ::close(master);
+        return o;
+    }
+    // What the terminal shows, until no process has it open: end of file, or EIO on Linux.
+    // select(), not poll(): macOS's poll() does not take terminals.
+    for (;;) {
+        timeval interval{}, *wait_for_input = nullptr;
+        if (deadline) {
+            auto left =
+                std::chrono::duration_cast<std::chrono::microseconds>(*deadline - Clock::now());
+            if (left.count() <= 0) break;
+            interval.tv_sec = static_cast<time_t>(left.count() / 1000000);
+            interval.tv_usec = static_cast<suseconds_t>(left.count() % 1000000);
+            wait_for_input = &interval;
+        }
+        fd_set readable;
+        FD_ZERO(&readable);
+        FD_SET(master, &readable);
+        int ready = ::select(master + 1, &readable, nullptr, nullptr, wait_for_input);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready < 0) break;
+        if (ready == 0) continue;  // the deadline is checked above
+        char buffer[4096];
+        ssize_t n = ::read(master, buffer, sizeof buffer);
+        if (n > 0) {
+            o.out.append(buffer, std::size_t(n));
+        } else if (n == 0 || errno != EINTR) {
+            break;
+        }
+    }
+    ::close(master);
+    o.status = wait_for(pid, deadline);
     return o;
 }
 

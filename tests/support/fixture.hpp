@@ -23,6 +23,12 @@ struct Output {
 Output sh(const std::string& command, const std::string& stdin_text = "",
           std::chrono::seconds limit = std::chrono::seconds(0));
 
+// Runs a shell command line with a new pseudo-terminal as its standard input, output and
+// error (and controlling terminal), as script(1) does; `out` is what the terminal showed,
+// "\n" as "\r\n". The limit as for sh().
+Output sh_on_terminal(const std::string& command,
+                      std::chrono::seconds limit = std::chrono::seconds(0));
+
 // Every entry under `dir`, `dir` itself included, one line each in path order: the path
 // relative to `dir`, the type, size, permission bits and modification time (nanoseconds
 // where the system keeps them), then a regular file's blob id (its bytes' SHA-1, as git
