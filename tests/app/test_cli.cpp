@@ -176,16 +176,10 @@ TEST_CASE("the tool never writes to the repository") {
     Drifted d;
     d.repo.git("mv b.c c.c");
     d.repo.write("untracked.c", "int b;\n");
-    auto snapshot = [&] {
-        return cptest::sh("cd " + q(d.repo.dir()) +
-                          " && find . -type f -newer /dev/null -print0 | sort -z | "
-                          "xargs -0 sha1sum && stat -c '%n %Y %s' .git/index")
-            .out;
-    };
-    auto before = snapshot();
+    auto before = cptest::tree_snapshot(d.repo.dir());
     auto o = context_pack(d.repo.dir(), "--base " + d.base + " --anchor b.c:1 --anchor a.c:2");
     CHECK(o.status == 0);
-    CHECK(snapshot() == before);
+    CHECK(cptest::tree_snapshot(d.repo.dir()) == before);
     CHECK_FALSE(cptest::sh("test -e " + q(d.repo.at(".git/index.lock"))).status == 0);
 }
 

@@ -2,6 +2,7 @@
 // packed objects, a damaged or missing base and target, and a partial clone's missing blobs.
 // Each fixture is built with the git CLI; the anchors that need what is lost are UNRESOLVED
 // with the diagnosis and the mend, and the rest of the pack is printed.
+#include <filesystem>
 #include <sstream>
 #include <string>
 
@@ -53,8 +54,9 @@ void damage(const Repo& repo, const std::string& id, Damage how, const std::stri
     std::string command;
     switch (how) {
         case Damage::Truncated:
-            command = "head -c $(( $(stat -c %s " + q(file) + ") / 2 )) " + q(file) + " > " +
-                      q(file + ".cut") + " && mv " + q(file + ".cut") + " " + q(file);
+            command = "head -c " + std::to_string(std::filesystem::file_size(file) / 2) + " " +
+                      q(file) + " > " + q(file + ".cut") + " && mv " + q(file + ".cut") + " " +
+                      q(file);
             break;
         case Damage::Garbage:
             command = "echo garbage > " + q(file);
@@ -304,7 +306,7 @@ TEST_CASE("bad input B71: a damaged tree on an anchor's way, and a damaged pack 
         auto flip = sh("cd " + q(s.repo.dir()) +
                        " && p=$(ls .git/objects/pack/*.pack) && chmod u+w $p && printf 'XXXX' | "
                        "dd of=$p bs=1 seek=" +
-                       std::to_string(offset + packed / 2) + " conv=notrunc status=none");
+                       std::to_string(offset + packed / 2) + " conv=notrunc");
         REQUIRE(flip.status == 0);
         CHECK(s.repo.git_status("fsck --full 2>&1").status != 0);
         auto o = run(s.repo, "--base " + s.base + " --target HEAD --anchor big.c:2 --anchor a.c:1");

@@ -19,15 +19,6 @@ const char* const kModes[] = {
     "--only 1",
 };
 
-// Path, size, mode, mtime and content hash of every file under the directory, .git included.
-std::string snapshot(const std::string& dir) {
-    auto o = cptest::sh("cd " + q(dir) +
-                        " && find . -print0 | sort -z | xargs -0 stat -c '%n %s %a %Y %F' && "
-                        "find . -type f -print0 | sort -z | xargs -0 sha1sum");
-    REQUIRE(o.status == 0);
-    return o.out;
-}
-
 struct Hostile {
     Repo repo;
     cptest::TempDir outside;
@@ -88,14 +79,14 @@ TEST_CASE("never writes: every mode leaves .git and the work tree as they were")
     for (bool locked : {false, true}) {
         INFO("index.lock held: " << locked);
         if (locked) cptest::sh("echo held > " + q(h.repo.at(".git/index.lock")));
-        auto before = snapshot(h.repo.dir());
+        auto before = cptest::tree_snapshot(h.repo.dir());
         for (const char* mode : kModes) {
             INFO("mode: " << mode);
             auto o = cptest::context_pack(h.repo.dir(), std::string(mode) + " --base " + h.base +
                                                             " --anchor a.c:2-4@L3 --anchor b.c:1");
             CHECK(o.status <= 1);
         }
-        CHECK(snapshot(h.repo.dir()) == before);
+        CHECK(cptest::tree_snapshot(h.repo.dir()) == before);
     }
 }
 
@@ -143,17 +134,21 @@ TEST_CASE("signals and pipes: a closed pipe ends quietly, SIGINT exits 130") {
     CHECK(piped.out.find("--anchor: base") == 0);
 
     // A process that is interrupted before it finishes exits 130 and leaves nothing behind.
-    auto before = snapshot(repo.dir());
+    auto before = cptest::tree_snapshot(repo.dir());
     // The spec comes on standard input from a FIFO that stays open (a FIFO named as a spec
-    // file is refused), so the process is still running when the signal arrives; env
-    // restores SIGINT, which a shell's background job starts ignoring.
+    // file is refused), so the process is still running when the signal arrives. The tool
+    // runs in the foreground, where SIGINT keeps its default action (a shell's background job
+    // starts with it ignored), started by a shell that writes its pid and execs it; a
+    // background job sends the signal 0.3 s after the pid is there.
     cptest::TempDir io;
-    auto fifo = io.path() + "/spec";
-    auto interrupted = cptest::sh(
-        "mkfifo " + q(fifo) + " && cd " + q(repo.dir()) + " && { sleep 5 > " + q(fifo) +
-        " & holder=$!; env --default-signal=INT " + q(CONTEXT_PACK_BINARY) + " - < " + q(fifo) +
-        " & pid=$!; sleep 0.3; "
-        "kill -INT $pid; wait $pid; echo \"status $?\"; kill $holder; }");
+    auto fifo = io.path() + "/spec", pid = io.path() + "/pid";
+    const std::string tool = "sh -c 'echo $$ > \"$1\"; exec \"$2\" - < \"$3\"' sh " + q(pid) + " " +
+                             q(CONTEXT_PACK_BINARY) + " " + q(fifo);
+    const std::string interrupt = "{ until [ -s " + q(pid) + " ]; do sleep 0.1; done; sleep 0.3; " +
+                                  "kill -INT \"$(cat " + q(pid) + ")\"; }";
+    auto interrupted = cptest::sh("mkfifo " + q(fifo) + " && cd " + q(repo.dir()) +
+                                  " && { sleep 5 > " + q(fifo) + " & holder=$!; " + interrupt +
+                                  " & " + tool + "; echo \"status $?\"; kill $holder; }");
     CHECK(interrupted.out == "status 130\n");
-    CHECK(snapshot(repo.dir()) == before);
+    CHECK(cptest::tree_snapshot(repo.dir()) == before);
 }

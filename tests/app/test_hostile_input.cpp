@@ -1,8 +1,10 @@
 // Hostile input at the front ends' doors, rows B40 upward of docs/bad-input.md: JSON nested
 // past the limit, special files given as specs, standard output that cannot be written, and
-// messages that must not quote a spec's bytes. The binary runs under `timeout 10`, so a
-// regression that hangs fails instead.
+// messages that must not quote a spec's bytes. The binary runs with a 10-second limit
+// (cptest::sh's), so a regression that hangs fails instead.
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -25,6 +27,9 @@ using Json = nlohmann::json;
 
 namespace {
 
+// A run still going after this is killed: status 124.
+const std::chrono::seconds kLimit(10);
+
 struct Simple {
     Repo repo;
     std::string base;
@@ -32,10 +37,10 @@ struct Simple {
         repo.write("a.c", cptest::numbered(10));
         base = repo.commit();
     }
-    // The binary in the repository under `timeout 10` (status 124 when it hangs).
+    // The binary in the repository, with the limit (status 124 when it hangs).
     Output run(const std::string& args, const std::string& input = "") const {
-        return cptest::sh(
-            "cd " + q(repo.dir()) + " && timeout 10 " + q(CONTEXT_PACK_BINARY) + " " + args, input);
+        return cptest::sh("cd " + q(repo.dir()) + " && " + q(CONTEXT_PACK_BINARY) + " " + args,
+                          input, kLimit);
     }
 };
 
@@ -47,12 +52,12 @@ std::string call(int id, const Json& arguments) {
     return request(id, "tools/call", Json{{"name", "context_pack"}, {"arguments", arguments}});
 }
 
-// `context-pack mcp` started in `dir` under `timeout 10`: the server reads only inside the
-// directory it was started in (its client declares no roots), so each test starts it where
-// its spec files are.
+// `context-pack mcp` started in `dir` with the limit, its standard input a pipe: the server
+// reads only inside the directory it was started in (its client declares no roots), so each
+// test starts it where its spec files are.
 Output mcp_in(const std::string& dir, const std::string& input) {
-    return cptest::sh("cd " + q(dir) + " && cat | timeout 10 " + q(CONTEXT_PACK_BINARY) + " mcp",
-                      input);
+    return cptest::sh("cd " + q(dir) + " && cat | " + q(CONTEXT_PACK_BINARY) + " mcp", input,
+                      kLimit);
 }
 
 // The server's replies, one JSON value a line of `out`.
@@ -152,77 +157,93 @@ TEST_CASE("bad input B42: a FIFO as spec file, alone or in a spec folder") {
     CHECK_THAT(folder.out, !Catch::Contains("sub.json"));
 }
 
-TEST_CASE("bad input B43: /dev/stdin, /proc/self/fd/0 and /dev/zero as spec") {
-    Simple s;
-    usage_error(s.run("/dev/zero"), "spec /dev/zero is a character device, not a regular file");
-    // Through a pipe it is refused; redirected from a regular file it would be read.
-    usage_error(cptest::sh("cd " + q(s.repo.dir()) + " && cat | timeout 10 " +
-                               q(CONTEXT_PACK_BINARY) + " /dev/stdin",
-                           "{}"),
-                "spec /dev/stdin is a pipe or FIFO");
-
-    // The server's standard input is a pipe here, as under an MCP client: a spec naming it
-    // must not swallow the messages after it. Started in /, the server lets these paths be
-    // opened (elsewhere they lie outside its directory and are refused unopened, B65), so
-    // what the open file is refuses them.
-    auto input = call(1, {{"spec", "/dev/stdin"}}) + "\n" + call(2, {{"spec", "/proc/self/fd/0"}}) +
-                 "\n" + call(3, {{"spec", "/dev/zero"}}) + "\n" + request(4, "ping") + "\n";
+// The server's replies to one call per spec path, each refused for the kind it names, then a
+// ping: a spec naming the server's standard input (a pipe here, as under an MCP client) must
+// not swallow the messages after it. Started in /, the server lets these paths be opened
+// (elsewhere they lie outside its directory and are refused unopened, B65), so what the open
+// file is refuses them.
+void refused_over_mcp(const std::vector<std::pair<std::string, std::string>>& path_and_kind) {
+    std::string input;
+    int id = 1;
+    for (const auto& [path, kind] : path_and_kind) input += call(id++, {{"spec", path}}) + "\n";
+    input += request(id, "ping") + "\n";
     auto o = mcp_in("/", input);
     INFO(o.err);
     CHECK(o.status == 0);
     auto replies = replies_of(o.out);
-    REQUIRE(replies.size() == 4);
-    const std::vector<std::string> kinds = {"is a pipe or FIFO", "is a pipe or FIFO",
-                                            "is a character device"};
-    for (int i = 0; i < 3; ++i) {
+    REQUIRE(replies.size() == path_and_kind.size() + 1);
+    for (std::size_t i = 0; i < path_and_kind.size(); ++i) {
+        INFO(path_and_kind[i].first);
         CHECK(replies[i]["result"]["isError"] == true);
         CHECK_THAT(replies[i]["result"]["content"][0]["text"].get<std::string>(),
-                   Catch::Contains(kinds[i]));
+                   Catch::Contains(path_and_kind[i].second));
     }
-    CHECK(replies[3]["id"] == 4);
-    CHECK(replies[3]["result"] == Json::object());
+    CHECK(replies.back()["id"] == id);
+    CHECK(replies.back()["result"] == Json::object());
 }
+
+TEST_CASE("bad input B43: /dev/stdin, /dev/fd/0 and /dev/zero as spec") {
+    Simple s;
+    usage_error(s.run("/dev/zero"), "spec /dev/zero is a character device, not a regular file");
+    // Through a pipe it is refused; redirected from a regular file it would be read.
+    usage_error(
+        cptest::sh("cd " + q(s.repo.dir()) + " && cat | " + q(CONTEXT_PACK_BINARY) + " /dev/stdin",
+                   "{}", kLimit),
+        "spec /dev/stdin is a pipe or FIFO");
+
+    refused_over_mcp({{"/dev/stdin", "is a pipe or FIFO"},
+                      {"/dev/fd/0", "is a pipe or FIFO"},
+                      {"/dev/zero", "is a character device"}});
+}
+
+#if defined(__linux__)
+// /proc is Linux's: other systems have no /proc/self.
+TEST_CASE("bad input B43: /proc/self/fd/0 as spec") {
+    refused_over_mcp({{"/dev/stdin", "is a pipe or FIFO"},
+                      {"/proc/self/fd/0", "is a pipe or FIFO"},
+                      {"/dev/zero", "is a character device"}});
+}
+#endif
 
 TEST_CASE("bad input B44: spec input over 64 MiB") {
     Simple s;
     cptest::TempDir dir;
-    auto file = [&](const std::string& name, const std::string& size) {
+    auto file = [&](const std::string& name, std::uintmax_t size) {
         auto path = dir.path() + "/" + name;
-        REQUIRE(cptest::sh("truncate -s " + size + " " + q(path)).status == 0);
+        std::ofstream(path, std::ios::binary).close();
+        std::filesystem::resize_file(path, size);  // NUL bytes (a sparse file, where it can be)
+        REQUIRE(std::filesystem::file_size(path) == size);
         return path;
     };
     // Refused by its size, before a byte is read.
-    usage_error(s.run(q(file("big.json", "67108865"))),
+    usage_error(s.run(q(file("big.json", 67108865))),
                 "big.json is over the 64 MiB a spec input may be; split it");
     // At the limit it is read (and is not JSON).
-    usage_error(s.run(q(file("full.json", "67108864"))), "full.json: invalid JSON");
+    usage_error(s.run(q(file("full.json", 67108864))), "full.json: invalid JSON");
     // Standard input is read up to the limit, then refused.
     usage_error(s.run("- < /dev/zero"), "standard input is over the 64 MiB a spec input may be");
 }
 
-TEST_CASE("bad input B45: standard output that cannot be written: /dev/full, closed") {
-    Simple s;
-    cptest::TempDir dir;
+// The arguments of every way the tool writes standard output: the pack as a table and as
+// JSON (a spec written into `dir`), --help and --version.
+std::vector<std::string> writers(const cptest::TempDir& dir) {
     auto spec = dir.path() + "/plan.json";
     std::ofstream(spec)
         << R"({"base": "HEAD", "reads": [{"location": {"path": "a.c", "line": 2}}]})";
-    const std::string line = "context-pack: cannot write to standard output: ";
-    for (const std::string& args : {"--table " + q(spec), "--format json " + q(spec),
-                                    std::string("--help"), std::string("--version")}) {
+    return {"--table " + q(spec), "--format json " + q(spec), "--help", "--version"};
+}
+
+const std::string kCannotWrite = "context-pack: cannot write to standard output: ";
+
+TEST_CASE("bad input B45: standard output that cannot be written: closed") {
+    Simple s;
+    cptest::TempDir dir;
+    for (const std::string& args : writers(dir)) {
         INFO(args);
-        auto full = s.run(args + " > /dev/full");
-        CHECK(full.status == 2);
-        CHECK(full.err == line + "No space left on device\n");
         auto closed = s.run(args + " >&-");
         CHECK(closed.status == 2);
-        CHECK(closed.err == line + "Bad file descriptor\n");
+        CHECK(closed.err == kCannotWrite + "Bad file descriptor\n");
     }
-    // The server stops at its first reply that cannot be written, saying why.
-    auto mcp = s.run("mcp > /dev/full", request(1, "ping") + "\n" + request(2, "ping") + "\n");
-    CHECK(mcp.status == 2);
-    CHECK(mcp.err ==
-          "context-pack mcp: cannot write to standard output: No space left on device; "
-          "stopping\n");
     // A stream that fails without errno: the same line, without a reason the system gave.
     std::istringstream in(request(1, "ping") + "\n");
     std::ostringstream out, err;
@@ -230,6 +251,26 @@ TEST_CASE("bad input B45: standard output that cannot be written: /dev/full, clo
     CHECK(cp::mcp::serve(in, out, err) == 2);
     CHECK_THAT(err.str(), Catch::StartsWith("context-pack mcp: cannot write to standard output"));
 }
+
+#if defined(__linux__)
+// /dev/full is Linux's: macOS and the BSDs have none.
+TEST_CASE("bad input B45: standard output that cannot be written: /dev/full") {
+    Simple s;
+    cptest::TempDir dir;
+    for (const std::string& args : writers(dir)) {
+        INFO(args);
+        auto full = s.run(args + " > /dev/full");
+        CHECK(full.status == 2);
+        CHECK(full.err == kCannotWrite + "No space left on device\n");
+    }
+    // The server stops at its first reply that cannot be written, saying why.
+    auto mcp = s.run("mcp > /dev/full", request(1, "ping") + "\n" + request(2, "ping") + "\n");
+    CHECK(mcp.status == 2);
+    CHECK(mcp.err ==
+          "context-pack mcp: cannot write to standard output: No space left on device; "
+          "stopping\n");
+}
+#endif
 
 TEST_CASE("bad input B46: a closed pipe with SIGPIPE ignored") {
     Simple s;
@@ -239,10 +280,11 @@ TEST_CASE("bad input B46: a closed pipe with SIGPIPE ignored") {
     for (int i = 0; i < 5000; ++i)
         spec["reads"].push_back({{"location", {{"path", "a.c"}, {"line", 1}}}});
     std::ofstream(dir.path() + "/many.json") << spec.dump();
-    auto o = cptest::sh("cd " + q(s.repo.dir()) + " && { trap '' PIPE; timeout 10 " +
-                        q(CONTEXT_PACK_BINARY) + " --table " + q(dir.path() + "/many.json") +
-                        " 2>" + q(dir.path() + "/err") + "; echo $? > " +
-                        q(dir.path() + "/status") + "; } | head -c 1 > /dev/null");
+    auto o =
+        cptest::sh("cd " + q(s.repo.dir()) + " && { trap '' PIPE; " + q(CONTEXT_PACK_BINARY) +
+                       " --table " + q(dir.path() + "/many.json") + " 2>" + q(dir.path() + "/err") +
+                       "; echo $? > " + q(dir.path() + "/status") + "; } | head -c 1 > /dev/null",
+                   "", kLimit);
     REQUIRE(o.status == 0);
     CHECK(cptest::slurp(dir.path() + "/status") == "2\n");
     CHECK(cptest::slurp(dir.path() + "/err") ==

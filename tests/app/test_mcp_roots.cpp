@@ -2,6 +2,7 @@
 // declares none, the directory it was started in: spec paths, repo and the repository git
 // finds there, symlinks and .. resolved. Rows B65-B69 of docs/bad-input.md, and the protocol:
 // roots/list after initialized, calls held until the answer, list_changed asked again.
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -128,12 +129,12 @@ Session serve(const std::vector<std::string>& messages) {
     return parse(status, out.str(), err.str());
 }
 
-// The binary started in `dir`, with `env` (VAR=value words) before it, under `timeout 20`.
+// The binary started in `dir`, with `env` (VAR=value words) before it, with a 20-second
+// limit (status 124 when it hangs).
 Session serve_in(const std::string& dir, const std::vector<std::string>& messages,
                  const std::string& env = "") {
-    auto o =
-        cptest::sh("cd " + q(dir) + " && " + env + " timeout 20 " + q(CONTEXT_PACK_BINARY) + " mcp",
-                   joined(messages));
+    auto o = cptest::sh("cd " + q(dir) + " && " + env + " " + q(CONTEXT_PACK_BINARY) + " mcp",
+                        joined(messages), std::chrono::seconds(20));
     return parse(o.status, o.out, o.err);
 }
 

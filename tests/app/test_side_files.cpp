@@ -1,10 +1,11 @@
 // The side files libgit2 opens by itself (.gitattributes, .gitignore, info/attributes,
 // info/exclude): one that is a symlink, a FIFO or a device is refused on one line, never
 // followed out of the tree, never waited on; regular ones work as before. Rows B50-B54 of
-// docs/bad-input.md. Every run is under `timeout 20`, so a blocking open fails the test.
+// docs/bad-input.md. Every run has a 20-second limit, so a blocking open fails the test.
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 
 #include "support/catch.hpp"
@@ -37,12 +38,13 @@ struct Fixture {
     }
     void fifo(const std::string& path) const { ::mkfifo(path.c_str(), 0600); }
     Output run(const std::string& args) const {
-        return cptest::sh("cd " + q(repo.dir()) + " && timeout 20 " + q(CONTEXT_PACK_BINARY) +
-                          " --table --base " + base + " " + args);
+        return cptest::sh("cd " + q(repo.dir()) + " && " + q(CONTEXT_PACK_BINARY) +
+                              " --table --base " + base + " " + args,
+                          "", std::chrono::seconds(20));
     }
 };
 
-// One line on stderr, exit 2, nothing printed: never a hang (timeout's 124), never a binary.
+// One line on stderr, exit 2, nothing printed: never a hang (the limit's 124), never a binary.
 void refused(const Output& o, const std::string& message) {
     INFO(o.out << o.err);
     CHECK(o.status == 2);

@@ -1,16 +1,14 @@
 // The promises "never runs, never writes, never opens outside" checked on the system calls
 // themselves: the tool runs under strace in a hostile repository, through every door (the
 // command line's modes and the MCP server), and every call that names a file is judged.
-// Rows B75-B76 of docs/bad-input.md. Linux only (strace); install-deps.sh installs strace.
-#include "support/catch.hpp"
-
-#if defined(__linux__)
-
+// Rows B75-B76 of docs/bad-input.md. Linux only (strace, /proc): tests/CMakeLists.txt builds
+// it there alone; install-deps.sh installs strace.
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "support/catch.hpp"
 #include "support/fixture.hpp"
 
 using cptest::q;
@@ -362,5 +360,3 @@ TEST_CASE("bad input B76: the MCP server, traced, asked for paths outside") {
         CHECK(reply_to(i).find("root") != std::string::npos);  // says where paths may be
     }
 }
-
-#endif  // __linux__

@@ -310,9 +310,9 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
         {"nothing changed", "true", true},
         {"edits, staged and not, a mode change",
          "echo x >> a.txt && echo y >> d/b.txt && git add d/b.txt && chmod +x c.txt", true},
-        {"touched only: stat data changed, content not", "touch -d '2001-01-01' a.txt", true},
+        {"touched only: stat data changed, content not", "touch -t 200101010000 a.txt", true},
         {"same size, new content, another time",
-         "sed -i 's/a1/A1/' a.txt && touch -d '2001-01-01' a.txt", true},
+         "sed 's/a1/A1/' a.txt > a.new && mv a.new a.txt && touch -t 200101010000 a.txt", true},
         {"deleted file and deleted directory", "rm a.txt && rm -r d", true},
         {"untracked files and directories, nested",
          "echo n > new.txt && mkdir -p u/v && echo w > u/v/w.txt && echo x > d/x.txt", true},
@@ -327,15 +327,15 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
          true},
         {"a staged rename edited after", "git mv c.txt moved.txt && echo more >> moved.txt", true},
         {"converting attributes on a touched file",
-         "echo '*.txt text eol=crlf' > .gitattributes && touch -d '2001-01-01' a.txt", true},
+         "echo '*.txt text eol=crlf' > .gitattributes && touch -t 200101010000 a.txt", true},
         {"a tracked .gitattributes unchanged, a touched file it converts",
          "echo '*.txt text eol=crlf' > .gitattributes && git add .gitattributes && "
-         "git commit -qm attrs && touch -d '2001-01-01' a.txt",
+         "git commit -qm attrs && touch -t 200101010000 a.txt",
          true},
         {"a tracked .gitattributes edited on disk, a touched file it converted",
          "printf '*.txt text eol=crlf\\n' > .gitattributes && printf 'x\\r\\ny\\r\\n' > "
          "crlf.txt && git add -A && git commit -qm crlf && echo '# none' > .gitattributes && "
-         "touch -d '2001-01-01' crlf.txt",
+         "touch -t 200101010000 crlf.txt",
          false},
         {"an untracked executable and a symlink",
          "echo x > run.sh && chmod +x run.sh && "
@@ -343,7 +343,7 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
          true},
         {"a tracked symlink retargeted and one touched",
          "ln -s a.txt link && ln -s c.txt link2 && git add link link2 && git commit -qm l && "
-         "ln -sfn d/b.txt link && touch -h -d '2001-01-01' link2",
+         "ln -sfn d/b.txt link && touch -h -t 200101010000 link2",
          true},
         {"core.filemode false", "git config core.filemode false && chmod +x a.txt", true},
         {"a fifo among untracked files", "mkfifo pipe", true},
@@ -364,14 +364,15 @@ TEST_CASE("working tree scan: the same deltas as libgit2's, or it steps aside", 
         {"dir pattern and symlink to dir",
          "printf 'ld/\\n' > .gitignore && ln -s e ld && ln -s nowhere dangling", true},
         {"unreadable untracked dir", "mkdir -p ur && echo x > ur/f && chmod 0444 ur", true},
-        {"racy same-size edit", "sed -i 's/a1/A1/' a.txt", true},
+        {"racy same-size edit", "sed 's/a1/A1/' a.txt > a.new && mv a.new a.txt", true},
         {"racy same-size edit after index touch",
-         "git update-index --refresh >/dev/null; sed -i 's/a1/A1/' a.txt", true},
+         "git update-index --refresh >/dev/null; sed 's/a1/A1/' a.txt > a.new && mv a.new a.txt",
+         true},
         {"tracked dir with nested repo",
          "git -C d init -q && echo z > d/z.txt && echo y >> d/b.txt", true},
         {"symlinks false touched link",
          "ln -s a.txt link && git add link && git commit -qm l && "
-         "git config core.symlinks false && touch -h -d '2001-01-01' link",
+         "git config core.symlinks false && touch -h -t 200101010000 link",
          true},
         {"trustctime false",
          "git config core.trustctime false && chmod 600 a.txt && chmod 644 a.txt", true},
@@ -436,18 +437,18 @@ TEST_CASE("working tree scan: a racily clean entry is hashed, as libgit2 and git
     auto base = repo.commit();
     // A day ahead: at or after the index's own time (and within 32-bit seconds, as the index
     // and libgit2 keep them).
-    const std::string later = "@" + std::to_string(std::time(nullptr) + 86400);
-    auto setup =
-        cptest::sh("cd " + q(repo.dir()) + " && git config core.trustctime false && " +
-                   "touch -d '" + later + "' a.txt && rm .git/index && " + "git add a.txt b.txt");
+    const std::time_t later = std::time(nullptr) + 86400;
+    repo.git("config core.trustctime false");
+    cptest::set_times(repo.at("a.txt"), later);
+    auto setup = cptest::sh("cd " + q(repo.dir()) + " && rm .git/index && git add a.txt b.txt");
     INFO(setup.err);
     REQUIRE(setup.status == 0);
     REQUIRE(repo.git("ls-files --debug a.txt").find("size: 3") != std::string::npos);
     // The same size and time, in the same inode: only the content differs from the entry,
     // which holds the base's content, so nothing but this rule finds the change.
-    auto edit = cptest::sh("cd " + q(repo.dir()) + " && printf 'x3\\n' > a.txt && touch -d '" +
-                           later + "' a.txt");
+    auto edit = cptest::sh("cd " + q(repo.dir()) + " && printf 'x3\\n' > a.txt");
     REQUIRE(edit.status == 0);
+    cptest::set_times(repo.at("a.txt"), later);
     auto opened = open_repo(repo);
     auto diff = diff_of(opened, base, std::nullopt);  // compares with libgit2's
     CHECK(diff.scanned());

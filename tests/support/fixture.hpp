@@ -3,6 +3,8 @@
 // to write files and commit. Nothing here is used by the tool itself.
 #pragma once
 
+#include <chrono>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -14,8 +16,36 @@ struct Output {
     std::string err;  // stderr
 };
 
-// Runs a shell command line; never throws.
-Output sh(const std::string& command, const std::string& stdin_text = "");
+// Runs a shell command line (/bin/sh -c) with `stdin_text` on its standard input; never
+// throws. With a `limit`, the command runs in a process group of its own, and one still
+// running when the limit passes is killed, its whole group with it (SIGKILL): status 124, as
+// timeout(1) gives, so that a hang fails a test instead of stopping the suite.
+Output sh(const std::string& command, const std::string& stdin_text = "",
+          std::chrono::seconds limit = std::chrono::seconds(0));
+
+// Runs a shell command line with a new pseudo-terminal as its standard input, output and
+// error (and controlling terminal), as script(1) does; `out` is what the terminal showed,
+// "\n" as "\r\n". The limit as for sh().
+Output sh_on_terminal(const std::string& command,
+                      std::chrono::seconds limit = std::chrono::seconds(0));
+
+// Every entry under `dir`, `dir` itself included, one line each in path order: the path
+// relative to `dir`, the type, size, permission bits and modification time (nanoseconds
+// where the system keeps them), then a regular file's blob id (its bytes' SHA-1, as git
+// hash-object gives it) or a symlink's target. Symlinks are not followed. Equal snapshots:
+// nothing was written.
+std::string tree_snapshot(const std::string& dir);
+
+// A file's modification time, of the entry itself (a symlink is not followed).
+struct FileTime {
+    long long seconds = 0;
+    long nanoseconds = 0;
+};
+FileTime mtime_of(const std::string& path);
+
+// Sets a file's access and modification times to `seconds` since the epoch, with no fraction
+// of a second (as `touch -d @seconds` does).
+void set_times(const std::string& path, std::time_t seconds);
 
 // A file's bytes; empty when it cannot be read.
 std::string slurp(const std::string& path);
