@@ -390,6 +390,12 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     if (auto typo = context_typo(o.request.repo_dir)) return fail(err, *typo);
     auto specs = load_specs(o, in);  // bad input stops here, before the repository is touched
     if (!specs) return fail(err, specs.error().message);
+    // Unknown keys are named before the run; under --at-base they fail it (exit status 1).
+    for (const auto& line : warning_lines(
+             specs.value(), "--format json",
+             o.request.at_base ? std::optional<std::string_view>(o.request.names.at_base.name)
+                               : std::nullopt))
+        err << "context-pack: " << line << '\n';
     auto report = build_report(request_of(o, std::move(specs).value(), out, err));
     if (!report) return fail(err, report.error().message);
     print(out, report.value(), o, argc, argv);

@@ -135,7 +135,8 @@ constexpr const char* kOutputSchemaJson = R"({
           },
           "windows": {"type": "array"},
           "callers": {"type": "array"},
-          "long_lines": {"type": ["object", "null"], "description": "Lines cut at max_line_bytes, and the lift argument that shows them whole."}
+          "long_lines": {"type": ["object", "null"], "description": "Lines cut at max_line_bytes, and the lift argument that shows them whole."},
+          "warnings": {"type": "array", "items": {"type": "string"}, "description": "Unknown keys the spec parser passed over, each with its JSON path and the key likely meant; with at_base any one makes exit_status 1."}
         },
         "required": ["id", "source", "base", "target", "anchors", "callers"]
       }
@@ -660,6 +661,12 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
     std::ostringstream text;
     PackCuts cuts;
     print_pack(text, report.value(), to, &cuts);
+    // The unknown keys, after the pack, as the command line puts them on stderr.
+    for (const auto& line :
+         warning_lines(a.request.specs, "structuredContent",
+                       a.request.at_base ? std::optional<std::string_view>(kToolNames.at_base.name)
+                                         : std::nullopt))
+        text << "warning: " << line << '\n';
     // The structured document is cut where the text is, and says so (JsonCaps).
     JsonCaps caps{.max_lines = a.max_lines,
                   .max_window_lines = to.max_window_lines,

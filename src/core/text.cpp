@@ -103,4 +103,27 @@ std::string shell_word(std::string_view word) {
     return quoted + "'";
 }
 
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
+    const std::size_t over = limit + 1;
+    if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return over;
+    // Three rows of the table: two back (for a swap), the last, and this one.
+    std::vector<std::size_t> two(b.size() + 1), last(b.size() + 1), row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) last[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        row[0] = i;
+        std::size_t least = row[0];
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            row[j] = std::min({last[j] + 1, row[j - 1] + 1, last[j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                row[j] = std::min(row[j], two[j - 2] + 1);
+            least = std::min(least, row[j]);
+        }
+        if (least > limit) return over;  // every later row is at least this
+        std::swap(two, last);
+        std::swap(last, row);
+    }
+    return std::min(last[b.size()], over);
+}
+
 }  // namespace cp::text

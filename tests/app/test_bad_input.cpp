@@ -1,5 +1,6 @@
 // One test per row of docs/bad-input.md, named "bad input <ID>", and a check that the table
 // and these tests list the same rows.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -527,4 +528,93 @@ TEST_CASE("bad input B35: a count in a revision past what git takes") {
     // Counts in range are as git takes them.
     auto fine = s.run("--table --base 'HEAD~0' --anchor a.c:1");
     CHECK(fine.status == 0);
+}
+
+namespace {
+
+// The lines of `text` that start with `prefix`.
+std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.starts_with(prefix)) out.push_back(line);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("bad input B77: unknown keys are named on stderr and in the JSON's warnings") {
+    Simple s;
+    s.repo.write("plan.json", R"({"base": ")" + s.base + R"(", "bse": "x",
+      "file_changes": [{"location": {"path": "a.c", "line": 1}},
+                       {"location": {"path": "a.c", "line": 2, "endline": 3}, "chnage": "c"}],
+      "reads": [{"location": {"path": "a.c", "line": 4, "Symbol": "L4"}, "zz": 1}]})");
+    const std::vector<std::string> expected = {
+        "context-pack: plan.json: unknown key 'bse'; did you mean 'base'?",
+        "context-pack: plan.json: file_changes[1].location: unknown key 'endline'; did you mean "
+        "'end_line'?",
+        "context-pack: plan.json: file_changes[1]: unknown key 'chnage'; did you mean 'change'?",
+        "context-pack: plan.json: reads[0].location: unknown key 'Symbol'; did you mean 'symbol'?",
+        "context-pack: plan.json: reads[0]: unknown key 'zz'",
+    };
+    // Accepted: the pack is printed and the exit status is the anchors' alone.
+    auto o = s.run("--table plan.json");
+    INFO(o.out << o.err);
+    CHECK(o.status == 0);
+    CHECK(o.out.find("3 SAME") != std::string::npos);
+    CHECK(lines_starting(o.err, "context-pack: ") == expected);
+
+    auto json = s.run("--format json plan.json");
+    CHECK(json.status == 0);
+    auto doc = nlohmann::json::parse(json.out);
+    std::vector<std::string> in_json;
+    for (const auto& line : expected) in_json.push_back(line.substr(25));  // no source
+    CHECK(doc["specs"][0]["warnings"] == in_json);
+    CHECK(doc["exit_status"] == 0);
+
+    // --at-base, the planner's check, fails on them and says so in a closing line.
+    auto check = s.run("--at-base --table plan.json");
+    CHECK(check.status == 1);
+    auto said = lines_starting(check.err, "context-pack: ");
+    REQUIRE(said.size() == expected.size() + 1);
+    CHECK(said.back() ==
+          "context-pack: --at-base: 5 unknown keys in the plan, so the check fails (exit status "
+          "1); mend or remove them");
+    auto check_json = s.run("--at-base --format json plan.json");
+    CHECK(check_json.status == 1);
+    CHECK(nlohmann::json::parse(check_json.out)["exit_status"] == 1);
+
+    // Without unknown keys: nothing on stderr, an empty array, --at-base passes.
+    s.repo.write("clean.json", R"({"base": ")" + s.base +
+                                   R"(", "reads": [{"location": {"path": "a.c", "line": 4}}]})");
+    auto clean = s.run("--at-base --format json clean.json");
+    CHECK(clean.status == 0);
+    CHECK(clean.err.empty());
+    CHECK(nlohmann::json::parse(clean.out)["specs"][0]["warnings"] == nlohmann::json::array());
+}
+
+TEST_CASE("bad input B77: at most ten unknown keys on stderr, then the count of the rest") {
+    Simple s;
+    std::string extra;
+    for (int i = 0; i < 13; ++i) extra += fmt::format(R"("x{:02}": 1, )", i);
+    auto spec = "{" + extra + R"("base": ")" + s.base +
+                R"(", "reads": [{"location": {"path": "a.c", "line": 1}}]})";
+    auto o = s.run("--table -", spec);
+    INFO(o.err);
+    CHECK(o.status == 0);
+    auto said = lines_starting(o.err, "context-pack: ");
+    REQUIRE(said.size() == 11);
+    CHECK(said[0] == "context-pack: <stdin>: unknown key 'x00'");
+    CHECK(said[9] == "context-pack: <stdin>: unknown key 'x09'");
+    CHECK(said[10] ==
+          "context-pack: 3 more unknown keys not shown; --format json lists every one in each "
+          "spec's warnings");
+    auto json = s.run("--format json -", spec);
+    CHECK(nlohmann::json::parse(json.out)["specs"][0]["warnings"].size() == 13);
+    // The count covers every spec of the input; --at-base's line comes after it.
+    auto check = s.run("--at-base --table -", spec);
+    CHECK(check.status == 1);
+    auto checked = lines_starting(check.err, "context-pack: ");
+    REQUIRE(checked.size() == 12);
+    CHECK(checked.back().find("--at-base: 13 unknown keys in the plan") != std::string::npos);
 }

@@ -43,7 +43,8 @@ TEST_CASE("JSON output: fixed key set and values") {
     const json& spec = doc["specs"][0];
     CHECK(keys(spec) == std::set<std::string>{"id", "source", "base", "base_rev", "target", "head",
                                               "target_rev", "since", "since_rev", "anchors",
-                                              "windows", "callers"});
+                                              "windows", "callers", "warnings"});
+    CHECK(spec["warnings"] == json::array());
     CHECK(spec["base"] == base);
     CHECK(spec["base_rev"] == base.substr(0, 12));
     CHECK(spec["target"] == "worktree");
