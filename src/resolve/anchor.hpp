@@ -45,7 +45,13 @@ class AnchorRules {
     // Through a changed file: the hunks, the boundary rule, then relocation and the symbol.
     Result<Unit> carry(Pair& p, AnchorResult& r, const git::Delta& delta,
                        const std::string& base_bytes, bool check_symbols);
+    // A path absent at base: NEW for an edit (or an --anchor), UNRESOLVED for a read.
+    Result<Unit> resolve_absent(Pair& p, AnchorResult& r);
     Result<Unit> resolve_new(Pair& p, AnchorResult& r);
+    // "; did you mean src/parser.c?" for a path absent at base, when paths there are close
+    // (text::similar_paths), else "". The base's paths are listed once, the first time an
+    // anchor needs them, and kept for that base until another's are listed.
+    std::string near_miss(const std::string& base, const std::string& path);
     // A NEW anchor whose file is at the target: its range there (README, "NEW anchors").
     Result<Unit> place_new(Pair& p, AnchorResult& r);
 
@@ -54,6 +60,8 @@ class AnchorRules {
     Pairs& pairs_;
     ReadAhead& ahead_;
     Relocator& relocator_;
+    std::string listed_base_;              // whose paths base_paths_ holds ("": none yet)
+    std::vector<std::string> base_paths_;  // its regular files, in path order
 };
 
 }  // namespace cp

@@ -618,3 +618,67 @@ TEST_CASE("bad input B77: at most ten unknown keys on stderr, then the count of 
     REQUIRE(checked.size() == 12);
     CHECK(checked.back().find("--at-base: 13 unknown keys in the plan") != std::string::npos);
 }
+
+TEST_CASE("bad input B78: a read of a path absent at base is UNRESOLVED; an edit there is NEW") {
+    Simple s;
+    s.repo.write("plan.json", R"({"base": ")" + s.base + R"(",
+      "file_changes": [{"location": {"path": "new.c", "line": 1}}],
+      "reads": [{"location": {"path": "new.c", "line": 1}}, {"location": {"path": "a.c", "line": 1}}]})");
+    for (bool created : {false, true}) {
+        INFO("created at the target: " << created);
+        if (created) s.repo.write("new.c", "int n;\n");  // the plan's file, made since
+        auto o = s.run("--format json plan.json");
+        INFO(o.out << o.err);
+        CHECK(o.status == 1);
+        auto anchors = nlohmann::json::parse(o.out)["specs"][0]["anchors"];
+        REQUIRE(anchors.size() == 3);
+        CHECK(anchors[0]["status"] == "NEW");
+        CHECK(anchors[0]["exists_at_target"] == created);
+        CHECK(anchors[1]["status"] == "UNRESOLVED");
+        CHECK(anchors[1]["reason"] ==
+              "new.c absent at base: a read names a file the base has (a file the plan creates "
+              "belongs in file_changes)");
+        CHECK(anchors[1]["to"].is_null());
+        CHECK(anchors[2]["status"] == "SAME");
+    }
+    // An --anchor stays NEW, as before: it is a look at a path, not a plan's read.
+    auto adhoc = s.anchor("none.c:1");
+    CHECK(adhoc.status == 0);
+    CHECK(adhoc.out.find("NEW") != std::string::npos);
+}
+
+TEST_CASE("bad input B79: a NEW path close to one at base says which it may have meant") {
+    Repo repo;
+    repo.write("src/parser.c", "int parse;\n");
+    repo.write("lib/util.c", "int u;\n");
+    repo.write("test/util.c", "int t;\n");
+    repo.write("src/cache.h", "int c;\n");
+    auto base = repo.commit();
+    auto plan = [&](const std::string& kind, const std::string& path) {
+        return R"({"base": ")" + base + R"(", ")" + kind + R"(": [{"location": {"path": ")" + path +
+               R"(", "line": 1}}]})";
+    };
+    auto reason = [&](const std::string& kind, const std::string& path) {
+        auto o = context_pack(repo.dir(), "--at-base --format json -", plan(kind, path));
+        INFO(o.out << o.err);
+        auto a = nlohmann::json::parse(o.out)["specs"][0]["anchors"][0];
+        CHECK(a["status"] == (kind == "reads" ? "UNRESOLVED" : "NEW"));
+        return a["reason"].get<std::string>();
+    };
+    // A one-byte typo, and a basename found elsewhere (the candidates sorted).
+    CHECK(reason("file_changes", "src/parsr.c") ==
+          "src/parsr.c absent at base; not yet at target; did you mean src/parser.c?");
+    CHECK(reason("file_changes", "src/util.c") ==
+          "src/util.c absent at base; not yet at target; did you mean lib/util.c or test/util.c?");
+    // Nothing close: no note; nor for another extension beside it (a new cache.c by cache.h).
+    CHECK(reason("file_changes", "src/lexer.c") == "src/lexer.c absent at base; not yet at target");
+    CHECK(reason("file_changes", "src/cache.c") == "src/cache.c absent at base; not yet at target");
+    // A read absent at base gets the same note.
+    CHECK(reason("reads", "src/Parser.c").ends_with("; did you mean src/parser.c?"));
+    // Once the file is at the target it is the plan's new file: no note.
+    repo.write("src/parsr.c", "int p;\n");
+    auto at_target =
+        context_pack(repo.dir(), "--format json -", plan("file_changes", "src/parsr.c"));
+    CHECK(nlohmann::json::parse(at_target.out)["specs"][0]["anchors"][0]["reason"] ==
+          "src/parsr.c absent at base; present at target");
+}
