@@ -59,7 +59,8 @@ constexpr const char* kDescription =
     "  context-pack --table --format json drift.jsonl\n"
     "                                              many specs, one JSON document\n\n"
     "Exit status: 0 every anchor resolved and every symbol found; 1 the pack was printed and\n"
-    "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING; 2 the command could not run.\n\n"
+    "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING, or, with --at-base, a spec has an\n"
+    "unknown key (each is named on stderr); 2 the command could not run.\n\n"
     "context-pack mcp serves the same as a Model Context Protocol tool over standard input\n"
     "and output (see context-pack mcp --help).";
 

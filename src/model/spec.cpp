@@ -51,7 +51,8 @@ class Reader {
 
   private:
     // Names every key of `obj` not in `known`, with the known key it was most likely meant to
-    // be; `other_note` is the note key of the other list, for a note under the wrong name.
+    // be. In an anchor entry (`note` given), `other_note` is the other list's note key, for a
+    // note under the wrong name, and a location's key is taken for one put beside the location.
     void unknown_keys(const json& obj, const std::string& at,
                       const std::vector<std::string_view>& known, const char* other_note = nullptr,
                       const char* note = nullptr) const {
@@ -65,6 +66,8 @@ class Reader {
                                     note == std::string_view("why") ? "file_changes" : "reads");
             else if (auto meant = closest_key(key, known))
                 line += fmt::format("; did you mean '{}'?", *meant);
+            else if (auto inner = note ? closest_key(key, kLocationKeys) : std::nullopt)
+                line += fmt::format("; did you mean 'location.{}'?", *inner);
             warnings_.push_back(std::move(line));
         }
     }

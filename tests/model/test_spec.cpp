@@ -230,7 +230,8 @@ TEST_CASE("unknown keys are accepted and named with their JSON paths, top level 
         {"location": {"path": "a.c", "line": 1, "endline": 2, "Symbol": "f"}, "chnage": "c",
          "why": "w"}
       ],
-      "reads": [{"location": {"path": "b.c", "line": 3, "zz": 1}, "change": "c"}]
+      "reads": [{"location": {"path": "b.c", "line": 3, "zz": 1}, "change": "c", "endLine": 4,
+                 "symbol": "f"}]
     })",
                         "plan.json");
     REQUIRE(r.ok());
@@ -247,7 +248,10 @@ TEST_CASE("unknown keys are accepted and named with their JSON paths, top level 
               "reads[0].location: unknown key 'zz'",
               "reads[0]: unknown key 'change'; did you mean 'why'? ('change' is for "
               "file_changes)",
+              "reads[0]: unknown key 'endLine'; did you mean 'location.end_line'?",
+              "reads[0]: unknown key 'symbol'; did you mean 'location.symbol'?",
           });
+    CHECK_FALSE(r.value().anchors[2].symbol.has_value());
     auto clean = parse_spec(
         R"({"id": "x", "base": "b", "target": "t", "file_changes": [{"location": {"path": "a",
         "line": 1, "end_line": 2, "symbol": "s"}, "change": "c"}], "reads": [{"location":
