@@ -548,13 +548,15 @@ TEST_CASE("bad input B77: unknown keys are named on stderr and in the JSON's war
     s.repo.write("plan.json", R"({"base": ")" + s.base + R"(", "bse": "x",
       "file_changes": [{"location": {"path": "a.c", "line": 1}},
                        {"location": {"path": "a.c", "line": 2, "endline": 3}, "chnage": "c"}],
-      "reads": [{"location": {"path": "a.c", "line": 4, "Symbol": "L4"}, "zz": 1}]})");
+      "reads": [{"location": {"path": "a.c", "line": 4, "Symbol": "L4"}, "zz": 1, "end_line": 5}]})");
     const std::vector<std::string> expected = {
         "context-pack: plan.json: unknown key 'bse'; did you mean 'base'?",
         "context-pack: plan.json: file_changes[1].location: unknown key 'endline'; did you mean "
         "'end_line'?",
         "context-pack: plan.json: file_changes[1]: unknown key 'chnage'; did you mean 'change'?",
         "context-pack: plan.json: reads[0].location: unknown key 'Symbol'; did you mean 'symbol'?",
+        "context-pack: plan.json: reads[0]: unknown key 'end_line'; did you mean "
+        "'location.end_line'?",
         "context-pack: plan.json: reads[0]: unknown key 'zz'",
     };
     // Accepted: the pack is printed and the exit status is the anchors' alone.
@@ -578,7 +580,7 @@ TEST_CASE("bad input B77: unknown keys are named on stderr and in the JSON's war
     auto said = lines_starting(check.err, "context-pack: ");
     REQUIRE(said.size() == expected.size() + 1);
     CHECK(said.back() ==
-          "context-pack: --at-base: 5 unknown keys in the plan, so the check fails (exit status "
+          "context-pack: --at-base: 6 unknown keys in the plan, so the check fails (exit status "
           "1); mend or remove them");
     auto check_json = s.run("--at-base --format json plan.json");
     CHECK(check_json.status == 1);
