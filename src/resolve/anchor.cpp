@@ -275,26 +275,25 @@ static void backslash_note(AnchorResult& r) {
 }
 
 std::string AnchorRules::near_miss(const std::string& base, const std::string& path) {
-    if (listed_base_ != base) {
-        base_paths_.clear();
-        listed_base_ = base;
+    auto listed = base_paths_.find(base);
+    if (listed == base_paths_.end()) {
+        listed = base_paths_.emplace(base, std::vector<std::string>{}).first;
         // A tree the store does not give is passed over: the note is a hint, never a failure.
         auto files = repo_.tracked_files(base, [](const std::string&, const Error&) {});
         if (files)
-            for (auto& f : files.value()) base_paths_.push_back(std::move(f.path));
+            for (auto& f : files.value()) listed->second.push_back(std::move(f.path));
     }
     constexpr std::size_t kMost = 3;
     std::size_t more = 0;
-    auto close = text::similar_paths(path, base_paths_, kMost, &more);
+    auto close = text::similar_paths(path, listed->second, kMost, &more);
     if (close.empty()) return "";
-    std::string listed;
-    for (std::size_t i = 0; i < close.size(); ++i)
-        listed += (i == 0                           ? ""
-                   : i + 1 == close.size() && !more ? " or "
-                                                    : ", ") +
-                  text::printable(close[i]);
-    if (more) listed += fmt::format(" or {} more", more);
-    return fmt::format("; did you mean {}?", listed);
+    std::string named;
+    for (std::size_t i = 0; i < close.size(); ++i) {
+        const bool last = i + 1 == close.size() && !more;
+        named += (i == 0 ? "" : last ? " or " : ", ") + text::printable(close[i]);
+    }
+    if (more) named += fmt::format(" or {} more", more);
+    return fmt::format("; did you mean {}?", named);
 }
 
 Result<Unit> AnchorRules::resolve_absent(Pair& p, AnchorResult& r) {

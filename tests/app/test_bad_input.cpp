@@ -684,3 +684,31 @@ TEST_CASE("bad input B79: a NEW path close to one at base says which it may have
     CHECK(nlohmann::json::parse(at_target.out)["specs"][0]["anchors"][0]["reason"] ==
           "src/parsr.c absent at base; present at target");
 }
+
+TEST_CASE("bad input B79: each spec's near misses are its own base's paths, bases interleaved") {
+    Repo repo;
+    repo.write("src/parser.c", "int p;\n");
+    auto first = repo.commit();
+    repo.remove("src/parser.c");
+    repo.write("src/lexer.c", "int l;\n");
+    auto second = repo.commit();
+    auto line = [](const std::string& base, const std::string& path) {
+        return R"({"base": ")" + base + R"(", "file_changes": [{"location": {"path": ")" + path +
+               R"(", "line": 1}}]})" + "\n";
+    };
+    repo.write("plans.jsonl", line(first, "src/parsr.c") + line(second, "src/parsr.c") +
+                                  line(second, "src/lexr.c") + line(first, "src/lexr.c") +
+                                  line(first, "src/parser_.c"));
+    auto o = context_pack(repo.dir(), "--at-base --format json plans.jsonl");
+    INFO(o.out << o.err);
+    auto specs = nlohmann::json::parse(o.out)["specs"];
+    REQUIRE(specs.size() == 5);
+    auto reason = [&](std::size_t i) {
+        return specs[i]["anchors"][0]["reason"].get<std::string>();
+    };
+    CHECK(reason(0).ends_with("; did you mean src/parser.c?"));
+    CHECK(reason(1) == "src/parsr.c absent at base; not yet at target");
+    CHECK(reason(2).ends_with("; did you mean src/lexer.c?"));
+    CHECK(reason(3) == "src/lexr.c absent at base; not yet at target");
+    CHECK(reason(4).ends_with("; did you mean src/parser.c?"));
+}
