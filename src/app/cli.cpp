@@ -59,7 +59,8 @@ constexpr const char* kDescription =
     "  context-pack --table --format json drift.jsonl\n"
     "                                              many specs, one JSON document\n\n"
     "Exit status: 0 every anchor resolved and every symbol found; 1 the pack was printed and\n"
-    "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING; 2 the command could not run.\n\n"
+    "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING, or, with --at-base, a spec has an\n"
+    "unknown key (each is named on stderr); 2 the command could not run.\n\n"
     "context-pack mcp serves the same as a Model Context Protocol tool over standard input\n"
     "and output (see context-pack mcp --help).";
 
@@ -390,6 +391,12 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     if (auto typo = context_typo(o.request.repo_dir)) return fail(err, *typo);
     auto specs = load_specs(o, in);  // bad input stops here, before the repository is touched
     if (!specs) return fail(err, specs.error().message);
+    // Unknown keys are named before the run; under --at-base they fail it (exit status 1).
+    for (const auto& line : warning_lines(
+             specs.value(), "--format json",
+             o.request.at_base ? std::optional<std::string_view>(o.request.names.at_base.name)
+                               : std::nullopt))
+        err << "context-pack: " << line << '\n';
     auto report = build_report(request_of(o, std::move(specs).value(), out, err));
     if (!report) return fail(err, report.error().message);
     print(out, report.value(), o, argc, argv);

@@ -52,7 +52,7 @@ const std::string kToolJson =
     R"({
   "name": "context_pack",
   "title": "Context pack of a change plan",
-  "description": "Carry the code anchors of a change plan (a spec: anchors pinned at a base commit) onto the tree you stand on - by default the working tree with its uncommitted changes, or a commit - and return the pack: a status table (SAME, MOVED, TOUCHED, +RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING per anchor, with its range at the target), then the code of every anchor at the target, then the callers of every symbol. Orient before implementing a plan; pass at_base to check a plan just written; pass since to re-expand only the anchors edited since that commit. structuredContent holds the same report as JSON; its exit_status 1 means some anchor is GONE, UNRESOLVED or SYMBOL_MISSING, and the pack is still complete. Every cut (max_lines, max_window_lines, max_callers, max_line_bytes) is named in the text as 'same call with only: [\"N\"], max_window_lines: 250', and in structuredContent as a cut or more or long_lines with the lift arguments: call again with them to get the rest. Read-only: never writes to the repository.",
+  "description": "Carry the code anchors of a change plan (a spec: anchors pinned at a base commit) onto the tree you stand on - by default the working tree with its uncommitted changes, or a commit - and return the pack: a status table (SAME, MOVED, TOUCHED, +RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING per anchor, with its range at the target), then the code of every anchor at the target, then the callers of every symbol. Orient before implementing a plan; pass at_base to check a plan just written; pass since to re-expand only the anchors edited since that commit. structuredContent holds the same report as JSON; its exit_status 1 means some anchor is GONE, UNRESOLVED or SYMBOL_MISSING (or, with at_base, that the spec has an unknown key), and the pack is still complete. Unknown spec keys are listed in each spec's warnings, with the key likely meant, and after the text. Every cut (max_lines, max_window_lines, max_callers, max_line_bytes) is named in the text as 'same call with only: [\"N\"], max_window_lines: 250', and in structuredContent as a cut or more or long_lines with the lift arguments: call again with them to get the rest. Read-only: never writes to the repository.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -106,7 +106,7 @@ constexpr const char* kOutputSchemaJson = R"({
   "type": "object",
   "properties": {
     "format_version": {"type": "integer"},
-    "exit_status": {"type": "integer", "description": "0: every anchor resolved and every symbol found; 1: some anchor is GONE, UNRESOLVED or SYMBOL_MISSING."},
+    "exit_status": {"type": "integer", "description": "0: every anchor resolved and every symbol found; 1: some anchor is GONE, UNRESOLVED or SYMBOL_MISSING, or with at_base a spec has an unknown key."},
     "caps": {"type": "object", "description": "The caps applied: max_lines, max_window_lines, max_callers, max_line_bytes."},
     "cut": {"type": "boolean", "description": "Whether any cap cut something: windows and caller lists then carry cut, omitted.lift or more, each with the lift arguments."},
     "specs": {
@@ -135,7 +135,8 @@ constexpr const char* kOutputSchemaJson = R"({
           },
           "windows": {"type": "array"},
           "callers": {"type": "array"},
-          "long_lines": {"type": ["object", "null"], "description": "Lines cut at max_line_bytes, and the lift argument that shows them whole."}
+          "long_lines": {"type": ["object", "null"], "description": "Lines cut at max_line_bytes, and the lift argument that shows them whole."},
+          "warnings": {"type": "array", "items": {"type": "string"}, "description": "Unknown keys the spec parser passed over, each with its JSON path and the key likely meant; with at_base any one makes exit_status 1."}
         },
         "required": ["id", "source", "base", "target", "anchors", "callers"]
       }
@@ -660,6 +661,12 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
     std::ostringstream text;
     PackCuts cuts;
     print_pack(text, report.value(), to, &cuts);
+    // The unknown keys, after the pack, as the command line puts them on stderr.
+    for (const auto& line :
+         warning_lines(a.request.specs, "structuredContent",
+                       a.request.at_base ? std::optional<std::string_view>(kToolNames.at_base.name)
+                                         : std::nullopt))
+        text << "warning: " << line << '\n';
     // The structured document is cut where the text is, and says so (JsonCaps).
     JsonCaps caps{.max_lines = a.max_lines,
                   .max_window_lines = to.max_window_lines,

@@ -106,6 +106,7 @@ Result<Report> build_report(const Request& request) {
     }
     auto& report = *resolved;
     if (!report) return report.error();
+    report->warnings_fail = request.at_base;  // the planner's check: an unknown key fails it
     if (request.cancelled && request.cancelled()) return Error{kCancelled};
 
     if (!request.only.empty() && !select_only(report.value(), request.only))

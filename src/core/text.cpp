@@ -103,4 +103,64 @@ std::string shell_word(std::string_view word) {
     return quoted + "'";
 }
 
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
+    const std::size_t over = limit + 1;
+    if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit) return over;
+    // Three rows of the table: two back (for a swap), the last, and this one.
+    std::vector<std::size_t> two(b.size() + 1), last(b.size() + 1), row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) last[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        row[0] = i;
+        std::size_t least = row[0];
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            row[j] = std::min({last[j] + 1, row[j - 1] + 1, last[j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                row[j] = std::min(row[j], two[j - 2] + 1);
+            least = std::min(least, row[j]);
+        }
+        if (least > limit) return over;  // every later row is at least this
+        std::swap(two, last);
+        std::swap(last, row);
+    }
+    return std::min(last[b.size()], over);
+}
+
+namespace {
+
+std::string_view basename_of(std::string_view path) {
+    auto slash = path.rfind('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// The extension of a basename, its last '.' on ("" without one; a leading '.' is none).
+std::string_view extension_of(std::string_view name) {
+    auto dot = name.rfind('.');
+    return dot == std::string_view::npos || dot == 0 ? std::string_view{} : name.substr(dot);
+}
+
+}  // namespace
+
+std::vector<std::string> similar_paths(std::string_view path, const std::vector<std::string>& paths,
+                                       std::size_t most, std::size_t* more) {
+    const std::string_view name = basename_of(path);
+    const std::string_view ext = extension_of(name);
+    const std::size_t stem = name.size() - ext.size();
+    const std::size_t limit = stem >= 6 ? 2 : stem >= 3 ? 1 : 0;
+    std::vector<std::string> found;
+    for (const std::string& p : paths) {
+        if (p == path) continue;
+        const std::string_view other = basename_of(p);
+        bool close = other == name;
+        if (!close && limit > 0 && extension_of(other) == ext)
+            close = edit_distance(path, p, limit) <= limit;
+        if (close) found.push_back(p);
+    }
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    if (more) *more = found.size() > most ? found.size() - most : 0;
+    if (found.size() > most) found.resize(most);
+    return found;
+}
+
 }  // namespace cp::text

@@ -78,7 +78,13 @@ int Report::exit_status() const {
     for (const auto& spec : specs)
         for (const auto& a : spec.anchors)
             if (!a.ok()) return 1;
-    return 0;
+    return warnings_fail && warning_count() > 0 ? 1 : 0;
+}
+
+std::size_t Report::warning_count() const {
+    std::size_t n = 0;
+    for (const auto& spec : specs) n += spec.warnings.size();
+    return n;
 }
 
 }  // namespace cp

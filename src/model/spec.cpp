@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -20,12 +21,57 @@ const char* type_name(const json& j) {
     return json_type_name(j);
 }
 
+// Lower case without '_' and '-': the form closest_key compares.
+std::string folded(std::string_view key) {
+    std::string out;
+    for (unsigned char c : key)
+        if (c != '_' && c != '-') out += char(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+    return out;
+}
+
+// A key as a warning shows it: control bytes escaped, cut after 64 bytes.
+std::string shown_key(std::string_view key) {
+    constexpr std::size_t kMost = 64;
+    if (key.size() <= kMost) return text::printable(key);
+    std::size_t cut = kMost;
+    while (cut > 0 && (static_cast<unsigned char>(key[cut]) & 0xc0) == 0x80) --cut;
+    return text::printable(key.substr(0, cut)) + "...";
+}
+
+// The keys the parser reads at each place; any other is named in the spec's warnings.
+const std::vector<std::string_view> kTopKeys = {"id", "base", "target", "file_changes", "reads"};
+const std::vector<std::string_view> kEditKeys = {"location", "change"};
+const std::vector<std::string_view> kReadKeys = {"location", "why"};
+const std::vector<std::string_view> kLocationKeys = {"path", "line", "end_line", "symbol"};
+
 // Reads one spec object; every error names the JSON path of the offending value.
 class Reader {
   public:
     explicit Reader(std::string source) : source_(std::move(source)) {}
 
   private:
+    // Names every key of `obj` not in `known`, with the known key it was most likely meant to
+    // be. In an anchor entry (`note` given), `other_note` is the other list's note key, for a
+    // note under the wrong name, and a location's key is taken for one put beside the location.
+    void unknown_keys(const json& obj, const std::string& at,
+                      const std::vector<std::string_view>& known, const char* other_note = nullptr,
+                      const char* note = nullptr) const {
+        for (const auto& item : obj.items()) {
+            const std::string& key = item.key();
+            if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+            std::string line =
+                fmt::format("{}{}unknown key '{}'", at, at.empty() ? "" : ": ", shown_key(key));
+            if (other_note && note && key == other_note)
+                line += fmt::format("; did you mean '{}'? ('{}' is for {})", note, other_note,
+                                    note == std::string_view("why") ? "file_changes" : "reads");
+            else if (auto meant = closest_key(key, known))
+                line += fmt::format("; did you mean '{}'?", *meant);
+            else if (auto inner = note ? closest_key(key, kLocationKeys) : std::nullopt)
+                line += fmt::format("; did you mean 'location.{}'?", *inner);
+            warnings_.push_back(std::move(line));
+        }
+    }
+
     struct Draft {
         std::string source;
         std::optional<std::string> id_holder;
@@ -87,6 +133,7 @@ class Reader {
             if (auto problem = symbol_problem(*a.symbol))
                 return fail(join(where, "symbol"), *problem);
         }
+        unknown_keys(*it, where, kLocationKeys);
         return std::nullopt;
     }
 
@@ -108,12 +155,15 @@ class Reader {
             std::optional<std::string> note;
             if (auto e = opt_string(item, at, note_key, note)) return e;
             a.note = note.value_or("");
+            const bool edit = kind == AnchorKind::Edit;
+            unknown_keys(item, at, edit ? kEditKeys : kReadKeys, edit ? "why" : "change", note_key);
             spec.anchors.push_back(std::move(a));
         }
         return std::nullopt;
     }
 
     std::string source_;
+    mutable std::vector<std::string> warnings_;
 
   public:
     Result<Spec> run(const json& doc) {
@@ -126,7 +176,14 @@ class Reader {
         if (auto e = opt_string(doc, "", "target", d.target)) return *e;
         if (auto e = list(doc, "file_changes", AnchorKind::Edit, "change", d)) return *e;
         if (auto e = list(doc, "reads", AnchorKind::Read, "why", d)) return *e;
-        return Spec{d.source, d.id_holder.value_or(""), d.base, d.target, std::move(d.anchors)};
+        // The top level's keys first, then each anchor's as they come.
+        std::vector<std::string> later = std::move(warnings_);
+        warnings_.clear();
+        unknown_keys(doc, "", kTopKeys);
+        warnings_.insert(warnings_.end(), std::make_move_iterator(later.begin()),
+                         std::make_move_iterator(later.end()));
+        return Spec{d.source, d.id_holder.value_or(""), d.base,
+                    d.target, std::move(d.anchors),     std::move(warnings_)};
     }
 };
 
@@ -257,6 +314,41 @@ Result<Anchor> parse_anchor_arg(std::string_view arg) {
         return a;
     }
     return usage("no :LINE after the path");
+}
+
+std::optional<std::string> closest_key(std::string_view key,
+                                       const std::vector<std::string_view>& known) {
+    const std::string typed = folded(key);
+    std::optional<std::string> best;
+    std::size_t best_distance = 0;
+    for (std::string_view k : known) {
+        const std::size_t limit = k.size() <= 2 ? 0 : k.size() <= 5 ? 1 : 2;
+        const std::size_t d = text::edit_distance(typed, folded(k), limit);
+        if (d > limit || (best && d >= best_distance)) continue;
+        best = std::string(k);
+        best_distance = d;
+    }
+    return best;
+}
+
+std::vector<std::string> warning_lines(const std::vector<Spec>& specs, std::string_view all_in,
+                                       std::optional<std::string_view> failing) {
+    std::vector<std::string> lines;
+    std::size_t total = 0;
+    for (const Spec& spec : specs)
+        for (const std::string& w : spec.warnings)
+            if (++total <= kMaxWarningLines)
+                lines.push_back(fmt::format("{}: {}", text::printable(spec.source), w));
+    if (total > kMaxWarningLines)
+        lines.push_back(fmt::format(
+            "{} more unknown key{} not shown; {} lists every one in each spec's warnings",
+            total - kMaxWarningLines, total - kMaxWarningLines == 1 ? "" : "s", all_in));
+    if (total && failing)
+        lines.push_back(fmt::format(
+            "{}: {} unknown key{} in the plan, so the check fails (exit status 1); mend or "
+            "remove {}",
+            *failing, total, total == 1 ? "" : "s", total == 1 ? "it" : "them"));
+    return lines;
 }
 
 std::string anchor_label(const Anchor& a) {

@@ -240,6 +240,7 @@ ordered_json spec_json(const SpecReport& spec) {
     ordered_json callers = ordered_json::array();
     for (const Callers& c : spec.callers) callers.push_back(callers_json(c));
     s["callers"] = std::move(callers);
+    s["warnings"] = spec.warnings;
     return s;
 }
 

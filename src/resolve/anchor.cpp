@@ -122,7 +122,7 @@ Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
             fmt::format("{} lies beneath what the diff could not read: {}", a.path, lost->problem);
         return Unit{};
     }
-    if (!at_base.entry) return resolve_new(p, r);
+    if (!at_base.entry) return resolve_absent(p, r);
     if (at_base.entry->kind != EntryKind::File) {
         r.reason =
             fmt::format("{} is a {} at base, not a file", a.path, kind_word(at_base.entry->kind));
@@ -267,6 +267,56 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     return Unit{};
 }
 
+// On POSIX a backslash is part of a file's name, as git takes it; said where one may have
+// been meant as a separator.
+static void backslash_note(AnchorResult& r) {
+    if (r.anchor.path.find('\\') != std::string::npos)
+        *r.reason += "; its \\ is part of the file's name (directories are separated by /)";
+}
+
+std::string AnchorRules::near_miss(const std::string& base, const std::string& path) {
+    auto listed = base_paths_.find(base);
+    if (listed == base_paths_.end()) {
+        listed = base_paths_.emplace(base, std::vector<std::string>{}).first;
+        // A tree the store does not give is passed over: the note is a hint, never a failure.
+        auto files = repo_.tracked_files(base, [](const std::string&, const Error&) {});
+        if (files)
+            for (auto& f : files.value()) listed->second.push_back(std::move(f.path));
+    }
+    constexpr std::size_t kMost = 3;
+    std::size_t more = 0;
+    auto close = text::similar_paths(path, listed->second, kMost, &more);
+    if (close.empty()) return "";
+    std::string named;
+    for (std::size_t i = 0; i < close.size(); ++i) {
+        const bool last = i + 1 == close.size() && !more;
+        named += (i == 0 ? "" : last ? " or " : ", ") + text::printable(close[i]);
+    }
+    if (more) named += fmt::format(" or {} more", more);
+    return fmt::format("; did you mean {}?", named);
+}
+
+Result<Unit> AnchorRules::resolve_absent(Pair& p, AnchorResult& r) {
+    const Anchor& a = r.anchor;
+    if (a.kind == AnchorKind::Read && !a.ad_hoc) {
+        // A read is of code the base has; a file the plan creates is an edit's.
+        r.status = Status::Unresolved;
+        r.reason = fmt::format(
+            "{} absent at base: a read names a file the base has (a file the plan creates "
+            "belongs in file_changes)",
+            text::printable(a.path));
+        backslash_note(r);
+        *r.reason += near_miss(p.base, a.path);
+        return Unit{};
+    }
+    auto made = resolve_new(p, r);
+    if (!made) return made;
+    backslash_note(r);
+    // Not at the target either: perhaps a typo for a file the base has.
+    if (r.exists_at_target == false) *r.reason += near_miss(p.base, a.path);
+    return Unit{};
+}
+
 Result<Unit> AnchorRules::resolve_new(Pair& p, AnchorResult& r) {
     r.status = Status::New;
     bool exists = false;
@@ -285,14 +335,7 @@ Result<Unit> AnchorRules::resolve_new(Pair& p, AnchorResult& r) {
     r.exists_at_target = exists;
     r.reason = fmt::format("{} absent at base; {} at target", text::printable(r.anchor.path),
                            exists ? "present" : "not yet");
-    if (exists) {
-        auto placed = place_new(p, r);
-        if (!placed) return placed;
-    }
-    // On POSIX a backslash is part of a file's name, as git takes it; say so where one may
-    // have been meant as a separator.
-    if (r.anchor.path.find('\\') != std::string::npos)
-        *r.reason += "; its \\ is part of the file's name (directories are separated by /)";
+    if (exists) return place_new(p, r);
     return Unit{};
 }
 

@@ -7,8 +7,10 @@
 // Main thread only.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "context_pack/core/result.hpp"
 #include "context_pack/git/repository.hpp"
@@ -37,6 +39,9 @@ class AnchorRules {
     Result<bool> edited_since(const std::string& base, const std::string& since,
                               const std::optional<std::string>& target, const AnchorResult& r);
 
+    // Gives up the paths near_miss listed for `base`, once no spec left needs them.
+    void forget_paths(const std::string& base) { base_paths_.erase(base); }
+
   private:
     // resolve(), an object the store does not give left as the error it is.
     Result<Unit> fill(Pair& p, AnchorResult& r, bool check_symbols);
@@ -45,7 +50,13 @@ class AnchorRules {
     // Through a changed file: the hunks, the boundary rule, then relocation and the symbol.
     Result<Unit> carry(Pair& p, AnchorResult& r, const git::Delta& delta,
                        const std::string& base_bytes, bool check_symbols);
+    // A path absent at base: NEW for an edit (or an --anchor), UNRESOLVED for a read.
+    Result<Unit> resolve_absent(Pair& p, AnchorResult& r);
     Result<Unit> resolve_new(Pair& p, AnchorResult& r);
+    // "; did you mean src/parser.c?" for a path absent at base, when paths there are close
+    // (text::similar_paths), else "". A base's paths are listed the first time an anchor
+    // needs them and kept until forget_paths(base).
+    std::string near_miss(const std::string& base, const std::string& path);
     // A NEW anchor whose file is at the target: its range there (README, "NEW anchors").
     Result<Unit> place_new(Pair& p, AnchorResult& r);
 
@@ -54,6 +65,8 @@ class AnchorRules {
     Pairs& pairs_;
     ReadAhead& ahead_;
     Relocator& relocator_;
+    // The regular files of each base near_miss looked in, in path order.
+    std::map<std::string, std::vector<std::string>> base_paths_;
 };
 
 }  // namespace cp

@@ -109,6 +109,10 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
     // Per anchor: the boundary rule over the pair's hunks, NEW, symbols, relocation, --since.
     Relocator relocator(content, pairs, options.search_elsewhere);
     AnchorRules rules(repo, content, pairs, ahead, relocator);
+    // The last group on each base: past it, the base's paths listed for near misses go.
+    std::map<std::string, std::size_t> last_on_base;
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        if (groups[g].has_pair) last_on_base[starts[groups[g].specs.front()].out.base] = g;
     std::vector<std::optional<SpecReport>> done(specs.size());
     std::size_t resolved = 0, told = 0;  // specs resolved; given to on_spec, in input order
     for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -126,7 +130,10 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
                 if (options.on_spec) options.on_spec(*done[told]);
             if (options.on_progress) options.on_progress(++resolved, specs.size());
         }
-        if (pair) pairs.release(pair->first, pair->second);
+        if (pair) {
+            pairs.release(pair->first, pair->second);
+            if (last_on_base[pair->first] == g) rules.forget_paths(pair->first);
+        }
     }
     Report report;
     for (auto& one : done) report.specs.push_back(std::move(*one));

@@ -34,6 +34,7 @@ Result<StartedSpec> start_spec(const git::Repository& repo, RevisionCache& revis
     SpecReport& out = start.out;
     out.source = spec.source;
     out.id = spec.id;
+    out.warnings = spec.warnings;
     out.base_rev = options.base ? *options.base : spec.base.value_or("");
     out.target_rev = options.target ? *options.target : spec.target.value_or("");
     if (options.at_base) out.target_rev = out.base_rev;  // check the spec at its own base

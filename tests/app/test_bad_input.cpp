@@ -1,5 +1,6 @@
 // One test per row of docs/bad-input.md, named "bad input <ID>", and a check that the table
 // and these tests list the same rows.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -527,4 +528,187 @@ TEST_CASE("bad input B35: a count in a revision past what git takes") {
     // Counts in range are as git takes them.
     auto fine = s.run("--table --base 'HEAD~0' --anchor a.c:1");
     CHECK(fine.status == 0);
+}
+
+namespace {
+
+// The lines of `text` that start with `prefix`.
+std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.starts_with(prefix)) out.push_back(line);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("bad input B77: unknown keys are named on stderr and in the JSON's warnings") {
+    Simple s;
+    s.repo.write("plan.json", R"({"base": ")" + s.base + R"(", "bse": "x",
+      "file_changes": [{"location": {"path": "a.c", "line": 1}},
+                       {"location": {"path": "a.c", "line": 2, "endline": 3}, "chnage": "c"}],
+      "reads": [{"location": {"path": "a.c", "line": 4, "Symbol": "L4"}, "zz": 1, "end_line": 5}]})");
+    const std::vector<std::string> expected = {
+        "context-pack: plan.json: unknown key 'bse'; did you mean 'base'?",
+        "context-pack: plan.json: file_changes[1].location: unknown key 'endline'; did you mean "
+        "'end_line'?",
+        "context-pack: plan.json: file_changes[1]: unknown key 'chnage'; did you mean 'change'?",
+        "context-pack: plan.json: reads[0].location: unknown key 'Symbol'; did you mean 'symbol'?",
+        "context-pack: plan.json: reads[0]: unknown key 'end_line'; did you mean "
+        "'location.end_line'?",
+        "context-pack: plan.json: reads[0]: unknown key 'zz'",
+    };
+    // Accepted: the pack is printed and the exit status is the anchors' alone.
+    auto o = s.run("--table plan.json");
+    INFO(o.out << o.err);
+    CHECK(o.status == 0);
+    CHECK(o.out.find("3 SAME") != std::string::npos);
+    CHECK(lines_starting(o.err, "context-pack: ") == expected);
+
+    auto json = s.run("--format json plan.json");
+    CHECK(json.status == 0);
+    auto doc = nlohmann::json::parse(json.out);
+    std::vector<std::string> in_json;
+    for (const auto& line : expected) in_json.push_back(line.substr(25));  // no source
+    CHECK(doc["specs"][0]["warnings"] == in_json);
+    CHECK(doc["exit_status"] == 0);
+
+    // --at-base, the planner's check, fails on them and says so in a closing line.
+    auto check = s.run("--at-base --table plan.json");
+    CHECK(check.status == 1);
+    auto said = lines_starting(check.err, "context-pack: ");
+    REQUIRE(said.size() == expected.size() + 1);
+    CHECK(said.back() ==
+          "context-pack: --at-base: 6 unknown keys in the plan, so the check fails (exit status "
+          "1); mend or remove them");
+    auto check_json = s.run("--at-base --format json plan.json");
+    CHECK(check_json.status == 1);
+    CHECK(nlohmann::json::parse(check_json.out)["exit_status"] == 1);
+
+    // Without unknown keys: nothing on stderr, an empty array, --at-base passes.
+    s.repo.write("clean.json", R"({"base": ")" + s.base +
+                                   R"(", "reads": [{"location": {"path": "a.c", "line": 4}}]})");
+    auto clean = s.run("--at-base --format json clean.json");
+    CHECK(clean.status == 0);
+    CHECK(clean.err.empty());
+    CHECK(nlohmann::json::parse(clean.out)["specs"][0]["warnings"] == nlohmann::json::array());
+}
+
+TEST_CASE("bad input B77: at most ten unknown keys on stderr, then the count of the rest") {
+    Simple s;
+    std::string extra;
+    for (int i = 0; i < 13; ++i) extra += fmt::format(R"("x{:02}": 1, )", i);
+    auto spec = "{" + extra + R"("base": ")" + s.base +
+                R"(", "reads": [{"location": {"path": "a.c", "line": 1}}]})";
+    auto o = s.run("--table -", spec);
+    INFO(o.err);
+    CHECK(o.status == 0);
+    auto said = lines_starting(o.err, "context-pack: ");
+    REQUIRE(said.size() == 11);
+    CHECK(said[0] == "context-pack: <stdin>: unknown key 'x00'");
+    CHECK(said[9] == "context-pack: <stdin>: unknown key 'x09'");
+    CHECK(said[10] ==
+          "context-pack: 3 more unknown keys not shown; --format json lists every one in each "
+          "spec's warnings");
+    auto json = s.run("--format json -", spec);
+    CHECK(nlohmann::json::parse(json.out)["specs"][0]["warnings"].size() == 13);
+    // The count covers every spec of the input; --at-base's line comes after it.
+    auto check = s.run("--at-base --table -", spec);
+    CHECK(check.status == 1);
+    auto checked = lines_starting(check.err, "context-pack: ");
+    REQUIRE(checked.size() == 12);
+    CHECK(checked.back().find("--at-base: 13 unknown keys in the plan") != std::string::npos);
+}
+
+TEST_CASE("bad input B78: a read of a path absent at base is UNRESOLVED; an edit there is NEW") {
+    Simple s;
+    s.repo.write("plan.json", R"({"base": ")" + s.base + R"(",
+      "file_changes": [{"location": {"path": "new.c", "line": 1}}],
+      "reads": [{"location": {"path": "new.c", "line": 1}}, {"location": {"path": "a.c", "line": 1}}]})");
+    for (bool created : {false, true}) {
+        INFO("created at the target: " << created);
+        if (created) s.repo.write("new.c", "int n;\n");  // the plan's file, made since
+        auto o = s.run("--format json plan.json");
+        INFO(o.out << o.err);
+        CHECK(o.status == 1);
+        auto anchors = nlohmann::json::parse(o.out)["specs"][0]["anchors"];
+        REQUIRE(anchors.size() == 3);
+        CHECK(anchors[0]["status"] == "NEW");
+        CHECK(anchors[0]["exists_at_target"] == created);
+        CHECK(anchors[1]["status"] == "UNRESOLVED");
+        CHECK(anchors[1]["reason"] ==
+              "new.c absent at base: a read names a file the base has (a file the plan creates "
+              "belongs in file_changes)");
+        CHECK(anchors[1]["to"].is_null());
+        CHECK(anchors[2]["status"] == "SAME");
+    }
+    // An --anchor stays NEW, as before: it is a look at a path, not a plan's read.
+    auto adhoc = s.anchor("none.c:1");
+    CHECK(adhoc.status == 0);
+    CHECK(adhoc.out.find("NEW") != std::string::npos);
+}
+
+TEST_CASE("bad input B79: a NEW path close to one at base says which it may have meant") {
+    Repo repo;
+    repo.write("src/parser.c", "int parse;\n");
+    repo.write("lib/util.c", "int u;\n");
+    repo.write("test/util.c", "int t;\n");
+    repo.write("src/cache.h", "int c;\n");
+    auto base = repo.commit();
+    auto plan = [&](const std::string& kind, const std::string& path) {
+        return R"({"base": ")" + base + R"(", ")" + kind + R"(": [{"location": {"path": ")" + path +
+               R"(", "line": 1}}]})";
+    };
+    auto reason = [&](const std::string& kind, const std::string& path) {
+        auto o = context_pack(repo.dir(), "--at-base --format json -", plan(kind, path));
+        INFO(o.out << o.err);
+        auto a = nlohmann::json::parse(o.out)["specs"][0]["anchors"][0];
+        CHECK(a["status"] == (kind == "reads" ? "UNRESOLVED" : "NEW"));
+        return a["reason"].get<std::string>();
+    };
+    // A one-byte typo, and a basename found elsewhere (the candidates sorted).
+    CHECK(reason("file_changes", "src/parsr.c") ==
+          "src/parsr.c absent at base; not yet at target; did you mean src/parser.c?");
+    CHECK(reason("file_changes", "src/util.c") ==
+          "src/util.c absent at base; not yet at target; did you mean lib/util.c or test/util.c?");
+    // Nothing close: no note; nor for another extension beside it (a new cache.c by cache.h).
+    CHECK(reason("file_changes", "src/lexer.c") == "src/lexer.c absent at base; not yet at target");
+    CHECK(reason("file_changes", "src/cache.c") == "src/cache.c absent at base; not yet at target");
+    // A read absent at base gets the same note.
+    CHECK(reason("reads", "src/Parser.c").ends_with("; did you mean src/parser.c?"));
+    // Once the file is at the target it is the plan's new file: no note.
+    repo.write("src/parsr.c", "int p;\n");
+    auto at_target =
+        context_pack(repo.dir(), "--format json -", plan("file_changes", "src/parsr.c"));
+    CHECK(nlohmann::json::parse(at_target.out)["specs"][0]["anchors"][0]["reason"] ==
+          "src/parsr.c absent at base; present at target");
+}
+
+TEST_CASE("bad input B79: each spec's near misses are its own base's paths, bases interleaved") {
+    Repo repo;
+    repo.write("src/parser.c", "int p;\n");
+    auto first = repo.commit();
+    repo.remove("src/parser.c");
+    repo.write("src/lexer.c", "int l;\n");
+    auto second = repo.commit();
+    auto line = [](const std::string& base, const std::string& path) {
+        return R"({"base": ")" + base + R"(", "file_changes": [{"location": {"path": ")" + path +
+               R"(", "line": 1}}]})" + "\n";
+    };
+    repo.write("plans.jsonl", line(first, "src/parsr.c") + line(second, "src/parsr.c") +
+                                  line(second, "src/lexr.c") + line(first, "src/lexr.c") +
+                                  line(first, "src/parser_.c"));
+    auto o = context_pack(repo.dir(), "--at-base --format json plans.jsonl");
+    INFO(o.out << o.err);
+    auto specs = nlohmann::json::parse(o.out)["specs"];
+    REQUIRE(specs.size() == 5);
+    auto reason = [&](std::size_t i) {
+        return specs[i]["anchors"][0]["reason"].get<std::string>();
+    };
+    CHECK(reason(0).ends_with("; did you mean src/parser.c?"));
+    CHECK(reason(1) == "src/parsr.c absent at base; not yet at target");
+    CHECK(reason(2).ends_with("; did you mean src/lexer.c?"));
+    CHECK(reason(3) == "src/lexr.c absent at base; not yet at target");
+    CHECK(reason(4).ends_with("; did you mean src/parser.c?"));
 }

@@ -731,3 +731,33 @@ TEST_CASE("mcp a cancelled call stops and sends no result", "[mcp]") {
     CHECK(reply(one, 2)["result"] == Json::object());
     for (const Json& m : one.replies) CHECK_FALSE((m.contains("id") && m["id"] == 1));
 }
+
+TEST_CASE("mcp unknown keys: after the text pack, in structuredContent, failing only at_base",
+          "[mcp]") {
+    Drifted d;
+    Json spec = d.spec();
+    spec["file_changes"][0]["location"]["endline"] = 5;
+    spec["reads"][0]["wy"] = "typo";
+    const std::vector<std::string> warnings = {
+        "file_changes[0].location: unknown key 'endline'; did you mean 'end_line'?",
+        "reads[0]: unknown key 'wy'; did you mean 'why'?"};
+    auto s = run_session(in_roots(
+        {d.repo.dir()}, {call(2, {{"spec", spec}, {"repo", d.repo.dir()}}),
+                         call(3, {{"spec", spec}, {"repo", d.repo.dir()}, {"at_base", true}})}));
+    const Json& result = reply(s, 2)["result"];
+    CHECK(result["isError"] == false);
+    auto text = text_of(result);
+    CHECK(text.ends_with("\nwarning: spec: " + warnings[0] + "\nwarning: spec: " + warnings[1] +
+                         "\n"));
+    CHECK(result["structuredContent"]["specs"][0]["warnings"] == warnings);
+    CHECK(result["structuredContent"]["exit_status"] == 1);  // b.c is GONE, as without them
+
+    // At its base every anchor is SAME: the unknown keys alone fail the check.
+    const Json& checked = reply(s, 3)["result"];
+    CHECK(checked["isError"] == false);
+    CHECK(checked["structuredContent"]["specs"][0]["anchors"][1]["status"] == "SAME");
+    CHECK(checked["structuredContent"]["exit_status"] == 1);
+    CHECK(text_of(checked).ends_with(
+        "\nwarning: at_base: 2 unknown keys in the plan, so the check fails (exit status 1); "
+        "mend or remove them\n"));
+}

@@ -81,3 +81,68 @@ TEST_CASE("visible escapes control bytes but keeps tabs and text; printable name
         CHECK(printable(r.in) == r.printable);
     }
 }
+
+TEST_CASE("edit_distance: optimal string alignment, cut at the limit") {
+    struct Row {
+        const char* a;
+        const char* b;
+        std::size_t limit, distance;
+    };
+    const Row rows[] = {
+        {"", "", 2, 0},
+        {"line", "line", 2, 0},
+        {"line", "lines", 2, 1},
+        {"line", "lnie", 2, 1},
+        {"line", "lin", 2, 1},
+        {"line", "lime", 2, 1},
+        {"ca", "abc", 3, 3},  // no byte edited twice (true Damerau: 2)
+        {"symbol", "sybmol", 2, 1},
+        {"abc", "xyz", 5, 3},
+        {"abc", "xyz", 1, 2},
+        {"a", "abcdef", 2, 3},
+        {"kitten", "sitting", 3, 3},
+    };
+    for (const Row& r : rows) {
+        INFO(r.a << " / " << r.b << " within " << r.limit);
+        CHECK(cp::text::edit_distance(r.a, r.b, r.limit) == r.distance);
+        CHECK(cp::text::edit_distance(r.b, r.a, r.limit) == r.distance);
+    }
+}
+
+TEST_CASE("similar_paths: the same basename elsewhere, or a typo away with the same extension") {
+    const std::vector<std::string> base = {"README.md",  "lib/util.c",  "src/Makefile",
+                                           "src/a.c",    "src/cache.c", "src/parser.c",
+                                           "src/util.c", "test/util.c", "tools/parser.py"};
+    struct Row {
+        const char* absent;
+        std::vector<std::string> meant;
+    };
+    const std::vector<Row> rows = {
+        {"src/parsr.c", {"src/parser.c"}},                        // one byte left out
+        {"src/praser.c", {"src/parser.c"}},                       // two swapped: one edit
+        {"src/Parser.c", {"src/parser.c"}},                       // case
+        {"scr/parser.c", {"src/parser.c"}},                       // in the directory
+        {"src/parser_.c", {"src/parser.c"}},                      // one byte more
+        {"src/prser_.c", {"src/parser.c"}},                       // two edits from a 6-byte stem
+        {"src/cach.c", {"src/cache.c"}},                          // one from a 4-byte stem
+        {"src/cch.c", {}},                                        // two from it: too far
+        {"src/parser.h", {}},                                     // another extension
+        {"src/parser.cc", {}},                                    // another extension
+        {"src/b.c", {}},                                          // a 1-byte stem: never a typo
+        {"util.c", {"lib/util.c", "src/util.c", "test/util.c"}},  // basename, sorted
+        {"docs/README.md", {"README.md"}},
+        {"lib/Makefile", {"src/Makefile"}},
+        {"src/brand_new.c", {}},
+        {"src/lexer.c", {}},
+    };
+    for (const Row& r : rows) {
+        INFO(r.absent);
+        CHECK(cp::text::similar_paths(r.absent, base, 5) == r.meant);
+    }
+    std::size_t more = 0;
+    CHECK(cp::text::similar_paths("x/util.c", base, 2, &more) ==
+          std::vector<std::string>{"lib/util.c", "src/util.c"});
+    CHECK(more == 1);
+    CHECK(cp::text::similar_paths("src/util.c", base, 5) ==
+          std::vector<std::string>{"lib/util.c", "test/util.c"});  // never itself
+}

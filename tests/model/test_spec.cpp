@@ -1,4 +1,10 @@
 // Spec parsing: the SPEC §2 shape, errors that name the JSON path, and --anchor arguments.
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "context_pack/model/spec.hpp"
 #include "support/catch.hpp"
 
@@ -165,4 +171,122 @@ TEST_CASE("ad hoc anchors: PATH:LINE, an optional END and SYMBOL") {
         REQUIRE_FALSE(r.ok());
         CHECK(r.error().message.starts_with(std::string("--anchor '") + bad + "': "));
     }
+}
+
+TEST_CASE("closest_key: case, '_' and '-' ignored; 1 edit for 3-5 bytes, 2 beyond, 0 for 1-2") {
+    const std::vector<std::string_view> location = {"path", "line", "end_line", "symbol"};
+    const std::vector<std::string_view> top = {"id", "base", "target", "file_changes", "reads"};
+    struct Row {
+        const char* typed;
+        const std::vector<std::string_view>* known;
+        std::optional<std::string> meant;
+    };
+    const Row rows[] = {
+        // Equal once case, '_' and '-' are ignored, at any length.
+        {"endline", &location, "end_line"},
+        {"endLine", &location, "end_line"},
+        {"end-line", &location, "end_line"},
+        {"END_LINE", &location, "end_line"},
+        {"ID", &top, "id"},
+        {"File-Changes", &top, "file_changes"},
+        // One edit (a swap counts as one) from a key of 3 to 5 bytes.
+        {"lnie", &location, "line"},
+        {"lines", &location, "line"},
+        {"pth", &location, "path"},
+        {"bse", &top, "base"},
+        {"read", &top, "reads"},
+        // Two edits from a longer key.
+        {"sybmol", &location, "symbol"},
+        {"symbl", &location, "symbol"},
+        {"targte", &top, "target"},
+        {"file_chanes", &top, "file_changes"},
+        {"filechange", &top, "file_changes"},
+        {"end_lnie", &location, "end_line"},
+        // The closest wins: "lin" is one from "line", further from the rest.
+        {"lin", &location, "line"},
+        // Not close.
+        {"ix", &top, std::nullopt},  // a 2-byte key only when equal so
+        {"i", &top, std::nullopt},
+        {"lien_x", &location, std::nullopt},   // 3 from "line"
+        {"paths_", &location, "path"},         // folded "paths": 1 from "path"
+        {"pathss", &location, std::nullopt},   // 2 from "path", which allows 1
+        {"simbuul", &location, std::nullopt},  // 3 from "symbol"
+        {"start_line", &location, std::nullopt},
+        {"", &location, std::nullopt},
+        {"extra", &top, std::nullopt},
+        {"changes", &top, std::nullopt},
+    };
+    for (const Row& r : rows) {
+        INFO(r.typed);
+        CHECK(cp::closest_key(r.typed, *r.known) == r.meant);
+    }
+}
+
+TEST_CASE("unknown keys are accepted and named with their JSON paths, top level first") {
+    auto r = parse_spec(R"({
+      "bse": "x", "base": "HEAD", "extra": {"ignored": true},
+      "file_changes": [
+        {"location": {"path": "a.c", "line": 1}},
+        {"location": {"path": "a.c", "line": 1, "endline": 2, "Symbol": "f"}, "chnage": "c",
+         "why": "w"}
+      ],
+      "reads": [{"location": {"path": "b.c", "line": 3, "zz": 1}, "change": "c", "endLine": 4,
+                 "symbol": "f"}]
+    })",
+                        "plan.json");
+    REQUIRE(r.ok());
+    CHECK(r.value().anchors.size() == 3);
+    CHECK(r.value().anchors[1].end_line == std::nullopt);  // not read under a wrong name
+    CHECK(r.value().warnings ==
+          std::vector<std::string>{
+              "unknown key 'bse'; did you mean 'base'?",
+              "unknown key 'extra'",
+              "file_changes[1].location: unknown key 'Symbol'; did you mean 'symbol'?",
+              "file_changes[1].location: unknown key 'endline'; did you mean 'end_line'?",
+              "file_changes[1]: unknown key 'chnage'; did you mean 'change'?",
+              "file_changes[1]: unknown key 'why'; did you mean 'change'? ('why' is for reads)",
+              "reads[0].location: unknown key 'zz'",
+              "reads[0]: unknown key 'change'; did you mean 'why'? ('change' is for "
+              "file_changes)",
+              "reads[0]: unknown key 'endLine'; did you mean 'location.end_line'?",
+              "reads[0]: unknown key 'symbol'; did you mean 'location.symbol'?",
+          });
+    CHECK_FALSE(r.value().anchors[2].symbol.has_value());
+    auto clean = parse_spec(
+        R"({"id": "x", "base": "b", "target": "t", "file_changes": [{"location": {"path": "a",
+        "line": 1, "end_line": 2, "symbol": "s"}, "change": "c"}], "reads": [{"location":
+        {"path": "a", "line": 1}, "why": "w"}]})",
+        "plan.json");
+    REQUIRE(clean.ok());
+    CHECK(clean.value().warnings.empty());
+}
+
+TEST_CASE("an unknown key is shown escaped and cut after 64 bytes") {
+    auto r = parse_spec("{\"base\": \"b\", \"a\\u001b[2J\": 1, \"" + std::string(100, 'k') +
+                            "\": 1, \"reads\": []}",
+                        "plan.json");
+    REQUIRE(r.ok());
+    REQUIRE(r.value().warnings.size() == 2);
+    CHECK(r.value().warnings[0] == "unknown key 'a\\x1b[2J'");
+    CHECK(r.value().warnings[1] == "unknown key '" + std::string(64, 'k') + "...'");
+}
+
+TEST_CASE("warning_lines: ten, then the count of the rest, then --at-base's verdict") {
+    cp::Spec a, b;
+    a.source = "a.json";
+    b.source = "b.jsonl:2";
+    for (int i = 0; i < 7; ++i) a.warnings.push_back(fmt::format("unknown key 'a{}'", i));
+    for (int i = 0; i < 5; ++i) b.warnings.push_back(fmt::format("unknown key 'b{}'", i));
+    auto lines = cp::warning_lines({a, b}, "the JSON", std::nullopt);
+    REQUIRE(lines.size() == 11);
+    CHECK(lines[0] == "a.json: unknown key 'a0'");
+    CHECK(lines[9] == "b.jsonl:2: unknown key 'b2'");
+    CHECK(lines[10] ==
+          "2 more unknown keys not shown; the JSON lists every one in each spec's warnings");
+    auto failing = cp::warning_lines({a}, "the JSON", "--at-base");
+    REQUIRE(failing.size() == 8);
+    CHECK(failing.back() ==
+          "--at-base: 7 unknown keys in the plan, so the check fails (exit status 1); mend or "
+          "remove them");
+    CHECK(cp::warning_lines({cp::Spec{}}, "x", "--at-base").empty());
 }

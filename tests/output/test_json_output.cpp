@@ -43,7 +43,8 @@ TEST_CASE("JSON output: fixed key set and values") {
     const json& spec = doc["specs"][0];
     CHECK(keys(spec) == std::set<std::string>{"id", "source", "base", "base_rev", "target", "head",
                                               "target_rev", "since", "since_rev", "anchors",
-                                              "windows", "callers"});
+                                              "windows", "callers", "warnings"});
+    CHECK(spec["warnings"] == json::array());
     CHECK(spec["base"] == base);
     CHECK(spec["base_rev"] == base.substr(0, 12));
     CHECK(spec["target"] == "worktree");
@@ -164,6 +165,8 @@ TEST_CASE("JSON output: the document printed spec by spec is report_to_json's, b
         {},
         {spec({"a.c:2-3@L2"})},
         {spec({"a.c:2-3@L2", "b\xff.c:1@f"}), spec({"a.c:40"}), spec({"gone.c:1"})}};
+    batches[2][1].warnings = {"unknown key 'bse'; did you mean 'base'?",
+                              "reads[0]: unknown key 'b\xff'"};  // not UTF-8 either
     for (const auto& specs : batches) {
         INFO(specs.size() << " specs");
         cp::Content content(opened.value());
@@ -173,6 +176,9 @@ TEST_CASE("JSON output: the document printed spec by spec is report_to_json's, b
         REQUIRE(cp::add_windows_and_callers(content, report.value(), pack).ok());
         std::ostringstream printed;
         cp::print_json(printed, report.value());
+        if (specs.size() == 3)
+            CHECK(printed.str().find("\"warnings\": [\n        \"unknown key 'bse'; did you mean "
+                                     "'base'?\",") != std::string::npos);
         CHECK(
             printed.str() ==
             cp::report_to_json(report.value()).dump(2, ' ', false, json::error_handler_t::replace) +

@@ -57,4 +57,18 @@ std::string short_oid(std::string_view oid);
 // `word` as one shell word: as it is when it needs no quoting, else in single quotes.
 std::string shell_word(std::string_view word);
 
+// The Damerau-Levenshtein distance between `a` and `b` in its optimal-string-alignment form
+// (insertions, deletions, substitutions and swaps of two adjacent bytes, each 1; no byte
+// edited twice), or `limit + 1` as soon as it is known to exceed `limit`.
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit);
+
+// The paths of `paths` that an absent `path` was likely meant to be, sorted, at most `most`
+// (`*more` gets how many were left out): those with its basename in another directory, and
+// those a typo away: the same extension (the basename from its last '.'), and the whole paths
+// at most 2 edits apart (edit_distance) when the basename's stem (before the extension) is 6
+// bytes or longer, at most 1 for a stem of 3 to 5 bytes, and none for a shorter one ("a.c" is
+// not "b.c"). One pass over `paths`; `path` itself is never among them.
+std::vector<std::string> similar_paths(std::string_view path, const std::vector<std::string>& paths,
+                                       std::size_t most, std::size_t* more = nullptr);
+
 }  // namespace cp::text

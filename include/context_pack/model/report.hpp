@@ -120,8 +120,9 @@ struct SpecReport {
     std::string since_rev;  // --since as written, empty without it
     std::string since;      // its full hash
     std::vector<AnchorResult> anchors;
-    std::vector<Window> windows;   // filled by the pack step, not by resolution
-    std::vector<Callers> callers;  // one per distinct symbol, in order of first use
+    std::vector<Window> windows;        // filled by the pack step, not by resolution
+    std::vector<Callers> callers;       // one per distinct symbol, in order of first use
+    std::vector<std::string> warnings;  // the spec's (Spec::warnings): unknown keys
 
     // The target commit, or nullopt for the working tree (and for an unresolved target).
     std::optional<std::string> target_commit() const;
@@ -133,9 +134,13 @@ struct SpecReport {
 
 struct Report {
     std::vector<SpecReport> specs;
+    // --at-base, the planner's check: a spec's warning (an unknown key) fails it too.
+    bool warnings_fail = false;
 
-    // SPEC §5: 0 when every anchor resolved and every symbol was found, else 1.
+    // SPEC §5: 0 when every anchor resolved and every symbol was found, else 1; 1 too for a
+    // warning when warnings_fail.
     int exit_status() const;
+    std::size_t warning_count() const;
 };
 
 }  // namespace cp

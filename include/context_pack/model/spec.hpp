@@ -35,6 +35,10 @@ struct Spec {
     std::optional<std::string> base;
     std::optional<std::string> target;
     std::vector<Anchor> anchors;  // file_changes first, then reads, in input order
+    // What the parser passed over: one line per unknown key, in key order at each place,
+    // "file_changes[2].location: unknown key 'endline'; did you mean 'end_line'?" (no place
+    // before a key at the top level).
+    std::vector<std::string> warnings;
 };
 
 // Parses one spec object. `source` prefixes error messages.
@@ -57,6 +61,22 @@ Result<Anchor> parse_anchor_arg(std::string_view arg);
 
 // A symbol is 1-128 bytes with no whitespace or control byte.
 std::optional<std::string> symbol_problem(std::string_view symbol);
+
+// The known key an unknown `key` was most likely meant to be, or nullopt when none is close.
+// Close: equal once case, '_' and '-' are ignored ("endLine", "end-line" for "end_line"), or
+// that far apart (text::edit_distance) by at most 1 for a known key of 3 to 5 bytes and at most
+// 2 for a longer one ("lnie", "symbl"); a key of 1 or 2 bytes ("id") only when equal so.
+// The closest wins; a tie goes to the first in `known`.
+std::optional<std::string> closest_key(std::string_view key,
+                                       const std::vector<std::string_view>& known);
+
+// The specs' warnings as lines for a person, "plan.json: reads[0]: unknown key 'wy'; ...":
+// the first kMaxWarningLines, then one line with how many more (`all_in` says what lists every
+// one: "--format json"); with `failing` (the option that makes a warning fail the run, --at-base) a
+// closing line that says so. None without a warning.
+inline constexpr std::size_t kMaxWarningLines = 10;
+std::vector<std::string> warning_lines(const std::vector<Spec>& specs, std::string_view all_in,
+                                       std::optional<std::string_view> failing);
 
 // "file_changes[3]", "reads[0]" or "--anchor[2]": how a person names the anchor.
 std::string anchor_label(const Anchor& anchor);
