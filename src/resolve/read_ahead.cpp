@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "context_pack/resolve/resolve.hpp"  // path_problem
 #include "pairs.hpp"
-#include "revisions.hpp"
 
 namespace cp {
 
@@ -17,10 +17,9 @@ void ReadAhead::wait() {
     for (auto& [key, fetched] : hunks_) fetched.wait();
 }
 
-void ReadAhead::plan(const std::vector<Spec>& specs, const std::vector<StartedSpec>& starts,
-                     const std::vector<PairGroup>& groups, Pairs& pairs) {
+void ReadAhead::plan(const std::vector<Spec>& specs, const std::vector<PairGroup>& groups,
+                     Pairs& pairs) {
     specs_ = &specs;
-    starts_ = &starts;
     groups_ = &groups;
     pairs_ = &pairs;
 }
@@ -33,15 +32,14 @@ void ReadAhead::advance(std::size_t g) {
     for (; diffs_queued_ < diffs_to; ++diffs_queued_) {
         const PairGroup& group = groups[diffs_queued_];
         if (!group.has_pair) continue;
-        for (std::size_t i : group.specs) queue_diff((*starts_)[i], (*specs_)[i], *pairs_);
+        for (std::size_t i : group.specs) queue_diff(group, (*specs_)[i]);
     }
     // Reads for this pair and the next, which the pool makes while this one is resolved.
     const std::size_t reads_to = std::min(groups.size(), g + 2);
     for (scheduled_ = std::max(scheduled_, g); scheduled_ < reads_to; ++scheduled_) {
         const PairGroup& group = groups[scheduled_];
         if (!group.has_pair) continue;
-        const StartedSpec& first = (*starts_)[group.specs.front()];
-        auto made = pairs_->get(first.out.base, first.target());
+        auto made = pairs_->get(group.base, group.target);
         if (!made) continue;
         for (std::size_t i : group.specs)
             for (const Anchor& a : (*specs_)[i].anchors) schedule(*made.value(), a);
@@ -61,26 +59,27 @@ void ReadAhead::release(const Pair& p) {
     }
 }
 
-void ReadAhead::queue_diff(const StartedSpec& s, const Spec& spec, Pairs& pairs) {
-    const auto target = s.target();
-    auto key = pair_key(s.out.base, target);
+void ReadAhead::queue_diff(const PairGroup& group, const Spec& spec) {
+    const auto& target = group.target;
+    auto key = pair_key(group.base, target);
+    Pairs& pairs = *pairs_;
     // The working tree's diff stats files and reads attributes: it is made on the main
     // thread, while the pool makes its staged half and reads the anchored base blobs.
     if (!target && !pairs.has(key) && !staged_.count(key)) {
-        staged_.emplace(key, pool_->run([base = s.out.base, index = repo_.index_file()](
+        staged_.emplace(key, pool_->run([base = group.base, index = repo_.index_file()](
                                             const git::Repository& reader) {
             return reader.staged_changes(base, index);
         }));
         for (const Anchor& a : spec.anchors) {
             if (path_problem(a.path)) continue;
-            auto found = repo_.lookup(s.out.base, a.path);
+            auto found = repo_.lookup(group.base, a.path);
             if (found && found->entry && found->entry->kind == EntryKind::File)
                 read_blob(found->entry->oid, key);
         }
     }
     if (target && !pairs.has(key) && !diffs_.count(key)) {
         const std::vector<std::string>* only = pairs.rename_sources(key);  // outlives the task
-        diffs_.emplace(key, pool_->run([&repo = repo_, base = s.out.base, target,
+        diffs_.emplace(key, pool_->run([&repo = repo_, base = group.base, target,
                                         only](const git::Repository& reader) {
             return repo.diff(base, target, &reader, nullptr, only);
         }));

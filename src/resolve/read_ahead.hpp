@@ -28,13 +28,14 @@ namespace cp {
 
 struct Pair;
 class Pairs;
-struct StartedSpec;
 
 // The specs resolved together: those on one pair, or one spec whose revisions did not resolve
 // (no pair). resolve() takes the groups in the order their first spec comes.
 struct PairGroup {
     std::vector<std::size_t> specs;  // indices into the specs, in input order
     bool has_pair = false;
+    std::string base;                   // the pair's, when it has one
+    std::optional<std::string> target;  // nullopt: the working tree
 };
 
 class ReadAhead {
@@ -44,10 +45,9 @@ class ReadAhead {
         : repo_(repo), content_(content), pool_(pool) {}
     ~ReadAhead() { wait(); }
 
-    // The groups in the order resolution takes them; the specs, starts and pairs outlive this.
-    void plan(const std::vector<Spec>& specs, const std::vector<StartedSpec>& starts,
-              const std::vector<PairGroup>& groups, Pairs& pairs);
-    // Before group `g` is resolved (and before its starts are taken): queues the diffs of the
+    // The groups in the order resolution takes them; the specs, groups and pairs outlive this.
+    void plan(const std::vector<Spec>& specs, const std::vector<PairGroup>& groups, Pairs& pairs);
+    // Before group `g` is resolved: queues the diffs of the
     // groups up to a few ahead, then for each anchor of this group and the next the xdiff of
     // its path (both blobs read on the pool at a commit target; a working-tree file is read
     // here, through the filters) or the base blob its checks read. Makes those groups' pairs,
@@ -78,7 +78,7 @@ class ReadAhead {
         Result<git::Hunks> hunks;
     };
 
-    void queue_diff(const StartedSpec& s, const Spec& spec, Pairs& pairs);
+    void queue_diff(const PairGroup& group, const Spec& spec);
     void schedule(Pair& p, const Anchor& a);
     // As Content::blob reads it; `key`: the pair it is read for (release drops it).
     void read_blob(const std::string& oid, const std::string& key);
@@ -87,7 +87,6 @@ class ReadAhead {
     Content& content_;
     Pool* pool_;
     const std::vector<Spec>* specs_ = nullptr;
-    const std::vector<StartedSpec>* starts_ = nullptr;
     const std::vector<PairGroup>* groups_ = nullptr;
     Pairs* pairs_ = nullptr;
     std::size_t diffs_queued_ = 0;                                 // groups whose diffs are queued

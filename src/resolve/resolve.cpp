@@ -70,12 +70,13 @@ std::vector<PairGroup> group_by_pair(const std::vector<StartedSpec>& starts) {
     std::map<std::string, std::size_t> by_key;
     for (std::size_t i = 0; i < starts.size(); ++i) {
         if (!starts[i].problem.empty()) {
-            groups.push_back(PairGroup{{i}, false});
+            groups.emplace_back().specs.push_back(i);  // no pair
             continue;
         }
-        auto [at, made] =
-            by_key.try_emplace(pair_key(starts[i].out.base, starts[i].target()), groups.size());
-        if (made) groups.push_back(PairGroup{{}, true});
+        const std::string& base = starts[i].out.base;
+        auto target = starts[i].target();
+        auto [at, made] = by_key.try_emplace(pair_key(base, target), groups.size());
+        if (made) groups.push_back(PairGroup{{}, true, base, target});
         groups[at->second].specs.push_back(i);
     }
     return groups;
@@ -104,7 +105,7 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
     // Pair by pair; the pool reads and diffs a little ahead, and resolution takes its results
     // where it would make them.
     const std::vector<PairGroup> groups = group_by_pair(starts);
-    ahead.plan(specs, starts, groups, pairs);
+    ahead.plan(specs, groups, pairs);
 
     // Per anchor: the boundary rule over the pair's hunks, NEW, symbols, relocation, --since.
     Relocator relocator(content, pairs, options.search_elsewhere);
@@ -112,17 +113,13 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
     // The last group on each base: past it, the base's paths listed for near misses go.
     std::map<std::string, std::size_t> last_on_base;
     for (std::size_t g = 0; g < groups.size(); ++g)
-        if (groups[g].has_pair) last_on_base[starts[groups[g].specs.front()].out.base] = g;
+        if (groups[g].has_pair) last_on_base[groups[g].base] = g;
     std::vector<std::optional<SpecReport>> done(specs.size());
     std::size_t resolved = 0, told = 0;  // specs resolved; given to on_spec, in input order
     for (std::size_t g = 0; g < groups.size(); ++g) {
+        const PairGroup& group = groups[g];
         ahead.advance(g);
-        std::optional<std::pair<std::string, std::optional<std::string>>> pair;
-        if (groups[g].has_pair) {
-            const StartedSpec& first = starts[groups[g].specs.front()];
-            pair.emplace(first.out.base, first.target());
-        }
-        for (std::size_t i : groups[g].specs) {
+        for (std::size_t i : group.specs) {
             auto one = resolve_spec(content, rules, pairs, specs[i], std::move(starts[i]));
             if (!one) return one.error();
             done[i] = std::move(one).value();
@@ -130,9 +127,9 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
                 if (options.on_spec) options.on_spec(*done[told]);
             if (options.on_progress) options.on_progress(++resolved, specs.size());
         }
-        if (pair) {
-            pairs.release(pair->first, pair->second);
-            if (last_on_base[pair->first] == g) rules.forget_paths(pair->first);
+        if (group.has_pair) {
+            pairs.release(group.base, group.target);
+            if (last_on_base[group.base] == g) rules.forget_paths(group.base);
         }
     }
     Report report;
