@@ -256,24 +256,39 @@ def sample_batch(args, scratch, git_dir, n_pairs, n_anchors, name):
     return pairs, jsonl
 
 
-def batch_drift(args, runner, scratch, git_dir, rows, notes):
-    pairs, jsonl = sample_batch(args, scratch, git_dir, args.pairs, args.anchors, "batch")
+def batch_tool(args, jsonl):
+    """The tool's batch run with the default threads, and the same on the main thread alone
+    (how much of the result is the pool's)."""
     tool = [Cmd([args.tool, "-C", args.repo, "--table", "--format", "json", jsonl], ok=(0, 1))]
-    # the same on the main thread alone: how much of the result is the pool's
     alone = [Cmd([args.tool, "-C", args.repo, "--jobs", "1", "--table", "--format", "json", jsonl],
                  ok=(0, 1))]
+    return tool, alone
+
+
+def pair_floor(pair, git_dir):
+    """The git floor of one pair: its renames, and the -U0 hunks of its anchored paths and their
+    new names; with the anchored paths and the renames, for the seed's designs."""
+    b, t = pair["base"], pair["target"]
+    renamed = {x[2]: x[3] for x in pair["ns"] if x[0] == "R"}
+    anchored = sorted(set(a["path"] for a in pair["anchors"]))
+    paths = sorted(set(anchored) | {renamed[p] for p in anchored if p in renamed})
+    gd = ["git", "--git-dir=" + git_dir]
+    return ([Cmd(gd + ["diff", "-M", "--name-status", b, t]),
+             Cmd(gd + ["diff", "-U0", "-M", b, t, "--"] + paths)], anchored, renamed)
+
+
+def batch_drift(args, runner, scratch, git_dir, rows, notes):
+    pairs, jsonl = sample_batch(args, scratch, git_dir, args.pairs, args.anchors, "batch")
+    tool, alone = batch_tool(args, jsonl)
     floor, per_path, per_anchor = [], [], []
     n_anchors = n_paths = 0
     for pair in pairs:
         b, t = pair["base"], pair["target"]
-        renamed = {x[2]: x[3] for x in pair["ns"] if x[0] == "R"}
-        anchored = sorted(set(a["path"] for a in pair["anchors"]))
-        paths = sorted(set(anchored) | {renamed[p] for p in anchored if p in renamed})
+        cmds, anchored, renamed = pair_floor(pair, git_dir)
+        floor += cmds
         n_anchors += len(pair["anchors"])
         n_paths += len(anchored)
         gd = ["git", "--git-dir=" + git_dir]
-        floor.append(Cmd(gd + ["diff", "-M", "--name-status", b, t]))
-        floor.append(Cmd(gd + ["diff", "-U0", "-M", b, t, "--"] + paths))
         for p in anchored:
             per_path.append(Cmd(gd + ["diff", "-U0", "-M", b, t, "--", p] +
                                 ([renamed[p]] if p in renamed else [])))
@@ -324,18 +339,8 @@ def batch_large(args, runner, scratch, git_dir, rows, notes):
         n_anchors = args.large_anchors * n_pairs // args.large_pairs
         name = "large batch %d" % n_pairs
         pairs, jsonl = sample_batch(args, scratch, git_dir, n_pairs, n_anchors, name)
-        tool = [Cmd([args.tool, "-C", args.repo, "--table", "--format", "json", jsonl], ok=(0, 1))]
-        alone = [Cmd([args.tool, "-C", args.repo, "--jobs", "1", "--table", "--format", "json",
-                      jsonl], ok=(0, 1))]
-        floor = []
-        for pair in pairs:
-            b, t = pair["base"], pair["target"]
-            renamed = {x[2]: x[3] for x in pair["ns"] if x[0] == "R"}
-            anchored = sorted(set(a["path"] for a in pair["anchors"]))
-            paths = sorted(set(anchored) | {renamed[p] for p in anchored if p in renamed})
-            gd = ["git", "--git-dir=" + git_dir]
-            floor.append(Cmd(gd + ["diff", "-M", "--name-status", b, t]))
-            floor.append(Cmd(gd + ["diff", "-U0", "-M", b, t, "--"] + paths))
+        tool, alone = batch_tool(args, jsonl)
+        floor = [cmd for pair in pairs for cmd in pair_floor(pair, git_dir)[0]]
         runs = args.runs if n_pairs == args.large_pairs else max(3, args.runs // 3)
         st = compare(runner, {"tool": tool, "alone": alone, "floor": floor}, runs, label=name)
         got = sum(len(p["anchors"]) for p in pairs)
