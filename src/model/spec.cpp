@@ -40,8 +40,9 @@ std::string shown_key(std::string_view key) {
 
 // The keys the parser reads at each place; any other is named in the spec's warnings.
 const std::vector<std::string_view> kTopKeys = {"id", "base", "target", "file_changes", "reads"};
-const std::vector<std::string_view> kEditKeys = {"location", "change"};
-const std::vector<std::string_view> kReadKeys = {"location", "why"};
+// `was` and `repin` are what --repin writes into each entry; the tool reads neither.
+const std::vector<std::string_view> kEditKeys = {"location", "change", "was", "repin"};
+const std::vector<std::string_view> kReadKeys = {"location", "why", "was", "repin"};
 const std::vector<std::string_view> kLocationKeys = {"path", "line", "end_line", "symbol"};
 
 // Reads one spec object; every error names the JSON path of the offending value.
@@ -183,7 +184,8 @@ class Reader {
         warnings_.insert(warnings_.end(), std::make_move_iterator(later.begin()),
                          std::make_move_iterator(later.end()));
         return Spec{d.source, d.id_holder.value_or(""), d.base,
-                    d.target, std::move(d.anchors),     std::move(warnings_)};
+                    d.target, std::move(d.anchors),     std::move(warnings_),
+                    {}};
     }
 };
 
@@ -203,7 +205,9 @@ std::optional<std::int64_t> to_line(std::string_view s) {
 Result<Spec> parse_spec(std::string_view json_text, const std::string& source) {
     auto doc = parse_json(json_text);
     if (!doc) return Error{fmt::format("{}: invalid JSON: {}", source, doc.error().message)};
-    return Reader(source).run(doc.value());
+    auto spec = Reader(source).run(doc.value());
+    if (spec) spec->json = std::string(json_text);
+    return spec;
 }
 
 Result<std::vector<Spec>> parse_specs(std::string_view text, const std::string& source,
