@@ -208,6 +208,9 @@ void add_options(CLI::App& app, Options& o) {
         ->type_name("FORMAT")
         ->check(CLI::IsMember({"text", "json", "jsonl", "quickfix"}).description(""));
     app.add_flag("--table", o.request.table_only, "Print the status table alone");
+    app.add_flag("--prose", o.request.prose,
+                 "Take each path:line or path:line-end in a spec's text (change, why, any other "
+                 "string) as one more read, labelled prose[i]");
     app.add_flag("--repin", o.request.repin,
                  "Print each spec revised onto its target commit: base, ids .rN, and every "
                  "anchor carried with confidence moved there, the rest kept and marked");

@@ -82,6 +82,7 @@ const std::string kToolJson =
       "at_base": {"type": "boolean", "description": "Check each spec at its own base (target = base)."},
       "since": {"type": "string", "description": "Mark the anchors whose lines changed since this revision and show only their code."},
       "table_only": {"type": "boolean", "description": "Return the status table alone, without code and callers."},
+      "prose": {"type": "boolean", "description": "Take each path:line or path:line-end written in a spec's text (change, why, any other string) as one more read anchor, labelled prose[i], resolved, shown and re-pinned like the others; a bare file name stands for the one file at base whose path ends with it."},
       "repin": {"type": "boolean", "description": "Return each spec revised onto its target commit instead of the pack, as JSON Lines (structuredContent: repinned): base the target, an id ending .rN made .r(N+1), every anchor carried with confidence moved there with where it was as was, the rest kept with repin saying why (then exit_status 1); unknown keys kept. Needs a commit target (target or at_base, or the spec's own target)."},
       "only": {"type": "array", "items": {"type": "string"}, "description": "Keep only these anchors: table rows (\"3\") or labels (\"file_changes[2]\", \"reads[0]\")."},
       "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Search callers only in these files: each a repository-relative directory or file path (\"src/\"), or a glob (\"src/*.c\", * also matching /); default: every file, untracked ones too in the working tree."},
@@ -365,7 +366,7 @@ struct CallArgs {
 };
 
 constexpr const char* kArgumentNames =
-    "spec, anchor, repo, base, target, at_base, since, table_only, repin, only, context, "
+    "spec, anchor, repo, base, target, at_base, since, table_only, repin, prose, only, context, "
     "max_lines, "
     "max_window_lines, max_callers, max_line_bytes, max_file_mib, callers_in";
 
@@ -469,7 +470,7 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         "target",      "at_base",        "since",        "table_only",
         "only",        "context",        "max_lines",    "max_window_lines",
         "max_callers", "max_line_bytes", "max_file_mib", "callers_in",
-        "repin"};
+        "repin",       "prose"};
     for (const auto& item : args.items())
         if (std::find(names.begin(), names.end(), item.key()) == names.end())
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),

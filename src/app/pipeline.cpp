@@ -8,6 +8,7 @@
 
 #include "context_pack/core/text.hpp"
 #include "context_pack/git/repository.hpp"
+#include "context_pack/model/prose.hpp"
 #include "context_pack/resolve/content.hpp"
 
 namespace cp {
@@ -110,11 +111,18 @@ Result<Report> build_report(const Request& request) {
             return Error{revision_problem(repo.value(), flag->name.c_str(), **rev, found)};
     }
 
+    std::vector<Spec> with_prose;  // --prose: the specs with their mentions as reads
+    if (request.prose) {
+        with_prose = request.specs;
+        for (Spec& spec : with_prose) add_prose_anchors(spec);
+    }
+    const std::vector<Spec>& specs = request.prose ? with_prose : request.specs;
+
     Content content(repo.value(), request.cache_bytes);
     auto pool = Pool::start(repo.value(), pool_threads(request));
     std::optional<Result<Report>> resolved;
     try {
-        resolved = resolve(content, request.specs, ro, pool.get());
+        resolved = resolve(content, specs, ro, pool.get());
     } catch (const Cancelled&) {
         return Error{kCancelled};
     }

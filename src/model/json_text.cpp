@@ -91,4 +91,67 @@ Result<nlohmann::ordered_json> parse_ordered_json(std::string_view text) {
     return parse<nlohmann::ordered_json>(text);
 }
 
+JsonTokens::JsonTokens(std::string_view text) : s_(text) {
+    if (s_.starts_with("\xEF\xBB\xBF")) pos_ = 3;
+}
+
+void JsonTokens::skip_space() {
+    while (pos_ < s_.size() &&
+           (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
+        ++pos_;
+}
+
+bool JsonTokens::eat(char c) {
+    skip_space();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+        ++pos_;
+        return true;
+    }
+    return false;
+}
+
+char JsonTokens::peek() {
+    skip_space();
+    return pos_ < s_.size() ? s_[pos_] : '\0';
+}
+
+std::string_view JsonTokens::token() {
+    skip_space();
+    const std::size_t start = pos_;
+    if (pos_ < s_.size() && s_[pos_] == '"') {
+        for (++pos_; pos_ < s_.size() && s_[pos_] != '"'; ++pos_)
+            if (s_[pos_] == '\\') ++pos_;
+        pos_ = std::min(pos_ + 1, s_.size());
+    } else {
+        while (pos_ < s_.size() &&
+               std::string_view(",]}: \t\r\n").find(s_[pos_]) == std::string_view::npos)
+            ++pos_;
+    }
+    return s_.substr(start, pos_ - start);
+}
+
+std::string_view JsonTokens::value() {
+    skip_space();
+    const std::size_t start = pos_;
+    const char c = peek();
+    if (c != '{' && c != '[') return token();
+    // Brackets inside strings are passed over with the strings.
+    int depth = 0;
+    do {
+        const char at = peek();
+        if (at == '"') {
+            token();
+            continue;
+        }
+        if (at == '{' || at == '[') ++depth;
+        if (at == '}' || at == ']') --depth;
+        ++pos_;
+    } while (depth > 0 && pos_ < s_.size());
+    return s_.substr(start, pos_ - start);
+}
+
+std::string json_string_value(std::string_view token) {
+    return nlohmann::json::parse(token).get<std::string>();
+}
+
 }  // namespace cp

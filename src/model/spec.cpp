@@ -360,7 +360,11 @@ std::string anchor_label(const Anchor& a) {
         case AnchorKind::Edit:
             return fmt::format("file_changes[{}]", a.index);
         case AnchorKind::Read:
-            return fmt::format("{}[{}]", a.ad_hoc ? "--anchor" : "reads", a.index);
+            return fmt::format("{}[{}]",
+                               a.ad_hoc    ? "--anchor"
+                               : a.mention ? "prose"
+                                           : "reads",
+                               a.index);
     }
     return {};
 }

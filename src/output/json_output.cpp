@@ -178,6 +178,10 @@ ordered_json anchor_json(const SpecReport& spec, std::size_t index,
     j["exists_at_target"] = or_null(a.exists_at_target);
     j["binary"] = a.binary;
     j[in.kind == AnchorKind::Edit ? "change" : "why"] = in.note;
+    // --prose: where the mention was written, and as what.
+    j["mention"] = in.mention
+                       ? ordered_json{{"field", in.mention->field}, {"text", in.mention->text}}
+                       : ordered_json(nullptr);
     j["edited_since"] = or_null(a.edited_since);
     j["base_blob"] = or_null(a.base_blob);
     j["target_blob"] = or_null(a.target_blob);

@@ -2,16 +2,21 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "context_pack/core/text.hpp"
 #include "context_pack/model/json_text.hpp"
+#include "context_pack/model/prose.hpp"
 
 namespace cp {
 namespace {
+
+using Scanner = JsonTokens;
 
 // A string as a JSON text, bytes that are not UTF-8 replaced with U+FFFD.
 std::string json_string(const std::string& s) {
@@ -95,53 +100,6 @@ RepinAnswer repin_answer(const AnchorResult& a) {
 
 namespace {
 
-// JSON text read token by token. The text has been parsed once already (parse_json), so it
-// is well formed and nested at most 256 deep; the reader only finds where values are.
-class Scanner {
-  public:
-    explicit Scanner(std::string_view text) : s_(text) {
-        if (s_.starts_with("\xEF\xBB\xBF")) pos_ = 3;  // a byte order mark, as the parser skips
-    }
-
-    bool eat(char c) {
-        skip_space();
-        if (pos_ < s_.size() && s_[pos_] == c) {
-            ++pos_;
-            return true;
-        }
-        return false;
-    }
-    char peek() {
-        skip_space();
-        return pos_ < s_.size() ? s_[pos_] : '\0';
-    }
-    // A string, number or literal as written.
-    std::string_view token() {
-        skip_space();
-        const std::size_t start = pos_;
-        if (pos_ < s_.size() && s_[pos_] == '"') {
-            for (++pos_; pos_ < s_.size() && s_[pos_] != '"'; ++pos_)
-                if (s_[pos_] == '\\') ++pos_;
-            ++pos_;
-        } else {
-            while (pos_ < s_.size() &&
-                   std::string_view(",]}: \t\r\n").find(s_[pos_]) == std::string_view::npos)
-                ++pos_;
-        }
-        return s_.substr(start, pos_ - start);
-    }
-
-  private:
-    void skip_space() {
-        while (pos_ < s_.size() &&
-               (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
-            ++pos_;
-    }
-
-    std::string_view s_;
-    std::size_t pos_ = 0;
-};
-
 // JSON text written value by value, on one line or indented as nlohmann's dump(indent) does.
 class Writer {
   public:
@@ -183,8 +141,11 @@ class Writer {
     std::vector<bool> fresh_;  // per open bracket: nothing written in it yet
 };
 
-// Copies one value, every string and number byte for byte.
-void copy(Scanner& in, Writer& out) {
+// What becomes of a string value's token: itself, or its text with mentions re-pinned.
+using Strings = std::function<std::string(std::string_view token)>;
+
+// Copies one value, every string and number byte for byte but the strings `strings` changes.
+void copy(Scanner& in, Writer& out, const Strings* strings = nullptr) {
     const char c = in.peek();
     if (c == '{' || c == '[') {
         const bool object = c == '{';
@@ -199,23 +160,25 @@ void copy(Scanner& in, Writer& out) {
                 } else {
                     out.item();
                 }
-                copy(in, out);
+                copy(in, out, strings);
             } while (in.eat(','));
             in.eat(close);
         }
         out.end(close);
         return;
     }
-    out.scalar(in.token());
+    if (c == '"' && strings)
+        out.scalar((*strings)(in.token()));
+    else
+        out.scalar(in.token());
 }
 
 void skip(Scanner& in) {
-    Writer discard(-1);
-    copy(in, discard);
+    (void)in.value();
 }
 
 std::string key_name(std::string_view raw) {
-    return nlohmann::json::parse(raw).get<std::string>();
+    return json_string_value(raw);
 }
 
 // "plan.r3" -> "plan.r4" (decimal, any length); nullopt for an id without .rN at its end.
@@ -238,7 +201,15 @@ class Revision {
   public:
     Revision(const SpecReport& report, const nlohmann::json& doc, int indent)
         : report_(report), doc_(doc), out_(indent) {
-        for (const AnchorResult& a : report.anchors) results_[{a.anchor.kind, a.anchor.index}] = &a;
+        for (const AnchorResult& a : report.anchors) {
+            if (!a.anchor.mention) {
+                results_[{a.anchor.kind, a.anchor.index}] = &a;
+                continue;
+            }
+            auto spans = find_mentions(a.anchor.mention->text);
+            if (spans.size() == 1) prose_[{spans[0].path, spans[0].line, spans[0].end_line}] = &a;
+        }
+        if (!prose_.empty()) strings_ = [this](std::string_view token) { return prose(token); };
         was_base_ = report.base.empty() ? report.base_rev : report.base;
     }
 
@@ -266,8 +237,8 @@ class Revision {
                         out_.scalar(token);
                 } else if ((name == "file_changes" || name == "reads") && in.peek() == '[') {
                     entries(in, name == "file_changes" ? AnchorKind::Edit : AnchorKind::Read, name);
-                } else {
-                    copy(in, out_);
+                } else {  // prose anywhere but in the revisions (add_prose_anchors)
+                    copy(in, out_, name == "target" || name == "id" ? nullptr : strings());
                 }
             } while (in.eat(','));
             in.eat('}');
@@ -322,7 +293,7 @@ class Revision {
                 if (name == "location" && answer.to && in.peek() == '{')
                     moved_location(in, *answer.to, has_end);
                 else
-                    copy(in, out_);
+                    copy(in, out_, name == "location" ? nullptr : strings());
             } while (in.eat(','));
             in.eat('}');
         }
@@ -366,10 +337,42 @@ class Revision {
         out_.end('}');
     }
 
+    // A string token with each mention of a carried prose anchor written where it is now: its
+    // path as written unless the file was renamed, its new line or range.
+    std::string prose(std::string_view token) {
+        const std::string text = json_string_value(token);
+        std::string revised;
+        std::size_t done = 0;
+        for (const MentionSpan& m : find_mentions(text)) {
+            auto found = prose_.find({m.path, m.line, m.end_line});
+            if (found == prose_.end()) continue;
+            const AnchorResult& a = *found->second;
+            const RepinAnswer answer = repin_answer(a);
+            if (!answer.to || a.status == Status::New) continue;
+            const std::string written = text.substr(m.at, m.size);
+            const Location& to = *answer.to;
+            const std::string path =
+                to.path != a.anchor.path ? to.path : written.substr(0, written.find(':'));
+            revised += text.substr(done, m.at - done);
+            revised += m.end_line || to.end_line != to.line
+                           ? fmt::format("{}:{}-{}", path, to.line, to.end_line)
+                           : fmt::format("{}:{}", path, to.line);
+            done = m.at + m.size;
+        }
+        if (done == 0) return std::string(token);
+        return json_string(revised + text.substr(done));
+    }
+
+    const Strings* strings() const { return strings_ ? &strings_ : nullptr; }
+
     const SpecReport& report_;
     const nlohmann::json& doc_;
     Writer out_;
     std::map<std::pair<AnchorKind, std::size_t>, const AnchorResult*> results_;
+    std::map<std::tuple<std::string, std::int64_t, std::optional<std::int64_t>>,
+             const AnchorResult*>
+        prose_;  // the prose anchors, by their mention
+    Strings strings_;
     std::string was_base_;
 };
 

@@ -87,7 +87,9 @@ std::string note_cell(const AnchorResult& a) {
 Row row_of(const AnchorResult& a, bool since) {
     Location at_base{a.anchor.path, a.anchor.line, a.anchor.last_line()};
     Row row{std::to_string(a.row),
-            a.anchor.kind == AnchorKind::Edit ? "edit" : "read",
+            a.anchor.kind == AnchorKind::Edit ? "edit"
+            : a.anchor.mention                ? "prose"
+                                              : "read",
             format_location(at_base),
             a.status_label(),
             a.to ? format_location(*a.to) : "-",

@@ -31,6 +31,7 @@ const char* kind_word(EntryKind kind) {
 
 // Why the anchor names no lines of a file, or nullopt when it does.
 std::optional<std::string> malformed(const Anchor& a) {
+    if (a.mention && !a.mention->problem.empty()) return a.mention->problem;
     if (auto bad = path_problem(a.path)) return bad;
     if (a.line < 1)
         return fmt::format("line {} is before the first line: lines count from 1", a.line);

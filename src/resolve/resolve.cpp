@@ -1,8 +1,12 @@
 #include "context_pack/resolve/resolve.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <map>
 
 #include "anchor.hpp"
+#include "context_pack/core/text.hpp"
 #include "pairs.hpp"
 #include "read_ahead.hpp"
 #include "relocation.hpp"
@@ -82,15 +86,68 @@ std::vector<PairGroup> group_by_pair(const std::vector<StartedSpec>& starts) {
     return groups;
 }
 
+// Prose mentions whose path the base does not have: the one base file whose path is it or
+// ends with "/" and it ("parser.c" for src/parser.c), else the mention's problem. Settled
+// before the pairs are planned, which look for renames from the anchored paths. nullopt: no
+// spec has such a mention.
+Result<std::optional<std::vector<Spec>>> settle_mentions(const git::Repository& repo,
+                                                         const std::vector<Spec>& specs,
+                                                         const std::vector<StartedSpec>& starts) {
+    std::optional<std::vector<Spec>> settled;
+    std::map<std::string, std::vector<std::string>> base_files;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (!starts[i].problem.empty()) continue;
+        const std::string& base = starts[i].out.base;
+        for (std::size_t k = 0; k < specs[i].anchors.size(); ++k) {
+            const Anchor& a = specs[i].anchors[k];
+            if (!a.mention) continue;
+            auto found = repo.lookup(base, a.path);
+            if (!found && !found.error().unreadable_object()) return found.error();
+            if (!found || found->entry || !found->blocked_by.empty()) continue;  // fill() says
+            auto listed = base_files.find(base);
+            if (listed == base_files.end()) {
+                listed = base_files.emplace(base, std::vector<std::string>{}).first;
+                auto files = repo.tracked_files(base, [](const std::string&, const Error&) {});
+                if (files)
+                    for (auto& f : files.value()) listed->second.push_back(std::move(f.path));
+            }
+            std::vector<std::string> named;
+            std::size_t total = 0;
+            for (const std::string& f : listed->second)
+                if (f.size() > a.path.size() && f.ends_with(a.path) &&
+                    f[f.size() - a.path.size() - 1] == '/' && ++total <= 3)
+                    named.push_back(f);
+            if (!settled) settled = specs;
+            Anchor& out = (*settled)[i].anchors[k];
+            if (total == 1) {
+                out.path = named.front();
+                continue;
+            }
+            std::string list;
+            for (const auto& n : named) list += (list.empty() ? "" : ", ") + text::printable(n);
+            out.mention->problem =
+                total == 0
+                    ? fmt::format("no file at base is {0} or ends in /{0}", text::printable(a.path))
+                    : fmt::format("{} names {} files at base: {}{}; write its path in full",
+                                  text::printable(a.path), total, list,
+                                  total > named.size() ? ", ..." : "");
+        }
+    }
+    return settled;
+}
+
 }  // namespace
 
-Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
+Result<Report> resolve(Content& content, const std::vector<Spec>& given,
                        const ResolveOptions& options, Pool* pool) {
     const git::Repository& repo = content.repo();
     // Every spec's base, target and since, each revision looked up once.
-    auto started = start_specs(repo, specs, options);
+    auto started = start_specs(repo, given, options);
     if (!started) return started.error();
     std::vector<StartedSpec>& starts = started.value();
+    auto mentions = settle_mentions(repo, given, starts);
+    if (!mentions) return mentions.error();
+    const std::vector<Spec>& specs = mentions.value() ? *mentions.value() : given;
 
     // The pairs are declared after the read-ahead, so they outlive the pool's tasks that
     // read their diffs.

@@ -63,7 +63,7 @@ TEST_CASE("JSON output: fixed key set and values") {
                                             "diff",         "found_at",
                                             "candidates",   "candidates_total",
                                             "best",         "base_blob",
-                                            "target_blob"};
+                                            "target_blob",  "mention"};
     REQUIRE(spec["anchors"].size() == 2);
     const json& moved = spec["anchors"][0];
     CHECK(keys(moved) == anchor_keys);

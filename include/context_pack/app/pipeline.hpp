@@ -34,6 +34,8 @@ struct Request {
     // Revise the specs onto their targets (output/repin): every anchor resolved, each
     // target a commit; no windows or callers.
     bool repin = false;
+    // Take each spec's `path:line` mentions in its strings as extra reads (model/prose).
+    bool prose = false;
     std::uint64_t max_file_bytes = git::kDefaultMaxFileBytes;  // files over it are not read
     std::uint64_t cache_bytes = kDefaultCacheBytes;  // blobs kept for reuse (Content's budget)
     // Threads that read and diff beside the main one (--jobs): 0 one a core, at most 8 (none

@@ -18,4 +18,31 @@ inline constexpr int kMaxJsonDepth = 256;
 Result<nlohmann::json> parse_json(std::string_view text);
 Result<nlohmann::ordered_json> parse_ordered_json(std::string_view text);
 
+// A JSON text that parse_json accepted, read token by token in document order, where a parsed
+// value has lost the order of its keys and the bytes of its numbers and strings. It trusts
+// the text to be well formed (it only finds where values begin and end), so it is for text
+// parsed once already; a leading byte order mark is passed over, as the parser passes it.
+class JsonTokens {
+  public:
+    explicit JsonTokens(std::string_view text);
+
+    // Consumes `c` ('{', ':', ',', ...) when it comes next, after any whitespace.
+    bool eat(char c);
+    // The next byte after whitespace, '\0' at the end.
+    char peek();
+    // A string (with its quotes), number or literal, as written.
+    std::string_view token();
+    // A whole value as written, nested values and all.
+    std::string_view value();
+
+  private:
+    void skip_space();
+
+    std::string_view s_;
+    std::size_t pos_ = 0;
+};
+
+// The string a JSON string token (quotes and escapes as written) stands for.
+std::string json_string_value(std::string_view token);
+
 }  // namespace cp

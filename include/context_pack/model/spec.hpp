@@ -16,6 +16,15 @@ namespace cp {
 
 enum class AnchorKind { Edit, Read };
 
+// Where a prose anchor (--prose) was written: a `path:line` or `path:line-end` inside one of
+// the spec's strings.
+struct Mention {
+    std::string field;  // the string's JSON path: "file_changes[0].change", "notes.risk[2]"
+    std::string text;   // as written: "parser.c:18-30"
+    // Set when the mention names no one file at base (a name several files have, or none).
+    std::string problem;
+};
+
 struct Anchor {
     AnchorKind kind = AnchorKind::Edit;
     bool ad_hoc = false;    // given with --anchor rather than in a spec file
@@ -24,7 +33,8 @@ struct Anchor {
     std::int64_t line = 0;
     std::optional<std::int64_t> end_line;  // absent: one line
     std::optional<std::string> symbol;
-    std::string note;  // the edit's `change` or the read's `why`
+    std::string note;                // the edit's `change` or the read's `why`
+    std::optional<Mention> mention;  // a prose anchor: a read, `index` among the prose ones
 
     std::int64_t last_line() const { return end_line.value_or(line); }
 };
@@ -81,7 +91,7 @@ inline constexpr std::size_t kMaxWarningLines = 10;
 std::vector<std::string> warning_lines(const std::vector<Spec>& specs, std::string_view all_in,
                                        std::optional<std::string_view> failing);
 
-// "file_changes[3]", "reads[0]" or "--anchor[2]": how a person names the anchor.
+// "file_changes[3]", "reads[0]", "prose[1]" or "--anchor[2]": how a person names the anchor.
 std::string anchor_label(const Anchor& anchor);
 
 }  // namespace cp

@@ -1,0 +1,187 @@
+#include "context_pack/model/prose.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <set>
+#include <tuple>
+
+#include "context_pack/model/json_text.hpp"
+
+namespace cp {
+namespace {
+
+bool path_byte(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '/' || c == '+' || c == '-';
+}
+
+bool digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+bool word_byte(char c) {
+    return digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+// A file's look: a '/' in it, or an extension with a letter ("c", "md", "tar.gz"'s "gz").
+bool looks_like_file(std::string_view path) {
+    if (path.empty() || path.back() == '/') return false;
+    if (path.find('/') != std::string_view::npos) return true;
+    const auto dot = path.rfind('.');
+    if (dot == std::string_view::npos || dot + 1 == path.size()) return false;
+    for (char c : path.substr(dot + 1))
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return true;
+    return false;
+}
+
+// Digits at `at`: their value and where they end; nullopt for none or more than 18.
+std::optional<std::pair<std::int64_t, std::size_t>> number_at(std::string_view text,
+                                                              std::size_t at) {
+    std::size_t end = at;
+    while (end < text.size() && digit(text[end])) ++end;
+    if (end == at || end - at > 18) return std::nullopt;
+    std::int64_t v = 0;
+    std::from_chars(text.data() + at, text.data() + end, v);
+    return std::pair{v, end};
+}
+
+}  // namespace
+
+std::vector<MentionSpan> find_mentions(std::string_view text) {
+    std::vector<MentionSpan> out;
+    for (std::size_t colon = text.find(':'); colon != std::string_view::npos;
+         colon = text.find(':', colon + 1)) {
+        std::size_t start = colon;
+        while (start > 0 && path_byte(text[start - 1])) --start;
+        if (start == colon) continue;
+        if (start > 0 &&
+            (text[start - 1] == ':' || static_cast<unsigned char>(text[start - 1]) >= 0x80))
+            continue;  // a URL's "host:port", or a word in another script
+        std::string_view path = text.substr(start, colon - start);
+        if (path.front() == '/' || path.front() == '-') continue;
+        if (path.starts_with("./")) path.remove_prefix(2);
+        if (!looks_like_file(path)) continue;
+        auto line = number_at(text, colon + 1);
+        if (!line) continue;
+        std::size_t end = line->second;
+        std::optional<std::int64_t> end_line;
+        if (end + 1 < text.size() && text[end] == '-' && digit(text[end + 1])) {
+            auto last = number_at(text, end + 1);
+            if (!last) continue;
+            end_line = last->first;
+            end = last->second;
+        }
+        if (end < text.size() && word_byte(text[end])) continue;  // "a.c:10abc"
+        out.push_back(MentionSpan{start, end - start, std::string(path), line->first, end_line});
+    }
+    return out;
+}
+
+namespace {
+
+// Walks a spec's JSON text and collects the mentions in its strings, with their JSON paths.
+class Collector {
+  public:
+    explicit Collector(Spec& spec) : spec_(spec) {
+        for (const Anchor& a : spec.anchors)
+            if (a.mention) ++next_;
+    }
+
+    void run() {
+        JsonTokens in(spec_.json);
+        if (!in.eat('{')) return;
+        if (in.eat('}')) return;
+        do {
+            const std::string key = json_string_value(in.token());
+            in.eat(':');
+            if (key == "id" || key == "base" || key == "target") {
+                (void)in.value();
+            } else if ((key == "file_changes" || key == "reads") && in.peek() == '[') {
+                entries(in, key);
+            } else {
+                value(in, key);
+            }
+        } while (in.eat(','));
+    }
+
+  private:
+    void entries(JsonTokens& in, const std::string& list) {
+        in.eat('[');
+        if (in.eat(']')) return;
+        std::size_t i = 0;
+        do {
+            const std::string at = fmt::format("{}[{}]", list, i++);
+            if (in.peek() != '{') {
+                value(in, at);
+                continue;
+            }
+            in.eat('{');
+            if (in.eat('}')) continue;
+            do {
+                const std::string key = json_string_value(in.token());
+                in.eat(':');
+                if (key == "location" || key == "was" || key == "repin")
+                    (void)in.value();
+                else
+                    value(in, at + "." + key);
+            } while (in.eat(','));
+            in.eat('}');
+        } while (in.eat(','));
+        in.eat(']');
+    }
+
+    // Any value: its strings searched, its nested values each under its own path.
+    void value(JsonTokens& in, const std::string& at) {
+        const char c = in.peek();
+        if (c == '{') {
+            in.eat('{');
+            if (in.eat('}')) return;
+            do {
+                const std::string key = json_string_value(in.token());
+                in.eat(':');
+                value(in, at + "." + key);
+            } while (in.eat(','));
+            in.eat('}');
+        } else if (c == '[') {
+            in.eat('[');
+            if (in.eat(']')) return;
+            std::size_t i = 0;
+            do value(in, fmt::format("{}[{}]", at, i++));
+            while (in.eat(','));
+            in.eat(']');
+        } else if (c == '"') {
+            search(json_string_value(in.token()), at);
+        } else {
+            (void)in.token();
+        }
+    }
+
+    void search(const std::string& text, const std::string& at) {
+        for (MentionSpan& m : find_mentions(text)) {
+            if (!seen_.emplace(m.path, m.line, m.end_line).second) continue;
+            Anchor a;
+            a.kind = AnchorKind::Read;
+            a.index = next_++;
+            a.path = m.path;
+            a.line = m.line;
+            a.end_line = m.end_line;
+            a.note = fmt::format("mentioned in {}", at);
+            a.mention = Mention{at, text.substr(m.at, m.size), {}};
+            spec_.anchors.push_back(std::move(a));
+        }
+    }
+
+    Spec& spec_;
+    std::size_t next_ = 0;
+    std::set<std::tuple<std::string, std::int64_t, std::optional<std::int64_t>>> seen_;
+};
+
+}  // namespace
+
+void add_prose_anchors(Spec& spec) {
+    if (spec.json.empty()) return;
+    Collector(spec).run();
+}
+
+}  // namespace cp
