@@ -80,6 +80,7 @@ const std::string kToolJson =
       "at_base": {"type": "boolean", "description": "Check each spec at its own base (target = base)."},
       "since": {"type": "string", "description": "Mark the anchors whose lines changed since this revision and show only their code."},
       "table_only": {"type": "boolean", "description": "Return the status table alone, without code and callers."},
+      "history": {"type": "boolean", "description": "List for each anchor the commits between its base and target that changed its lines (as git log -L lists them for its range at the target, following renames), uncommitted changes last as worktree: is this drift expected?"},
       "only": {"type": "array", "items": {"type": "string"}, "description": "Keep only these anchors: table rows (\"3\") or labels (\"file_changes[2]\", \"reads[0]\")."},
       "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Search callers only in these files: each a repository-relative directory or file path (\"src/\"), or a glob (\"src/*.c\", * also matching /); default: every file, untracked ones too in the working tree."},
       "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor's code (default 3)."},
@@ -128,7 +129,8 @@ constexpr const char* kOutputSchemaJson = R"({
                 "path": {"type": "string"},
                 "line": {"type": "integer"},
                 "end_line": {"type": "integer"},
-                "status": {"type": "string"}
+                "status": {"type": "string"},
+                "history": {"type": ["array", "null"], "items": {"type": "object", "properties": {"commit": {"type": "string"}, "author_time": {"type": ["integer", "null"]}, "subject": {"type": ["string", "null"]}}}, "description": "With history: the commits between base and target that changed the anchor's lines, newest first (at most 20, history_more counting the rest), commit worktree last for uncommitted changes; null when the anchor has no lines at the target."}
               },
               "required": ["row", "kind", "path", "line", "end_line", "status"]
             }
@@ -361,8 +363,8 @@ struct CallArgs {
 };
 
 constexpr const char* kArgumentNames =
-    "spec, anchor, repo, base, target, at_base, since, table_only, only, context, max_lines, "
-    "max_window_lines, max_callers, max_line_bytes, max_file_mib, callers_in";
+    "spec, anchor, repo, base, target, at_base, since, table_only, history, only, context, "
+    "max_lines, max_window_lines, max_callers, max_line_bytes, max_file_mib, callers_in";
 
 // A present, non-null argument, or nullptr.
 const Json* find_arg(const Json& args, const char* key) {
@@ -463,7 +465,8 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         "spec",        "anchor",         "repo",         "base",
         "target",      "at_base",        "since",        "table_only",
         "only",        "context",        "max_lines",    "max_window_lines",
-        "max_callers", "max_line_bytes", "max_file_mib", "callers_in"};
+        "max_callers", "max_line_bytes", "max_file_mib", "callers_in",
+        "history"};
     for (const auto& item : args.items())
         if (std::find(names.begin(), names.end(), item.key()) == names.end())
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
@@ -492,8 +495,9 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         if (!v) return v.error();
         *out = v.value();
     }
-    for (auto [key, out] : {std::pair{"at_base", &a.request.at_base},
-                            std::pair{"table_only", &a.request.table_only}}) {
+    for (auto [key, out] :
+         {std::pair{"at_base", &a.request.at_base}, std::pair{"table_only", &a.request.table_only},
+          std::pair{"history", &a.request.history}}) {
         auto v = bool_arg(args, key);
         if (!v) return v.error();
         *out = v.value();

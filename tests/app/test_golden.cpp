@@ -55,7 +55,7 @@ void check_golden(const Golden& g) {
 
 }  // namespace
 
-TEST_CASE("golden: the demo in its three uses") {
+TEST_CASE("golden: the demo in its three uses, and with --history") {
     const Golden cases[] = {
         {"demo-orient.txt", "fixtures/demo.sh", "../plan.json", 1},
         {"demo-orient.json", "fixtures/demo.sh", "../plan.json --format json", 1},
@@ -67,6 +67,9 @@ TEST_CASE("golden: the demo in its three uses") {
         {"demo-since.json", "fixtures/demo.sh", "../plan.json --since HEAD --format json", 1},
         {"demo-since-none.txt", "fixtures/demo.sh", "../plan.json --since HEAD --target HEAD", 1},
         {"demo-only.txt", "fixtures/demo.sh", "../plan.json --only file_changes[1]", 0},
+        {"demo-history-table.txt", "fixtures/demo.sh", "../plan.json --history --table", 1},
+        {"demo-history.txt", "fixtures/demo.sh", "../plan.json --history --only 1 --only 4", 0},
+        {"demo-history.json", "fixtures/demo.sh", "../plan.json --history --format json", 1},
     };
     for (const auto& g : cases) check_golden(g);
 }
