@@ -110,9 +110,18 @@ struct FilePair {
     std::string old_path, old_oid, new_oid;
 };
 
+// Whether git log follows renames here: diff.renames, true unless set false (its "copies"
+// also finds copies, which -L would then follow; here it follows renames alone).
+Result<bool> follows_renames(const Repository& repo) {
+    Handle<git_config, git_config_free> config;
+    if (git_repository_config_snapshot(config.out(), raw_handle(repo)) < 0)
+        return failure("cannot read the repository's configuration");
+    return config_bool(config.get(), "diff.renames", true).value_or(true);
+}
+
 class Walker {
   public:
-    explicit Walker(const Repository& repo) : repo_(repo) {}
+    Walker(const Repository& repo, bool renames) : repo_(repo), renames_(renames) {}
 
     // Carries `at` from `commit` to `parent` (empty: a root commit): the ranges at the parent,
     // and whether the commit changed any of the lines (process_all_files).
@@ -180,7 +189,7 @@ class Walker {
             pairs[path] = FilePair{path, there ? there->oid : "", here->entry->oid};
             if (!there) added.push_back(path);
         }
-        if (added.empty()) return pairs;
+        if (added.empty() || !renames_) return pairs;
         auto deltas = tree_deltas(commit, parent);
         if (!deltas) return deltas.error();
         std::vector<Delta> queue;
@@ -254,6 +263,7 @@ class Walker {
         std::vector<const Delta*> view;
     };
     const Repository& repo_;
+    const bool renames_;
     std::map<std::string, TreeDeltas> deltas_;  // by parent, for the current commit
     std::map<std::string, std::optional<line_log::DiffRanges>> diffs_;
 };
@@ -336,7 +346,9 @@ Result<std::vector<std::vector<LineChange>>> Repository::line_history(
         if (!nodes.empty())
             for (std::size_t q = 0; q < queries.size(); ++q)
                 if (!start[q].empty()) at[0][q] = std::move(start[q]);
-        Walker walker(*this);
+        auto renames = follows_renames(*this);
+        if (!renames) return renames.error();
+        Walker walker(*this, renames.value());
         std::vector<std::vector<std::size_t>> shown(queries.size());
         auto give = [&](std::ptrdiff_t parent, std::size_t q, Ranges ranges) {
             if (parent < 0 || ranges.empty()) return;

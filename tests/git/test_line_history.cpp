@@ -159,6 +159,9 @@ TEST_CASE("line history: renames followed, with edits on the way", "[line_histor
     const std::string tip = repo.commit("edit renamed, add new");
     std::mt19937 rng(3);
     check_all(repo, root, tip, ranges_of(repo, tip, {"lib/renamed.c", "lib/new.c"}, rng, 120));
+    // diff.renames false: git log -L stops at the rename, as an addition.
+    repo.git("config diff.renames false");
+    check_all(repo, root, tip, ranges_of(repo, tip, {"lib/renamed.c"}, rng, 30));
 }
 
 TEST_CASE("line history: merges, one side, both sides, and an evil merge", "[line_history]") {
