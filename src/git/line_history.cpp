@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <unordered_map>
 
 #include "diff_steps.hpp"
@@ -268,6 +269,28 @@ class Walker {
     std::map<std::string, std::optional<line_log::DiffRanges>> diffs_;
 };
 
+// git's %s (pretty.c's format_subject): the lines of the message's first paragraph, each
+// without its trailing whitespace, joined by a space.
+// Blank lines before it are skipped (skip_blank_lines); git's isspace is " \t\n\r".
+std::string subject_of(std::string_view message) {
+    std::string out;
+    bool leading = true;
+    while (!message.empty()) {
+        std::size_t end = message.find('\n');
+        std::string_view line = message.substr(0, end);
+        message = end == std::string_view::npos ? std::string_view() : message.substr(end + 1);
+        while (!line.empty() &&
+               std::string_view(" \t\n\r").find(line.back()) != std::string_view::npos)
+            line.remove_suffix(1);
+        if (line.empty() && leading) continue;
+        if (line.empty()) break;
+        leading = false;
+        if (!out.empty()) out += ' ';
+        out += line;
+    }
+    return out;
+}
+
 Result<LineChange> change_of(const Repository& repo, const git_oid& oid) {
     CommitHandle commit;
     if (int rc = git_commit_lookup(commit.out(), raw_handle(repo), &oid); rc < 0)
@@ -275,8 +298,8 @@ Result<LineChange> change_of(const Repository& repo, const git_oid& oid) {
     LineChange c;
     c.commit = hex(&oid);
     c.author_time = git_commit_author(commit.get())->when.time;
-    const char* summary = git_commit_summary(commit.get());
-    c.subject = summary ? summary : "";
+    const char* message = git_commit_message(commit.get());
+    c.subject = subject_of(message ? message : "");
     return c;
 }
 

@@ -340,3 +340,27 @@ TEST_CASE("line history: the working tree's changes come last", "[line_history]"
     CHECK(h[2][1].worktree());
     CHECK(h[3].empty());
 }
+
+TEST_CASE("line history: subjects are git's %s, author times its %at", "[line_history]") {
+    Repo repo;
+    repo.write("a.c", lines_of(4, "a"));
+    const std::string root = repo.commit("root");
+    const char* messages[] = {"one line", "two\nlines  \n  joined\n\nbody",
+                              "\n  \n\nafter blank lines", "tab\tinside \r\n\nbody"};
+    int n = 0;
+    for (const char* m : messages) {
+        repo.write("a.c", lines_of(4, "v" + std::to_string(n++)));
+        repo.write("msg", m);
+        repo.git("add a.c");
+        repo.git("commit -q --cleanup=verbatim -F msg");
+    }
+    auto opened = cp::git::Repository::open(repo.dir());
+    REQUIRE(opened);
+    auto found = opened->line_history(root, repo.head(), {{"a.c", cp::line_log::range_of(1, 4)}});
+    REQUIRE(found);
+    const std::string git = repo.git("log --format=%H%x09%at%x09%s " + root + "..HEAD -- a.c");
+    std::string ours;
+    for (const auto& c : found.value()[0])
+        ours += c.commit + "\t" + std::to_string(c.author_time) + "\t" + c.subject + "\n";
+    CHECK(ours == git);
+}
