@@ -87,6 +87,12 @@ TEST_CASE("history option: JSON, table and windows", "[history]") {
                      "    worktree (uncommitted changes)\n") != std::string::npos);
     CHECK(o.out.find("  history: no commit since base changed these lines\n") != std::string::npos);
 
+    // JSON Lines with --table: each spec's line carries its history too.
+    o = cptest::context_pack(h.repo.dir(), "--format jsonl --table --history" + anchors);
+    auto line = json::parse(o.out.substr(0, o.out.find('\n')));
+    CHECK(line["anchors"][0]["history"].size() == 20);
+    CHECK(line["anchors"][3]["history"].is_null());
+
     // Without --history, none of it.
     o = cptest::context_pack(h.repo.dir(), "--format json" + anchors);
     doc = json::parse(o.out);

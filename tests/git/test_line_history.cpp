@@ -364,3 +364,41 @@ TEST_CASE("line history: subjects are git's %s, author times its %at", "[line_hi
         ours += c.commit + "\t" + std::to_string(c.author_time) + "\t" + c.subject + "\n";
     CHECK(ours == git);
 }
+
+TEST_CASE("line history: a file renamed in the working tree is followed to HEAD's name",
+          "[line_history]") {
+    Repo repo;
+    repo.write("old.c", lines_of(12, "a"));
+    const std::string root = repo.commit("root");
+    std::string text = lines_of(12, "a");
+    text.replace(text.find("a3\n"), 3, "a3 committed\n");
+    repo.write("old.c", text);
+    const std::string edit = repo.commit("edit 3");
+    // Renamed without git, line 10 edited: an unstaged delete and an untracked file.
+    repo.remove("old.c");
+    text.replace(text.find("a10\n"), 4, "a10 on disk\n");
+    repo.write("new.c", text);
+    auto opened = cp::git::Repository::open(repo.dir());
+    REQUIRE(opened);
+    auto found = opened->line_history(
+        root, std::nullopt,
+        {{"new.c", cp::line_log::range_of(2, 4)}, {"new.c", cp::line_log::range_of(9, 11)}});
+    REQUIRE(found);
+    const auto& h = found.value();
+    REQUIRE(h[0].size() == 1);
+    CHECK(h[0][0].commit == edit);
+    REQUIRE(h[1].size() == 1);
+    CHECK(h[1][0].worktree());
+}
+
+TEST_CASE("line history: an unborn branch has the working tree alone", "[line_history]") {
+    Repo repo;
+    repo.write("a.c", lines_of(3, "a"));
+    repo.git("add a.c");
+    auto opened = cp::git::Repository::open(repo.dir());
+    REQUIRE(opened);
+    auto found = opened->line_history("", std::nullopt, {{"a.c", cp::line_log::range_of(1, 2)}});
+    REQUIRE(found);
+    REQUIRE(found.value()[0].size() == 1);
+    CHECK(found.value()[0][0].worktree());
+}
