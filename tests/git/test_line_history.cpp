@@ -1,8 +1,8 @@
 // Repository::line_history against `git log -L <l>,<e>:<path> base..tip`: fixture histories
 // with edits inside and outside a range, ranges that move, renames, merges that change the
-// range on one side, on both, or only in the merge itself (an evil merge), root commits and
-// the base boundary, then random linear and merged histories. Every range of a case is
-// followed in one call, as the tool follows a pair's anchors.
+// range on one side, on both, or only in the merge itself (an evil merge), an octopus and a
+// criss-cross, root commits and the base boundary, then random linear and merged histories. Every
+// range of a case is followed in one call, as the tool follows a pair's anchors.
 #include <random>
 #include <sstream>
 #include <string>
@@ -401,4 +401,53 @@ TEST_CASE("line history: an unborn branch has the working tree alone", "[line_hi
     REQUIRE(found);
     REQUIRE(found.value()[0].size() == 1);
     CHECK(found.value()[0][0].worktree());
+}
+
+TEST_CASE("line history: an octopus merge and a criss-cross", "[line_history]") {
+    Repo repo;
+    repo.write("a.c", lines_of(30, "a"));
+    const std::string root = repo.commit("root");
+    std::string main = repo.git("symbolic-ref --short HEAD");
+    main.pop_back();
+    auto edit = [&](const std::string& branch, const std::string& line, const std::string& to) {
+        repo.git("checkout -q " + branch);
+        std::string text = repo.read("a.c");
+        text.replace(text.find(line + "\n"), line.size() + 1, to + "\n");
+        repo.write("a.c", text);
+        return repo.commit(branch + ": " + to);
+    };
+    for (const char* b : {"one", "two", "three"}) repo.git(std::string("branch ") + b);
+    edit("one", "a5", "a5 one");
+    edit("two", "a15", "a15 two");
+    edit("three", "a25", "a25 three");
+    edit(main, "a10", "a10 main");
+    // An octopus of the three, each side's edit kept, and one line of its own.
+    repo.git("checkout -q " + main);
+    repo.git_status("merge -q --no-ff --no-commit -s ours one two three");
+    std::string merged = repo.read("a.c");
+    for (auto [from, to] : {std::pair{"a5", "a5 one"}, std::pair{"a15", "a15 two"},
+                            std::pair{"a25", "a25 three"}, std::pair{"a20", "a20 octopus"}})
+        merged.replace(merged.find(std::string(from) + "\n"), std::string(from).size() + 1,
+                       std::string(to) + "\n");
+    repo.write("a.c", merged);
+    const std::string octopus = repo.commit("octopus");
+    CHECK(repo.git("rev-list --no-walk --parents " + octopus).size() == 5 * 41);
+    // A criss-cross: x and y each merge the other's first commit, then are merged.
+    repo.git("branch x");
+    repo.git("branch y");
+    const std::string x1 = edit("x", "a2", "a2 x");
+    const std::string y1 = edit("y", "a28", "a28 y");
+    repo.git("checkout -q x");
+    repo.git("merge -q --no-edit " + y1);
+    edit("x", "a3", "a3 x again");
+    repo.git("checkout -q y");
+    repo.git("merge -q --no-edit " + x1);
+    edit("y", "a27", "a27 y again");
+    repo.git("checkout -q x");
+    repo.git_status("merge -q --no-edit y");
+    const std::string tip = repo.head();
+    CHECK(repo.git("rev-list --no-walk --parents " + tip).size() == 3 * 41);
+    CHECK(repo.git("rev-list --merges --count " + root + ".." + tip) == "4\n");
+    std::mt19937 rng(6);
+    check_all(repo, root, tip, ranges_of(repo, tip, {"a.c"}, rng, 300));
 }
