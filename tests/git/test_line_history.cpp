@@ -3,6 +3,7 @@
 // range on one side, on both, or only in the merge itself (an evil merge), an octopus and a
 // criss-cross, root commits and the base boundary, then random linear and merged histories. Every
 // range of a case is followed in one call, as the tool follows a pair's anchors.
+#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -11,6 +12,8 @@
 #include "context_pack/git/repository.hpp"
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
+#include "support/git_diff.hpp"
+#include "support/random_text.hpp"
 
 namespace {
 
@@ -450,4 +453,41 @@ TEST_CASE("line history: an octopus merge and a criss-cross", "[line_history]") 
     CHECK(repo.git("rev-list --merges --count " + root + ".." + tip) == "4\n");
     std::mt19937 rng(6);
     check_all(repo, root, tip, ranges_of(repo, tip, {"a.c"}, rng, 300));
+}
+
+TEST_CASE("line history: its diffs are git diff -U0 --no-indent-heuristic's, both xdiff calls",
+          "[line_history]") {
+    // git log -L diffs with xdiff's flags all zero: no indent heuristic, which moves hunks in
+    // C-like blocks. Random code files and edits, each pair diffed by git and both ways here.
+    cptest::TempDir dir;
+    cptest::Gen gen(20261201);
+    int compared = 0;
+    for (int round = 0; round < 40; ++round) {
+        cptest::TextFile f = gen.file();
+        for (auto& l : f.lines)  // LF files: git diff --no-index would not convert CRLF
+            if (!l.empty() && l.back() == '\r') l.pop_back();
+        const std::string before = f.text();
+        gen.edit(f);
+        for (auto& l : f.lines)
+            if (!l.empty() && l.back() == '\r') l.pop_back();
+        const std::string after = f.text();
+        if (before.find('\0') != std::string::npos || after.find('\0') != std::string::npos)
+            continue;
+        std::ofstream(dir.path() + "/a", std::ios::binary) << before;
+        std::ofstream(dir.path() + "/b", std::ios::binary) << after;
+        auto git = cptest::sh("cd " + q(dir.path()) +
+                              " && git -c core.quotepath=off diff --no-index --no-color "
+                              "--no-indent-heuristic --text -U0 a b");
+        auto direct = cp::git::line_log_hunks(before, after, cp::git::XdiffCall::Direct);
+        auto library = cp::git::line_log_hunks(before, after, cp::git::XdiffCall::Library);
+        REQUIRE(library);
+        INFO(cptest::visible(before) << "\n---\n" << cptest::visible(after));
+        CHECK(cptest::show(library.value()) == cptest::show(cptest::parse_patch(git.out).hunks));
+        if (cp::git::default_xdiff_call() == cp::git::XdiffCall::Direct) {
+            REQUIRE(direct);
+            CHECK(cptest::show(direct.value()) == cptest::show(library.value()));
+        }
+        ++compared;
+    }
+    CHECK(compared > 20);
 }
