@@ -62,8 +62,7 @@ void add_history_lines(const AnchorResult& a, std::vector<std::string>& out) {
                 fmt::format("    {} {}", text::short_oid(e.commit), text::printable(e.subject)));
         }
     }
-    if (commits > shown)
-        out.push_back(fmt::format("    … +{} more (--format json lists 20)", commits - shown));
+    if (commits > shown) out.push_back(fmt::format("    … +{} more", commits - shown));
 }
 
 // A window as text, one string per line.

@@ -82,7 +82,7 @@ TEST_CASE("history option: JSON, table and windows", "[history]") {
     CHECK(o.out.find("    " + h.commits[22].substr(0, 10) + " edit \\x1b[31mred\\x1b[0m\n") !=
           std::string::npos);
     CHECK(o.out.find("    " + h.commits[20].substr(0, 10) + " edit 20\n") != std::string::npos);
-    CHECK(o.out.find("    … +20 more") != std::string::npos);
+    CHECK(o.out.find("    … +20 more\n") != std::string::npos);
     CHECK(o.out.find("  history: 0 commits since base, and uncommitted changes\n"
                      "    worktree (uncommitted changes)\n") != std::string::npos);
     CHECK(o.out.find("  history: no commit since base changed these lines\n") != std::string::npos);
