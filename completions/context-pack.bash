@@ -92,8 +92,8 @@ __context_pack_complete() {
     fi
 
     if [[ $cur == -* ]]; then
-        local options="-h --help -C --base --anchor --target --at-base --since --only
-            --format --table --context --max-lines --max-window-lines --max-callers
+        local options="-h --help -C --base --anchor --target --at-base --since --history
+            --only --format --table --context --max-lines --max-window-lines --max-callers
             --callers-in --max-line-bytes --max-file-mib --cache-mib --jobs --color --no-color
             --version"
         mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")

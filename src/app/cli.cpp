@@ -194,6 +194,8 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--since", o.request.since,
                    "Mark anchors whose lines changed since REV; show only their windows")
         ->type_name("REV");
+    app.add_flag("--history", o.request.history,
+                 "List the commits since base that changed each anchor's lines (git log -L)");
     app.add_option("--only", o.request.only,
                    "Show only this anchor, whole (repeatable): a table row (3) or a label "
                    "(file_changes[2], reads[0])")

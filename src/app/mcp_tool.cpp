@@ -54,7 +54,7 @@ const std::string kToolJson =
     R"({
   "name": "context_pack",
   "title": "Context pack of a change plan",
-  "description": "Carry the code anchors of a change plan (a spec: anchors pinned at a base commit) onto the tree you stand on - by default the working tree with its uncommitted changes, or a commit - and return the pack: a status table (SAME, MOVED, TOUCHED, +RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING per anchor, with its range at the target), then the code of every anchor at the target, then the callers of every symbol. Orient before implementing a plan; pass at_base to check a plan just written; pass since to re-expand only the anchors edited since that commit. structuredContent holds the same report as JSON; its exit_status 1 means some anchor is GONE, UNRESOLVED or SYMBOL_MISSING (or, with at_base, that the spec has an unknown key), and the pack is still complete. Unknown spec keys are listed in each spec's warnings, with the key likely meant, and after the text. Every cut (max_lines, max_window_lines, max_callers, max_line_bytes) is named in the text as 'same call with only: [\"N\"], max_window_lines: 250', and in structuredContent as a cut or more or long_lines with the lift arguments: call again with them to get the rest. Read-only: never writes to the repository.",
+  "description": "Carry the code anchors of a change plan (a spec: anchors pinned at a base commit) onto the tree you stand on - by default the working tree with its uncommitted changes, or a commit - and return the pack: a status table (SAME, MOVED, TOUCHED, +RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING per anchor, with its range at the target), then the code of every anchor at the target, then the callers of every symbol. Orient before implementing a plan; pass at_base to check a plan just written; pass since to re-expand only the anchors edited since that commit; pass history to list, per anchor, the commits since its base that changed its lines (as git log -L), to tell expected drift from a surprise. structuredContent holds the same report as JSON; its exit_status 1 means some anchor is GONE, UNRESOLVED or SYMBOL_MISSING (or, with at_base, that the spec has an unknown key), and the pack is still complete. Unknown spec keys are listed in each spec's warnings, with the key likely meant, and after the text. Every cut (max_lines, max_window_lines, max_callers, max_line_bytes) is named in the text as 'same call with only: [\"N\"], max_window_lines: 250', and in structuredContent as a cut or more or long_lines with the lift arguments: call again with them to get the rest. Read-only: never writes to the repository.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -84,6 +84,7 @@ const std::string kToolJson =
       "table_only": {"type": "boolean", "description": "Return the status table alone, without code and callers."},
       "prose": {"type": "boolean", "description": "Take each path:line or path:line-end written in a spec's text (change, why, any other string) as one more read anchor, labelled prose[i], resolved, shown and re-pinned like the others; a bare file name stands for the one file at base whose path ends with it."},
       "repin": {"type": "boolean", "description": "Return each spec revised onto its target commit instead of the pack, as JSON Lines (structuredContent: repinned): base the target, an id ending .rN made .r(N+1), every anchor carried with confidence moved there with where it was as was, the rest kept with repin saying why (then exit_status 1); unknown keys kept. Needs a commit target (target or at_base, or the spec's own target)."},
+      "history": {"type": "boolean", "description": "List for each anchor the commits between its base and target that changed its lines (as git log -L lists them for its range at the target, following renames), uncommitted changes last as worktree: is this drift expected?"},
       "only": {"type": "array", "items": {"type": "string"}, "description": "Keep only these anchors: table rows (\"3\") or labels (\"file_changes[2]\", \"reads[0]\")."},
       "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Search callers only in these files: each a repository-relative directory or file path (\"src/\"), or a glob (\"src/*.c\", * also matching /); default: every file, untracked ones too in the working tree."},
       "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor's code (default 3)."},
@@ -132,7 +133,8 @@ constexpr const char* kOutputSchemaJson = R"({
                 "path": {"type": "string"},
                 "line": {"type": "integer"},
                 "end_line": {"type": "integer"},
-                "status": {"type": "string"}
+                "status": {"type": "string"},
+                "history": {"type": ["array", "null"], "items": {"type": "object", "properties": {"commit": {"type": "string"}, "author_time": {"type": ["integer", "null"]}, "subject": {"type": ["string", "null"]}}}, "description": "With history: the commits between base and target that changed the anchor's lines, newest first (at most 20, history_more counting the rest), commit worktree last for uncommitted changes; null when the anchor has no lines at the target."}
               },
               "required": ["row", "kind", "path", "line", "end_line", "status"]
             }
@@ -366,9 +368,9 @@ struct CallArgs {
 };
 
 constexpr const char* kArgumentNames =
-    "spec, anchor, repo, base, target, at_base, since, table_only, repin, prose, only, context, "
-    "max_lines, "
-    "max_window_lines, max_callers, max_line_bytes, max_file_mib, callers_in";
+    "spec, anchor, repo, base, target, at_base, since, table_only, repin, prose, history, only, "
+    "context, max_lines, max_window_lines, max_callers, max_line_bytes, max_file_mib, "
+    "callers_in";
 
 // A present, non-null argument, or nullptr.
 const Json* find_arg(const Json& args, const char* key) {
@@ -470,7 +472,7 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         "target",      "at_base",        "since",        "table_only",
         "only",        "context",        "max_lines",    "max_window_lines",
         "max_callers", "max_line_bytes", "max_file_mib", "callers_in",
-        "repin",       "prose"};
+        "repin",       "prose",          "history"};
     for (const auto& item : args.items())
         if (std::find(names.begin(), names.end(), item.key()) == names.end())
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
@@ -501,7 +503,8 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     }
     for (auto [key, out] :
          {std::pair{"at_base", &a.request.at_base}, std::pair{"table_only", &a.request.table_only},
-          std::pair{"repin", &a.request.repin}}) {
+          std::pair{"repin", &a.request.repin}, std::pair{"prose", &a.request.prose},
+          std::pair{"history", &a.request.history}}) {
         auto v = bool_arg(args, key);
         if (!v) return v.error();
         *out = v.value();

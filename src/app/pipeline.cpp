@@ -45,6 +45,7 @@ ResolveOptions resolve_options(const Request& request) {
     options.target = request.target;
     options.at_base = request.at_base;
     options.since = request.since;
+    options.history = request.history;
     options.search_elsewhere = !request.table_only && !request.repin;
     // A spec is finished when resolved only if nothing after resolution changes it.
     if (request.table_only && request.only.empty()) options.on_spec = request.on_spec;

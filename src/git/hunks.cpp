@@ -78,13 +78,15 @@ void trim_common_tail(std::string_view& a, std::string_view& b) {
 }
 
 #if CONTEXT_PACK_DIRECT_XDIFF
-// Myers with the indent heuristic, -U0: xdl_diff itself.
-Result<Hunks> direct_xdiff(std::string_view a, std::string_view b, const std::string& path) {
+// Myers, with the indent heuristic unless asked otherwise, -U0: xdl_diff itself.
+Result<Hunks> direct_xdiff(std::string_view a, std::string_view b, const std::string& path,
+                           bool indent_heuristic = true) {
     Hunks out;
     XdiffMmfile old_file{const_cast<char*>(a.data()), long(a.size())};
     XdiffMmfile new_file{const_cast<char*>(b.data()), long(b.size())};
     XdiffParam param{};
-    param.flags = kXdfIndentHeuristic;  // git diff's default, as GIT_DIFF_INDENT_HEURISTIC
+    // git diff's default, as GIT_DIFF_INDENT_HEURISTIC; git log -L's diffs have no flags.
+    param.flags = indent_heuristic ? kXdfIndentHeuristic : 0;
     XdiffEmitConf conf{};  // -U0: no context, hunks never joined across unchanged lines
     conf.hunk_func = [](long old_at, long old_count, long new_at, long new_count, void* to) -> int {
         // 0-based first lines as xdiff counts them; a hunk header (and libgit2's hunks) names
@@ -104,13 +106,14 @@ Result<Hunks> direct_xdiff(std::string_view a, std::string_view b, const std::st
 
 // The same diff through libgit2's public API: the same xdiff with the same flags, the sides
 // forced to text (binary was decided before), after SHA-1 hashes of both.
-Result<Hunks> library_xdiff(std::string_view a, std::string_view b, const std::string& path) {
+Result<Hunks> library_xdiff(std::string_view a, std::string_view b, const std::string& path,
+                            bool indent_heuristic = true) {
     // libgit2's init function rather than its INIT macro, whose brace list clang flags as
     // missing fields (-Wmissing-field-initializers) in every file that expands it.
     git_diff_options options;
     if (git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION) < 0)
         return failure("cannot set up a diff of two buffers");
-    options.flags = GIT_DIFF_FORCE_TEXT | GIT_DIFF_INDENT_HEURISTIC;
+    options.flags = GIT_DIFF_FORCE_TEXT | (indent_heuristic ? GIT_DIFF_INDENT_HEURISTIC : 0);
     options.context_lines = 0;
     options.interhunk_lines = 0;
     Hunks out;
@@ -215,6 +218,26 @@ Result<Hunks> line_hunks(const HunkInput& in, DiffAttribute old_attribute,
             break;
     }
     return library_xdiff(a, b, in.new_path);
+}
+
+Result<std::vector<Hunk>> line_log_hunks(std::string_view parent, std::string_view commit,
+                                         XdiffCall call) {
+    trim_common_tail(parent, commit);
+    if (parent.size() > kXdiffMaxSize || commit.size() > kXdiffMaxSize)
+        return Error{"a file over 1 GiB cannot be diffed line by line"};
+    init_library();
+    Result<Hunks> made = Error{""};
+    if (call == XdiffCall::Direct) {
+#if CONTEXT_PACK_DIRECT_XDIFF
+        made = direct_xdiff(parent, commit, "a file", false);
+#else
+        return Error{"this build calls xdiff through libgit2's API only (cmake/Libgit2.cmake)"};
+#endif
+    } else {
+        made = library_xdiff(parent, commit, "a file", false);
+    }
+    if (!made) return made.error();
+    return std::move(made.value().hunks);
 }
 
 XdiffCall default_xdiff_call() {

@@ -11,6 +11,8 @@ namespace {
 
 using nlohmann::ordered_json;
 
+constexpr std::size_t kMaxHistory = 20;  // commits listed per anchor's history
+
 template <class T>
 ordered_json or_null(const std::optional<T>& v) {
     return v ? ordered_json(*v) : ordered_json(nullptr);
@@ -157,6 +159,35 @@ void add_relocation(ordered_json& j, const std::optional<Relocation>& r) {
                      : ordered_json(nullptr);
 }
 
+// --history: the newest kMaxHistory commits, the working tree's entry after them, and what
+// the cap left out.
+void add_history(ordered_json& j, const std::optional<std::vector<HistoryEntry>>& history) {
+    if (!history) {
+        j["history"] = nullptr;
+        j["history_more"] = nullptr;
+        return;
+    }
+    ordered_json list = ordered_json::array();
+    std::size_t commits = 0, listed = 0;
+    for (const HistoryEntry& e : *history) {
+        if (e.worktree()) {
+            list.push_back(
+                {{"commit", "worktree"}, {"author_time", nullptr}, {"subject", nullptr}});
+            continue;
+        }
+        ++commits;
+        if (listed == kMaxHistory) continue;
+        ++listed;
+        list.push_back(
+            {{"commit", e.commit}, {"author_time", e.author_time}, {"subject", e.subject}});
+    }
+    j["history"] = std::move(list);
+    j["history_more"] =
+        commits > listed
+            ? ordered_json{{"count", commits - listed}, {"by", "history_cap"}, {"cap", kMaxHistory}}
+            : ordered_json(nullptr);
+}
+
 ordered_json anchor_json(const SpecReport& spec, std::size_t index,
                          std::optional<std::size_t> window_of) {
     const AnchorResult& a = spec.anchors[index];
@@ -187,6 +218,7 @@ ordered_json anchor_json(const SpecReport& spec, std::size_t index,
     j["target_blob"] = or_null(a.target_blob);
     add_relocation(j, a.relocation);
     j["window"] = or_null(window_of);  // an index into the spec's windows
+    if (spec.history) add_history(j, a.history);
     return j;
 }
 

@@ -84,7 +84,14 @@ std::string note_cell(const AnchorResult& a) {
     return note;
 }
 
-Row row_of(const AnchorResult& a, bool since) {
+// --history: how many commits (and the working tree) changed its lines; "-" with no lines
+// at the target to follow.
+std::string history_cell(const AnchorResult& a) {
+    if (!a.history) return "-";
+    return std::to_string(a.history->size());
+}
+
+Row row_of(const AnchorResult& a, bool since, bool history) {
     Location at_base{a.anchor.path, a.anchor.line, a.anchor.last_line()};
     Row row{std::to_string(a.row),
             a.anchor.kind == AnchorKind::Edit ? "edit"
@@ -95,6 +102,7 @@ Row row_of(const AnchorResult& a, bool since) {
             a.to ? format_location(*a.to) : "-",
             symbol_cell(a)};
     if (since) row.push_back(!a.edited_since ? "-" : *a.edited_since ? "edited" : "no");
+    if (history) row.push_back(history_cell(a));
     row.push_back(text::printable(note_cell(a)));
     return row;
 }
@@ -134,9 +142,10 @@ std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool col
     bool since = !spec.since.empty();
     Row head{"#", "kind", "at base", "status", "at target", "symbol"};
     if (since) head.push_back("since");
+    if (spec.history) head.push_back("history");
     head.push_back("note");
     std::vector<Row> rows{head};
-    for (const AnchorResult& a : spec.anchors) rows.push_back(row_of(a, since));
+    for (const AnchorResult& a : spec.anchors) rows.push_back(row_of(a, since, spec.history));
     std::vector<std::size_t> width(head.size());
     for (const Row& r : rows)
         for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());

@@ -12,6 +12,7 @@ namespace cp {
 namespace {
 
 constexpr std::size_t kMaxPointers = 20;  // pointers listed for what the cap left out
+constexpr std::size_t kHistoryShown = 3;  // commits of an anchor's history in its window
 
 // The pointer that asks for the pack again, as the front end says it.
 std::string again(const TextOptions& o, std::optional<std::size_t> row,
@@ -38,6 +39,32 @@ std::string anchor_line(const AnchorResult& a) {
     return line;
 }
 
+// --history under an anchor's line: the newest few commits that changed its lines, then
+// the working tree's changes, then how many more.
+void add_history_lines(const AnchorResult& a, std::vector<std::string>& out) {
+    if (!a.history) return;
+    if (a.history->empty()) {
+        out.push_back("  history: no commit since base changed these lines");
+        return;
+    }
+    std::size_t commits = 0;
+    for (const HistoryEntry& e : *a.history) commits += !e.worktree();
+    out.push_back(fmt::format("  history: {} commit{} since base{}", commits,
+                              commits == 1 ? "" : "s",
+                              commits < a.history->size() ? ", and uncommitted changes" : ""));
+    std::size_t shown = 0;
+    for (const HistoryEntry& e : *a.history) {
+        if (e.worktree()) {
+            out.push_back("    worktree (uncommitted changes)");
+        } else if (shown < kHistoryShown) {
+            ++shown;
+            out.push_back(
+                fmt::format("    {} {}", text::short_oid(e.commit), text::printable(e.subject)));
+        }
+    }
+    if (commits > shown) out.push_back(fmt::format("    … +{} more", commits - shown));
+}
+
 // A window as text, one string per line.
 std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, const TextOptions& o,
                                       std::size_t& longest_cut) {
@@ -52,7 +79,10 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, c
                                        w.definition->line)
                          : "";
     out.push_back(paint(color, "1", fmt::format("== {} =={}", span, in)));
-    for (auto i : w.anchors) out.push_back(anchor_line(spec.anchors[i]));
+    for (auto i : w.anchors) {
+        out.push_back(anchor_line(spec.anchors[i]));
+        add_history_lines(spec.anchors[i], out);
+    }
     if (w.unavailable) {
         out.push_back("  (" + *w.unavailable + ")");
         return out;

@@ -67,6 +67,35 @@ Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pai
     return std::move(out);
 }
 
+// --history: every anchor of the pair's specs that has lines at the target, followed back to
+// the base in one walk (git::Repository::line_history).
+Result<Unit> add_history(const git::Repository& repo, const PairGroup& group,
+                         std::vector<std::optional<SpecReport>>& done) {
+    std::vector<git::LineQuery> queries;
+    std::vector<AnchorResult*> asked;
+    for (std::size_t i : group.specs)
+        for (AnchorResult& r : done[i]->anchors) {
+            if (!r.to || r.to->end_line < r.to->line) continue;
+            queries.push_back({r.to->path, line_log::range_of(r.to->line, r.to->end_line)});
+            asked.push_back(&r);
+        }
+    if (queries.empty()) return Unit{};
+    auto found = repo.line_history(group.base, group.target, queries);
+    if (!found && !found.error().unreadable_object()) return found.error();
+    if (!found) {  // an object the walk needs: every anchor says so, its history unknown
+        for (AnchorResult* r : asked)
+            r->reason = (r->reason ? *r->reason + "; " : "") +
+                        "its history cannot be told: " + found.error().message;
+        return Unit{};
+    }
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+        auto& history = asked[q]->history.emplace();
+        for (git::LineChange& c : found.value()[q])
+            history.push_back({std::move(c.commit), c.author_time, std::move(c.subject)});
+    }
+    return Unit{};
+}
+
 // The specs in the order they are resolved: those on one pair together, each group where its
 // first spec comes, so that a pair's diff, hunks and blobs are given up after its last spec.
 std::vector<PairGroup> group_by_pair(const std::vector<StartedSpec>& starts) {
@@ -176,13 +205,22 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& given,
     for (std::size_t g = 0; g < groups.size(); ++g) {
         const PairGroup& group = groups[g];
         ahead.advance(g);
+        auto tell = [&] {
+            for (; told < done.size() && done[told]; ++told)
+                if (options.on_spec) options.on_spec(*done[told]);
+            if (options.on_progress) options.on_progress(++resolved, specs.size());
+        };
         for (std::size_t i : group.specs) {
             auto one = resolve_spec(content, rules, pairs, specs[i], std::move(starts[i]));
             if (!one) return one.error();
             done[i] = std::move(one).value();
-            for (; told < done.size() && done[told]; ++told)
-                if (options.on_spec) options.on_spec(*done[told]);
-            if (options.on_progress) options.on_progress(++resolved, specs.size());
+            done[i]->history = options.history;
+            if (!options.history) tell();
+        }
+        if (options.history) {  // the pair's anchors all known: one walk for all of them
+            if (group.has_pair)
+                if (auto added = add_history(repo, group, done); !added) return added.error();
+            for (std::size_t n = 0; n < group.specs.size(); ++n) tell();
         }
         if (group.has_pair) {
             pairs.release(group.base, group.target);

@@ -59,7 +59,7 @@ void check_golden(const Golden& g) {
 
 }  // namespace
 
-TEST_CASE("golden: the demo in its three uses, and its plan revised") {
+TEST_CASE("golden: the demo in its three uses, with --history, and its plan revised") {
     const Golden cases[] = {
         {"demo-orient.txt", "fixtures/demo.sh", "../plan.json", 1},
         {"demo-orient.json", "fixtures/demo.sh", "../plan.json --format json", 1},
@@ -73,6 +73,9 @@ TEST_CASE("golden: the demo in its three uses, and its plan revised") {
         {"demo-only.txt", "fixtures/demo.sh", "../plan.json --only file_changes[1]", 0},
         {"demo-repin.out", "fixtures/demo.sh", "../plan.json --repin --target HEAD", 1,
          "demo-repin.err"},
+        {"demo-history-table.txt", "fixtures/demo.sh", "../plan.json --history --table", 1},
+        {"demo-history.txt", "fixtures/demo.sh", "../plan.json --history --only 1 --only 4", 0},
+        {"demo-history.json", "fixtures/demo.sh", "../plan.json --history --format json", 1},
     };
     for (const auto& g : cases) check_golden(g);
 }

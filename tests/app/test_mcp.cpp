@@ -166,10 +166,11 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     std::vector<std::string> keys;
     for (const auto& item : schema["properties"].items()) keys.push_back(item.key());
     std::sort(keys.begin(), keys.end());
-    CHECK(keys == std::vector<std::string>{
-                      "anchor", "at_base", "base", "callers_in", "context", "max_callers",
-                      "max_file_mib", "max_line_bytes", "max_lines", "max_window_lines", "only",
-                      "prose", "repin", "repo", "since", "spec", "table_only", "target"});
+    CHECK(keys == std::vector<std::string>{"anchor", "at_base", "base", "callers_in", "context",
+                                           "history", "max_callers", "max_file_mib",
+                                           "max_line_bytes", "max_lines", "max_window_lines",
+                                           "only", "prose", "repin", "repo", "since", "spec",
+                                           "table_only", "target"});
     const Json& props = schema["properties"];
     CHECK(props["spec"]["anyOf"][0]["type"] == "object");
     CHECK(props["spec"]["anyOf"][1]["type"] == "string");

@@ -138,8 +138,9 @@ try {
   const tool = tools[0];
   assert.equal(tool.name, 'context_pack');
   assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), [
-    'anchor', 'at_base', 'base', 'callers_in', 'context', 'max_callers', 'max_file_mib',
-    'max_line_bytes', 'max_lines', 'max_window_lines', 'only', 'prose', 'repin', 'repo', 'since',
+    'anchor', 'at_base', 'base', 'callers_in', 'context', 'history', 'max_callers',
+    'max_file_mib', 'max_line_bytes', 'max_lines', 'max_window_lines', 'only', 'prose', 'repin',
+    'repo', 'since',
     'spec', 'table_only', 'target',
   ]);
   assert.equal(tool.inputSchema.required, undefined, 'spec, or anchor with base');
@@ -164,6 +165,13 @@ try {
   assert.deepEqual(doc.specs[0].anchors.map((a) => a.status), ['MOVED', 'GONE']);
   assert.deepEqual(doc.specs[0].anchors[0].to, { path: 'a.c', line: 4, end_line: 5 });
   step('tools/call with a spec object: MOVED and GONE, text and structured content');
+
+  // history: each anchor's commits since base; none moved a.c's lines, b.c has none left.
+  const history = await client.callTool({ name: 'context_pack', arguments: { spec, history: true } });
+  assert.ok(!history.isError, `unexpected isError: ${JSON.stringify(history.content)}`);
+  assert.deepEqual(history.structuredContent.specs[0].anchors.map((a) => a.history), [[], null]);
+  assert.match(history.content[0].text, /history: no commit since base changed these lines/);
+  step('tools/call with history: the history in the text and the structured content');
 
   // A spec file: the text is exactly what the command line prints.
   const fromFile = await client.callTool({ name: 'context_pack', arguments: { spec: specFile, repo } });

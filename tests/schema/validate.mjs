@@ -275,6 +275,8 @@ const runs = [
   ['--since start', ['--since', start, specFile]],
   ['--since HEAD (nothing edited)', ['--since', 'HEAD', '--target', 'HEAD', specFile]],
   ['--table', ['--table', specFile]],
+  ['--history', ['--history', specFile]],
+  ['--history --target HEAD', ['--history', '--target', 'HEAD', specFile]],
   // `--only 2 plan.json` would take plan.json as a second --only value (CLI11 vector option).
   ['--only 2', [specFile, '--only', '2']],
   ['--only 1 --only reads[0] --target HEAD', ['--only', '1', '--only', 'reads[0]', '--target', 'HEAD', specFile]],
@@ -448,6 +450,9 @@ runs.forEach(([what, args, input, cwd]) => {
     seen(`exists_at_target ${v}`, (a) => a.exists_at_target === v, anchors);
     seen(`edited_since ${v}`, (a) => a.edited_since === v, anchors);
   }
+  seen('a history entry', (a) => a.history?.some((h) => h.commit !== 'worktree'), anchors);
+  seen('a worktree history entry', (a) => a.history?.some((h) => h.commit === 'worktree'), anchors);
+  seen('history null (no lines at the target)', (a) => a.history === null, anchors);
   seen('a symbol', (a) => typeof a.symbol === 'string', anchors);
   seen('no symbol', (a) => a.symbol === null, anchors);
   seen('to null', (a) => a.to === null, anchors);

@@ -29,6 +29,7 @@ struct Request {
     std::optional<std::string> target;  // overrides every spec's target
     bool at_base = false;               // every spec's target is its own base
     std::optional<std::string> since;   // mark the anchors whose lines changed since
+    bool history = false;               // each anchor's commits since base (--history)
     std::vector<std::string> only;      // table rows ("3") or labels ("file_changes[2]")
     bool table_only = false;
     // Revise the specs onto their targets (output/repin): every anchor resolved, each

@@ -95,6 +95,12 @@ XdiffCall default_xdiff_call();
 Result<Hunks> line_hunks(const HunkInput& input, DiffAttribute old_attribute,
                          DiffAttribute new_attribute, XdiffCall call = default_xdiff_call());
 
+// The -U0 hunks `git log -L` carries ranges through (line-log.c's collect_diff): xdiff's
+// Myers without the indent heuristic (its diff options are all zero), every byte taken as
+// text, after git's trim of the common tail. Reads no repository: any thread.
+Result<std::vector<Hunk>> line_log_hunks(std::string_view parent, std::string_view commit,
+                                         XdiffCall call = default_xdiff_call());
+
 // One name-level diff with git's rename detection (see rename.hpp) between a base commit
 // and a target commit or the working tree, where untracked files count as rename targets.
 // Threads: a Diff does not change once made, so its lookups serve any thread; what reads

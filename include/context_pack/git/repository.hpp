@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "context_pack/core/line_log.hpp"
 #include "context_pack/core/option_names.hpp"
 #include "context_pack/core/result.hpp"
 #include "context_pack/git/diff.hpp"
@@ -67,6 +68,20 @@ struct Environment {
     std::optional<std::string> git_dir, work_tree, index_file, object_directory, alternates,
         ceiling_directories;
     static Environment of_process();  // read from this process's environment
+};
+
+// A range followed back through history (Repository::line_history): lines `ranges` of `path`
+// at the tip, 0-based and half-open as core/line_log keeps them.
+struct LineQuery {
+    std::string path;
+    line_log::RangeSet ranges;
+};
+// A commit that changed a followed range, or the working tree's uncommitted changes.
+struct LineChange {
+    std::string commit;  // full hash; empty for the working tree
+    std::int64_t author_time = 0;
+    std::string subject;  // the message's first paragraph on one line (git's %s)
+    bool worktree() const { return commit.empty(); }
 };
 
 // One handle on a repository.
@@ -160,6 +175,21 @@ class Repository {
     Result<Diff> diff(const std::string& base, const std::optional<std::string>& target,
                       const Repository* reader = nullptr, const TakeStaged& staged = nullptr,
                       const std::vector<std::string>* rename_sources = nullptr) const;
+    // For each query, the commits of `base..tip` that changed its lines, as
+    // `git log -L <l>,<e>:<path> base..tip` lists them (git's line-log.c): the commits in
+    // git log -L's order (graph order: each commit before its parents, a merge's later
+    // parents' sides first), ranges carried back from each commit to its parents through
+    // diffs of the followed paths alone (no indent heuristic), renames followed where a
+    // followed path is added (every deletion a source, the added followed paths the only
+    // targets); at a merge, the first parent against which the lines are unchanged takes
+    // them and the merge is not listed, else every parent takes its side's and it is. One
+    // walk for every query. `tip` nullopt: the working tree, its uncommitted changes (the
+    // file as git would store it, against HEAD's) listed last when they touch the lines, and
+    // the walk from HEAD (none on an unborn branch). Main thread.
+    Result<std::vector<std::vector<LineChange>>> line_history(
+        const std::string& base, const std::optional<std::string>& tip,
+        const std::vector<LineQuery>& queries) const;
+
     // The base tree to `index_file` (the main handle's index, see index_file()): the staged
     // half of a working-tree diff, which this handle, a reader, can make on another thread.
     // Its owner, and only on a reader: it sets the handle's index to that file.

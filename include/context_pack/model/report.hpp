@@ -63,6 +63,18 @@ struct Relocation {
     const MostLike* most_like() const { return std::get_if<MostLike>(&found); }
 };
 
+// --history: a commit between base and target that changed the anchor's lines (as
+// `git log -L` lists them for its range at the target), or the working tree's uncommitted
+// changes that touch them.
+struct HistoryEntry {
+    std::string commit;            // the full hash; empty for the working tree
+    std::int64_t author_time = 0;  // seconds since the epoch; 0 for the working tree
+    std::string subject;           // the message's first paragraph on one line, as written
+
+    bool worktree() const { return commit.empty(); }
+    bool operator==(const HistoryEntry&) const = default;
+};
+
 struct AnchorResult {
     Anchor anchor;
     std::size_t row = 0;  // 1-based row in its spec's table
@@ -81,6 +93,10 @@ struct AnchorResult {
     std::optional<std::string> target_blob;
 
     std::optional<Relocation> relocation;  // beyond the diff: see Relocation
+    // --history: the commits that changed its lines at the target, newest first, the working
+    // tree's changes last. nullopt without --history, and for an anchor with no lines at the
+    // target to follow (GONE, UNRESOLVED, NEW in a file absent there, an emptied range).
+    std::optional<std::vector<HistoryEntry>> history;
 
     // Where its window is: the relocated or mapped range, else where its text was found.
     const Location* window_location() const;
@@ -123,6 +139,7 @@ struct SpecReport {
     std::vector<Window> windows;        // filled by the pack step, not by resolution
     std::vector<Callers> callers;       // one per distinct symbol, in order of first use
     std::vector<std::string> warnings;  // the spec's (Spec::warnings): unknown keys
+    bool history = false;               // --history was asked: anchors carry their history
 
     // The target commit, or nullopt for the working tree (and for an unresolved target).
     std::optional<std::string> target_commit() const;

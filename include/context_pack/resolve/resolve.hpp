@@ -24,6 +24,9 @@ struct ResolveOptions {
     std::optional<std::string> target;  // --target: overrides every spec's target
     bool at_base = false;               // --at-base: every spec's target is its own base
     std::optional<std::string> since;   // --since: mark anchors whose lines changed since
+    // --history: each anchor's history (AnchorResult::history), one walk of base..target
+    // per pair for all of its anchors (git::Repository::line_history).
+    bool history = false;
     // Look for lost lines in every file the diff added or changed, not only in their own
     // file. Off for --table: it adds pointers (found_at, candidates), never a status.
     bool search_elsewhere = true;
