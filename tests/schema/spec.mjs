@@ -10,7 +10,9 @@
 //     case is refused), .jsonl files included; the two differences the schema's descriptions
 //     name (a 1.0 line, a symbol over 128 bytes but not 128 characters) are pinned both ways;
 //  5. every key the schema describes is one the parser reads (no warning for it), but was and
-//     repin, which --repin adds; a key it does not describe draws a warning.
+//     repin, which --repin adds; a key it does not describe draws a warning;
+//  6. `context-pack mcp` serves the schema (less $schema and $id) as the spec argument's
+//     object form, and that form alone gives the same verdicts.
 // Usage: node spec.mjs PATH/TO/context-pack
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -341,6 +343,30 @@ const ahead = new Set(['was', 'repin']);
     const warned = run(odd).filter((w) => w.includes("unknown key 'zz'"));
     assert.deepStrictEqual(warned.map((w) => w.replace(/:? ?unknown key 'zz'.*/, '')).sort(),
       ['', 'file_changes[0]', 'reads[0]', 'reads[0].location']);
+  });
+}
+
+// ---- 6. the MCP tool's spec argument ----------------------------------------------------------
+{
+  const messages = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'spec-schema-test', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  const r = spawnSync(bin, ['mcp'], {
+    cwd: repo, input: messages.map((m) => JSON.stringify(m)).join('\n') + '\n', encoding: 'utf8', timeout: 60_000,
+  });
+  attempt('context-pack mcp serves docs/spec.schema.json as the spec argument (less $schema and $id)', () => {
+    const replies = r.stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const forms = replies.find((m) => m.id === 2).result.tools[0].inputSchema.properties.spec.anyOf;
+    const { $schema, $id, ...expected } = schema;
+    assert.deepStrictEqual(forms[0], expected);
+    assert.deepStrictEqual(forms[1], { type: 'string', description: 'a path of a spec file, or a JSON text of one' });
+    // The served form stands alone: the same verdicts without $schema.
+    const served = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(forms[0]);
+    for (const [what, text] of [...refused, ...accepted])
+      assert.equal(served(JSON.parse(text)), validate(JSON.parse(text)), what);
   });
 }
 
