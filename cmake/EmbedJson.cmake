@@ -47,6 +47,7 @@ const unsigned char kBytes[${_size}] = {
 ${_lines}};
 }  // namespace
 
+std::string_view ${FUNCTION}();  // as the header that uses it declares it
 std::string_view ${FUNCTION}() {
     return {reinterpret_cast<const char*>(kBytes), sizeof kBytes};
 }
