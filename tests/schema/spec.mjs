@@ -5,10 +5,11 @@
 //     man page's (SPEC FORMAT) validate, so the check follows their edits;
 //  3. the fixture specs validate: the plans fixtures/demo.sh and tests/fixtures/edges.sh write
 //     (the golden tests' inputs), and fuzz_spec's corpus, line by line for its .jsonl inputs;
-//  4. specs the parser refuses fail the schema and specs it accepts pass, each checked against
-//     the real binary too (`--at-base --base HEAD CASE good.json`: exit 2 exactly when the
-//     case is refused), .jsonl files included; the two differences the schema's descriptions
-//     name (a 1.0 line, a symbol over 128 bytes but not 128 characters) are pinned both ways;
+//  4. specs the parser refuses fail the schema and specs it accepts pass, in file_changes[] and
+//     in reads[], each checked against the real binary too (`--at-base --base HEAD CASE
+//     good.json`: exit 2 exactly when the case is refused), .jsonl files included; the two
+//     differences the schema's descriptions name (a 1.0 line, a symbol over 128 bytes but not
+//     128 characters) are pinned both ways;
 //  5. every key the schema describes is one the parser reads (no warning for it), but was and
 //     repin, which --repin adds; a key it does not describe draws a warning;
 //  6. `context-pack mcp` serves the schema (less $schema and $id) as the spec argument's
@@ -275,8 +276,14 @@ const accepted = [
   })],
   ['a spec with a target', JSON.stringify({ base: 'HEAD', target: 'HEAD', file_changes: [{ location: { path: 'a.c', line: 1, end_line: 3, symbol: 'a' }, change: 'x' }] })],
 ];
-for (const [what, text] of refused) agree(`refused: ${what}`, text, false, false);
-for (const [what, text] of accepted) agree(`accepted: ${what}`, text, false, true);
+// file_changes[] and reads[] each have their own copy of location: a case written in reads[]
+// is checked in file_changes[] too.
+const asEdit = (text) => text.replace('"reads":[', '"file_changes":[').replace(/"why":/g, '"change":');
+const inBoth = (cases) => cases.flatMap(([what, text]) =>
+  text.includes('"reads":[') && !text.includes('"file_changes"')
+    ? [[`${what} (reads)`, text], [`${what} (file_changes)`, asEdit(text)]] : [[what, text]]);
+for (const [what, text] of inBoth(refused)) agree(`refused: ${what}`, text, false, false);
+for (const [what, text] of inBoth(accepted)) agree(`accepted: ${what}`, text, false, true);
 // What the descriptions say the schema cannot tell: both ways, so a change to either shows.
 function differs(what, text) {
   const schemaWhy = verdict(text, false);
