@@ -25,6 +25,7 @@
 #include "context_pack/model/spec.hpp"
 #include "context_pack/output/json_output.hpp"
 #include "context_pack/output/quickfix.hpp"
+#include "context_pack/output/repin.hpp"
 #include "context_pack/output/text_output.hpp"
 #include "context_pack/sys/terminal.hpp"
 
@@ -54,13 +55,16 @@ constexpr const char* kDescription =
     "  context-pack plan.json                      orient: the pack on the working tree\n"
     "  context-pack --at-base plan.json            check a plan at its own base\n"
     "  context-pack --since $START plan.json       re-expand what changed since $START\n"
+    "  context-pack --repin --target main plan.json\n"
+    "                                              the plan revised onto main\n"
     "  context-pack --base main~3 --anchor src/a.c:40-52@parse_args\n"
     "                                              one anchor, no spec file\n"
     "  context-pack --table --format json drift.jsonl\n"
     "                                              many specs, one JSON document\n\n"
     "Exit status: 0 every anchor resolved and every symbol found; 1 the pack was printed and\n"
     "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING, or, with --at-base, a spec has an\n"
-    "unknown key (each is named on stderr); 2 the command could not run.\n\n"
+    "unknown key (each is named on stderr), or, with --repin, an anchor stays where it was;\n"
+    "2 the command could not run.\n\n"
     "context-pack mcp serves the same as a Model Context Protocol tool over standard input\n"
     "and output (see context-pack mcp --help).";
 
@@ -204,6 +208,9 @@ void add_options(CLI::App& app, Options& o) {
         ->type_name("FORMAT")
         ->check(CLI::IsMember({"text", "json", "jsonl", "quickfix"}).description(""));
     app.add_flag("--table", o.request.table_only, "Print the status table alone");
+    app.add_flag("--repin", o.request.repin,
+                 "Print each spec revised onto its target commit: base, ids .rN, and every "
+                 "anchor carried with confidence moved there, the rest kept and marked");
     app.add_option("--context", o.request.pack.window.context,
                    "Context lines around each window, 0 to 1000 (default 3)")
         ->type_name("N")
@@ -304,7 +311,7 @@ Request request_of(Options o, std::vector<Spec> specs, std::ostream& out, std::o
     o.request.specs = std::move(specs);
     if (o.request.specs.size() > 1 && sys::is_terminal(sys::Stream::err) && &err == &std::cerr)
         o.request.on_progress = Progress(err);
-    if (o.format == "jsonl") {
+    if (o.format == "jsonl" && !o.request.repin) {
         errno = 0;  // a failed write is found by flushed() at the end
         o.request.on_spec = [&out](const SpecReport& spec) { print_jsonl_spec(out, spec); };
     }
@@ -359,6 +366,21 @@ void print(std::ostream& out, const Report& report, const Options& o, int argc, 
     }
 }
 
+// --repin: the revised specs, one document for one spec (JSON Lines with --format jsonl),
+// JSON Lines for several; what stays where it was named on stderr.
+int print_repinned(std::ostream& out, std::ostream& err, const std::vector<Spec>& specs,
+                   const Report& report, const std::string& format) {
+    const int indent = specs.size() == 1 && format != "jsonl" ? 2 : -1;
+    errno = 0;
+    for (std::size_t i = 0; i < specs.size(); ++i)
+        out << repinned_spec(specs[i], report.specs[i], indent) << '\n';
+    for (const auto& line : kept_lines(report.specs)) err << "context-pack: " << line << '\n';
+    int status = report.exit_status();
+    for (const SpecReport& spec : report.specs)
+        if (kept_count(spec)) status = 1;
+    return flushed(out, err, status);
+}
+
 }  // namespace
 
 int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -397,8 +419,12 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
              o.request.at_base ? std::optional<std::string_view>(o.request.names.at_base.name)
                                : std::nullopt))
         err << "context-pack: " << line << '\n';
-    auto report = build_report(request_of(o, std::move(specs).value(), out, err));
+    if (o.request.repin && o.format == "quickfix")
+        return fail(err, "--repin prints the revised plan as JSON; drop --format quickfix");
+    const Request request = request_of(o, std::move(specs).value(), out, err);
+    auto report = build_report(request);
     if (!report) return fail(err, report.error().message);
+    if (o.request.repin) return print_repinned(out, err, request.specs, report.value(), o.format);
     print(out, report.value(), o, argc, argv);
     return flushed(out, err, report->exit_status());
 }

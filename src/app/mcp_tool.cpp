@@ -19,8 +19,10 @@
 #include "context_pack/app/spec_input.hpp"
 #include "context_pack/core/option_names.hpp"
 #include "context_pack/core/text.hpp"
+#include "context_pack/model/json_text.hpp"
 #include "context_pack/model/spec.hpp"
 #include "context_pack/output/json_output.hpp"
+#include "context_pack/output/repin.hpp"
 #include "context_pack/output/text_output.hpp"
 #include "spec_schema.hpp"
 
@@ -58,6 +60,7 @@ constexpr const char* kToolJson = R"({
       "at_base": {"type": "boolean", "description": "Check each spec at its own base (target = base)."},
       "since": {"type": "string", "description": "Mark the anchors whose lines changed since this revision and show only their code."},
       "table_only": {"type": "boolean", "description": "Return the status table alone, without code and callers."},
+      "repin": {"type": "boolean", "description": "Return each spec revised onto its target commit instead of the pack, as JSON Lines (structuredContent: repinned): base the target, an id ending .rN made .r(N+1), every anchor carried with confidence moved there with where it was as was, the rest kept with repin saying why (then exit_status 1); unknown keys kept. Needs a commit target (target or at_base, or the spec's own target)."},
       "only": {"type": "array", "items": {"type": "string"}, "description": "Keep only these anchors: table rows (\"3\") or labels (\"file_changes[2]\", \"reads[0]\")."},
       "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Search callers only in these files: each a repository-relative directory or file path (\"src/\"), or a glob (\"src/*.c\", * also matching /); default: every file, untracked ones too in the working tree."},
       "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor's code (default 3)."},
@@ -337,6 +340,7 @@ const OptionNames kToolNames{.repo = {"repo", "repo"},
                              .at_base = {"at_base", "at_base"},
                              .since = {"since", "since"},
                              .only = {"only", "only"},
+                             .repin = {"repin", "repin"},
                              .max_file_mib = {"max_file_mib", "max_file_mib"},
                              .max_lines = {"max_lines", "max_lines"},
                              .max_window_lines = {"max_window_lines", "max_window_lines"},
@@ -353,7 +357,8 @@ struct CallArgs {
 };
 
 constexpr const char* kArgumentNames =
-    "spec, anchor, repo, base, target, at_base, since, table_only, only, context, max_lines, "
+    "spec, anchor, repo, base, target, at_base, since, table_only, repin, only, context, "
+    "max_lines, "
     "max_window_lines, max_callers, max_line_bytes, max_file_mib, callers_in";
 
 // A present, non-null argument, or nullptr.
@@ -455,7 +460,8 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         "spec",        "anchor",         "repo",         "base",
         "target",      "at_base",        "since",        "table_only",
         "only",        "context",        "max_lines",    "max_window_lines",
-        "max_callers", "max_line_bytes", "max_file_mib", "callers_in"};
+        "max_callers", "max_line_bytes", "max_file_mib", "callers_in",
+        "repin"};
     for (const auto& item : args.items())
         if (std::find(names.begin(), names.end(), item.key()) == names.end())
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
@@ -484,8 +490,9 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         if (!v) return v.error();
         *out = v.value();
     }
-    for (auto [key, out] : {std::pair{"at_base", &a.request.at_base},
-                            std::pair{"table_only", &a.request.table_only}}) {
+    for (auto [key, out] :
+         {std::pair{"at_base", &a.request.at_base}, std::pair{"table_only", &a.request.table_only},
+          std::pair{"repin", &a.request.repin}}) {
         auto v = bool_arg(args, key);
         if (!v) return v.error();
         *out = v.value();
@@ -633,12 +640,36 @@ Json tool_error(const std::string& message) {
 
 namespace {
 
+// repin: the revised specs as JSON Lines, then what stays where it was; structuredContent the
+// report with the revised specs as `repinned`, its exit_status 1 when an anchor stays.
+Json repinned(const std::vector<Spec>& specs, const Report& report) {
+    std::string lines;
+    Json revised = Json::array();
+    bool kept = false;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        std::string spec = repinned_spec(specs[i], report.specs[i], -1);
+        if (auto parsed = parse_ordered_json(spec)) revised.push_back(std::move(parsed).value());
+        lines += spec + '\n';
+        kept = kept || kept_count(report.specs[i]) > 0;
+    }
+    Json content = text_content(std::move(lines));
+    std::string stays;
+    for (const auto& line : kept_lines(report.specs)) stays += line + '\n';
+    if (!stays.empty()) content.push_back(Json{{"type", "text"}, {"text", std::move(stays)}});
+    Json doc = report_to_json(report);
+    if (kept) doc["exit_status"] = 1;
+    doc["repinned"] = std::move(revised);
+    return Json{
+        {"content", std::move(content)}, {"structuredContent", std::move(doc)}, {"isError", false}};
+}
+
 Json run_call(const CallArgs& a, const CallHooks& hooks) {
     Request request = a.request;
     request.on_progress = hooks.on_progress;
     request.cancelled = hooks.cancelled;
     auto report = build_report(request);
     if (!report) return tool_error(report.error().message);
+    if (a.request.repin) return repinned(a.request.specs, report.value());
 
     TextOptions to;
     to.color = false;

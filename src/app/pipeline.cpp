@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "context_pack/core/text.hpp"
 #include "context_pack/git/repository.hpp"
 #include "context_pack/resolve/content.hpp"
 
@@ -43,7 +44,7 @@ ResolveOptions resolve_options(const Request& request) {
     options.target = request.target;
     options.at_base = request.at_base;
     options.since = request.since;
-    options.search_elsewhere = !request.table_only;
+    options.search_elsewhere = !request.table_only && !request.repin;
     // A spec is finished when resolved only if nothing after resolution changes it.
     if (request.table_only && request.only.empty()) options.on_spec = request.on_spec;
     if (request.cancelled)
@@ -79,8 +80,21 @@ Result<Report> build_report(const Request& request) {
     PackOptions pack = request.pack;
     pack.callers_in = std::move(callers_in).value();
 
+    if (request.repin && !request.only.empty())
+        return Error{fmt::format("{} revises every anchor of the plan; drop {}", names.repin.name,
+                                 names.only.name)};
+
     auto repo = git::Repository::open(request.repo_dir, names, request.git_env);
     if (!repo) return repo.error();
+    // A revised plan is pinned at a commit: the working tree is no base for it.
+    if (request.repin && !ro.at_base && !ro.target && !repo->is_bare())
+        for (const Spec& spec : request.specs)
+            if (!spec.target)
+                return Error{fmt::format(
+                    "{} revises a plan onto a commit, and the target of {} is the working "
+                    "tree; commit the changes first, then give {} (HEAD for the commit just "
+                    "made)",
+                    names.repin.name, text::printable(spec.source), names.target.give)};
     if (request.admit)  // where it was found may be where the front end reads nothing
         if (auto admitted = request.admit(repo.value()); !admitted) return admitted.error();
     repo->set_max_file_bytes(request.max_file_bytes);
@@ -115,7 +129,7 @@ Result<Report> build_report(const Request& request) {
                         "as file_changes[0] or reads[1]",
                         names.only.name)};
 
-    if (!request.table_only) {  // windows and callers read the targets' files again
+    if (!request.table_only && !request.repin) {  // windows and callers read the files again
         auto packed = add_windows_and_callers(content, report.value(), pack, pool.get());
         if (!packed) return packed.error();
     }

@@ -39,10 +39,11 @@ std::string shown_key(std::string_view key) {
 }
 
 // The keys the parser reads at each place; any other is named in the spec's warnings.
+// `was` and `repin` are what --repin writes into each entry; the tool reads neither.
 const SpecKeys kKeys = {
     {"id", "base", "target", "file_changes", "reads"},
-    {"location", "change"},
-    {"location", "why"},
+    {"location", "change", "was", "repin"},
+    {"location", "why", "was", "repin"},
     {"path", "line", "end_line", "symbol"},
 };
 
@@ -186,7 +187,8 @@ class Reader {
         warnings_.insert(warnings_.end(), std::make_move_iterator(later.begin()),
                          std::make_move_iterator(later.end()));
         return Spec{d.source, d.id_holder.value_or(""), d.base,
-                    d.target, std::move(d.anchors),     std::move(warnings_)};
+                    d.target, std::move(d.anchors),     std::move(warnings_),
+                    {}};
     }
 };
 
@@ -210,7 +212,9 @@ const SpecKeys& spec_keys() {
 Result<Spec> parse_spec(std::string_view json_text, const std::string& source) {
     auto doc = parse_json(json_text);
     if (!doc) return Error{fmt::format("{}: invalid JSON: {}", source, doc.error().message)};
-    return Reader(source).run(doc.value());
+    auto spec = Reader(source).run(doc.value());
+    if (spec) spec->json = std::string(json_text);
+    return spec;
 }
 
 Result<std::vector<Spec>> parse_specs(std::string_view text, const std::string& source,

@@ -168,8 +168,8 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     std::sort(keys.begin(), keys.end());
     CHECK(keys == std::vector<std::string>{"anchor", "at_base", "base", "callers_in", "context",
                                            "max_callers", "max_file_mib", "max_line_bytes",
-                                           "max_lines", "max_window_lines", "only", "repo", "since",
-                                           "spec", "table_only", "target"});
+                                           "max_lines", "max_window_lines", "only", "repin", "repo",
+                                           "since", "spec", "table_only", "target"});
     const Json& props = schema["properties"];
     // The spec's object form is docs/spec.schema.json itself, compiled in at build time, less
     // the keys of a schema document; then its string form.
@@ -275,6 +275,25 @@ TEST_CASE("mcp tools/call options reach the pipeline", "[mcp]") {
         auto r = result_of({{"table_only", true}});
         CHECK(text_of(r).find("L2") == std::string::npos);  // no code: L2 is only a context line
         CHECK(r["structuredContent"]["specs"][0]["anchors"][0]["window"].is_null());
+    }
+    SECTION("repin: the revised plan as the command line prints it, and as structured content") {
+        auto r = result_of({{"repin", true}, {"target", "HEAD"}});
+        auto cli =
+            cptest::context_pack(d.repo.dir(), "--repin --format jsonl --target HEAD " +
+                                                   q(d.spec_file("plan.json", d.spec().dump())));
+        CHECK(r["content"][0]["text"] == cli.out);
+        const Json& doc = r["structuredContent"];
+        REQUIRE(doc["repinned"].size() == 1);
+        CHECK(doc["repinned"][0] == Json::parse(cli.out));
+        CHECK(doc["repinned"][0]["base"] == d.repo.head());
+        CHECK(doc["exit_status"] == cli.status);
+        CHECK(doc["specs"][0]["windows"].empty());  // no pack
+        auto worktree = run_session(in_roots(
+            {d.repo.dir()}, {call(8, {{"spec", spec}, {"repo", d.repo.dir()}, {"repin", true}})}));
+        const Json& refused = reply(worktree, 8)["result"];
+        CHECK(refused["isError"] == true);
+        CHECK(text_of(refused).find("repin revises a plan onto a commit") != std::string::npos);
+        CHECK(text_of(refused).find("then give target (HEAD") != std::string::npos);
     }
     SECTION("at_base") {
         auto r = result_of({{"at_base", true}, {"only", Json::array({"file_changes[0]"})}});

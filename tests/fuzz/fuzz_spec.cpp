@@ -12,7 +12,9 @@
 #include <string>
 #include <string_view>
 
+#include "context_pack/model/report.hpp"
 #include "context_pack/model/spec.hpp"
+#include "context_pack/output/repin.hpp"
 
 namespace {
 
@@ -55,6 +57,72 @@ bool same(const cp::Anchor& a, const cp::Anchor& b) {
            a.line == b.line && a.end_line == b.end_line && a.symbol == b.symbol && a.note == b.note;
 }
 
+// A spec without the values a revision writes: what it must keep as it came.
+nlohmann::json planner_keys(nlohmann::json doc) {
+    doc.erase("base");
+    doc.erase("id");
+    for (const char* list : {"file_changes", "reads"}) {
+        auto it = doc.find(list);
+        if (it == doc.end() || !it->is_array()) continue;
+        for (auto& entry : *it) {
+            entry.erase("was");
+            entry.erase("repin");
+            for (const char* key : {"path", "line", "end_line"}) entry["location"].erase(key);
+        }
+    }
+    return doc;
+}
+
+// Whether the fuzz revision moves the anchor: every other one, where the numbers have room.
+bool moves(const cp::Spec& spec, std::size_t i) {
+    const cp::Anchor& a = spec.anchors[i];
+    return i % 2 == 0 && a.line > -1000000 && a.last_line() >= a.line &&
+           a.last_line() < 1000000000000;
+}
+
+// The spec revised as if every other anchor moved (to "m/" + its path, a line down, a line
+// longer) and the rest were GONE: the revision parses, holds the moves, and keeps the rest.
+void check_repin(const cp::Spec& spec) {
+    cp::SpecReport report;
+    report.source = spec.source;
+    report.base = "1111111111111111111111111111111111111111";
+    report.target = cp::Target::at("2222222222222222222222222222222222222222");
+    for (std::size_t i = 0; i < spec.anchors.size(); ++i) {
+        cp::AnchorResult r;
+        r.anchor = spec.anchors[i];
+        if (moves(spec, i)) {
+            r.status = cp::Status::Moved;
+            r.to = cp::Location{"m/" + r.anchor.path, r.anchor.line + 1, r.anchor.last_line() + 2};
+            if (r.anchor.symbol) r.symbol_found = true;
+        } else {
+            r.status = cp::Status::Gone;
+            r.reason = "gone";
+        }
+        report.anchors.push_back(std::move(r));
+    }
+    const auto original = nlohmann::json::parse(spec.json);
+    for (int indent : {-1, 2}) {
+        const std::string text = cp::repinned_spec(spec, report, indent);
+        auto revised = cp::parse_spec(text, spec.source);
+        if (!revised) fail("the revised spec does not parse", revised.error().message);
+        if (revised->base != report.target.commit) fail("the revised spec's base", text);
+        if (revised->anchors.size() != spec.anchors.size())
+            fail("the revised spec has other anchors", text);
+        for (std::size_t i = 0; i < spec.anchors.size(); ++i) {
+            const cp::Anchor& was = spec.anchors[i];
+            const cp::Anchor& now = revised->anchors[i];
+            const bool moved = moves(spec, i);
+            if (now.path != (moved ? "m/" + was.path : was.path) ||
+                now.line != (moved ? was.line + 1 : was.line) ||
+                now.last_line() != (moved ? was.last_line() + 2 : was.last_line()) ||
+                now.symbol != was.symbol || now.note != was.note)
+                fail("a revised anchor is not where it was put", text);
+        }
+        if (planner_keys(nlohmann::json::parse(text)) != planner_keys(original))
+            fail("the revision changed a value it does not own", text);
+    }
+}
+
 void check(const cp::Spec& spec) {
     std::size_t edits = 0, reads = 0;
     for (const cp::Anchor& a : spec.anchors) {
@@ -78,6 +146,7 @@ void check(const cp::Spec& spec) {
     for (std::size_t i = 0; i < spec.anchors.size(); ++i)
         if (!same(spec.anchors[i], again->anchors[i]))
             fail("an anchor written back parses differently", again_text);
+    check_repin(spec);
 }
 
 }  // namespace

@@ -139,8 +139,8 @@ try {
   assert.equal(tool.name, 'context_pack');
   assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), [
     'anchor', 'at_base', 'base', 'callers_in', 'context', 'max_callers', 'max_file_mib',
-    'max_line_bytes', 'max_lines', 'max_window_lines', 'only', 'repo', 'since', 'spec',
-    'table_only', 'target',
+    'max_line_bytes', 'max_lines', 'max_window_lines', 'only', 'repin', 'repo', 'since',
+    'spec', 'table_only', 'target',
   ]);
   assert.equal(tool.inputSchema.required, undefined, 'spec, or anchor with base');
   assert.ok(tool.outputSchema, 'the tool declares an outputSchema');

@@ -31,6 +31,9 @@ struct Request {
     std::optional<std::string> since;   // mark the anchors whose lines changed since
     std::vector<std::string> only;      // table rows ("3") or labels ("file_changes[2]")
     bool table_only = false;
+    // Revise the specs onto their targets (output/repin): every anchor resolved, each
+    // target a commit; no windows or callers.
+    bool repin = false;
     std::uint64_t max_file_bytes = git::kDefaultMaxFileBytes;  // files over it are not read
     std::uint64_t cache_bytes = kDefaultCacheBytes;  // blobs kept for reuse (Content's budget)
     // Threads that read and diff beside the main one (--jobs): 0 one a core, at most 8 (none

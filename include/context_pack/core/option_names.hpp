@@ -19,6 +19,7 @@ struct OptionNames {
     OptionName at_base{"--at-base", "--at-base"};
     OptionName since{"--since", "--since REV"};
     OptionName only{"--only", "--only ROW"};
+    OptionName repin{"--repin", "--repin"};
     OptionName max_file_mib{"--max-file-mib", "--max-file-mib N"};
     OptionName max_lines{"--max-lines", "--max-lines N"};
     OptionName max_window_lines{"--max-window-lines", "--max-window-lines N"};

@@ -39,6 +39,9 @@ struct Spec {
     // "file_changes[2].location: unknown key 'endline'; did you mean 'end_line'?" (no place
     // before a key at the top level).
     std::vector<std::string> warnings;
+    // The JSON object as it was read (for a .jsonl input, its line); empty for --anchor. The
+    // revised plan (--repin) is this text with the tool's own values rewritten.
+    std::string json;
 };
 
 // The keys the parser reads at each place of a spec; any other is named in its warnings.

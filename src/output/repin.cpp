@@ -1,0 +1,424 @@
+#include "context_pack/output/repin.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string_view>
+#include <utility>
+
+#include "context_pack/core/text.hpp"
+#include "context_pack/model/json_text.hpp"
+
+namespace cp {
+namespace {
+
+// A string as a JSON text, bytes that are not UTF-8 replaced with U+FFFD.
+std::string json_string(const std::string& s) {
+    return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Whether JSON can carry the string as it is.
+bool valid_utf8(const std::string& s) {
+    try {
+        (void)nlohmann::json(s).dump();
+        return true;
+    } catch (const nlohmann::json::exception&) {
+        return false;
+    }
+}
+
+std::string range_text(const Location& at) {
+    return at.end_line > at.line ? fmt::format("{}:{}-{}", at.path, at.line, at.end_line)
+                                 : fmt::format("{}:{}", at.path, at.line);
+}
+
+// What the search by content found, for an anchor that stays: "; its text is at a.c:4-9, not
+// taken for it", "; its text is in 3 places: a.c:4-9, b.c:1-6, ...".
+std::string found_note(const AnchorResult& a) {
+    if (!a.relocation) return {};
+    if (const auto* at = a.relocation->found_at())
+        return fmt::format("; its text is at {}, not taken for it",
+                           text::printable(range_text(at->at)));
+    if (const auto* c = a.relocation->candidates()) {
+        std::string listed;
+        for (const Location& l : c->listed)
+            listed += (listed.empty() ? "" : ", ") + text::printable(range_text(l));
+        return fmt::format("; its text is in {} places: {}{}", c->total, listed,
+                           c->total > c->listed.size() ? ", ..." : "");
+    }
+    return {};
+}
+
+RepinAnswer stays(std::string why) {
+    return RepinAnswer{std::nullopt, std::move(why)};
+}
+
+}  // namespace
+
+RepinAnswer repin_answer(const AnchorResult& a) {
+    const std::string label = a.status_label();
+    switch (a.status) {
+        case Status::New:
+            if (a.exists_at_target == true)
+                return stays(fmt::format(
+                    "NEW: {} is at the target now, and the plan creates it; revise the anchor "
+                    "by hand",
+                    text::printable(a.anchor.path)));
+            return RepinAnswer{Location{a.anchor.path, a.anchor.line, a.anchor.last_line()}, {}};
+        case Status::Gone:
+        case Status::Unresolved:
+            return stays(
+                fmt::format("{}: {}{}", label, a.reason.value_or("not carried"), found_note(a)));
+        case Status::Same:
+        case Status::Moved:
+        case Status::Touched:
+            break;
+    }
+    if (!a.to || a.lines_deleted || a.to->end_line < a.to->line)
+        return stays(
+            fmt::format("{}: its lines were deleted at the target{}", label, found_note(a)));
+    if (a.symbol_found == false)
+        return stays(fmt::format("SYMBOL_MISSING: '{}' is not in {} at the target",
+                                 text::printable(*a.anchor.symbol),
+                                 text::printable(range_text(*a.to))));
+    if (a.anchor.symbol && !a.symbol_found)
+        return stays(fmt::format("{}: its symbol could not be checked at the target{}", label,
+                                 a.reason ? ": " + *a.reason : std::string()));
+    if (!valid_utf8(a.to->path))
+        return stays(
+            fmt::format("{}: its path at the target, {}, is not valid UTF-8, which a "
+                        "JSON plan cannot hold",
+                        label, text::printable(a.to->path)));
+    return RepinAnswer{*a.to, {}};
+}
+
+namespace {
+
+// JSON text read token by token. The text has been parsed once already (parse_json), so it
+// is well formed and nested at most 256 deep; the reader only finds where values are.
+class Scanner {
+  public:
+    explicit Scanner(std::string_view text) : s_(text) {
+        if (s_.starts_with("\xEF\xBB\xBF")) pos_ = 3;  // a byte order mark, as the parser skips
+    }
+
+    bool eat(char c) {
+        skip_space();
+        if (pos_ < s_.size() && s_[pos_] == c) {
+            ++pos_;
+            return true;
+        }
+        return false;
+    }
+    char peek() {
+        skip_space();
+        return pos_ < s_.size() ? s_[pos_] : '\0';
+    }
+    // A string, number or literal as written.
+    std::string_view token() {
+        skip_space();
+        const std::size_t start = pos_;
+        if (pos_ < s_.size() && s_[pos_] == '"') {
+            for (++pos_; pos_ < s_.size() && s_[pos_] != '"'; ++pos_)
+                if (s_[pos_] == '\\') ++pos_;
+            ++pos_;
+        } else {
+            while (pos_ < s_.size() &&
+                   std::string_view(",]}: \t\r\n").find(s_[pos_]) == std::string_view::npos)
+                ++pos_;
+        }
+        return s_.substr(start, pos_ - start);
+    }
+
+  private:
+    void skip_space() {
+        while (pos_ < s_.size() &&
+               (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
+            ++pos_;
+    }
+
+    std::string_view s_;
+    std::size_t pos_ = 0;
+};
+
+// JSON text written value by value, on one line or indented as nlohmann's dump(indent) does.
+class Writer {
+  public:
+    explicit Writer(int indent) : indent_(indent) {}
+
+    void begin(char bracket) {
+        out_ += bracket;
+        fresh_.push_back(true);
+    }
+    void end(char bracket) {
+        const bool empty = fresh_.back();
+        fresh_.pop_back();
+        if (!empty) newline();
+        out_ += bracket;
+    }
+    // Before each element of an array.
+    void item() {
+        if (!fresh_.back()) out_ += ',';
+        fresh_.back() = false;
+        newline();
+    }
+    void key(std::string_view raw) {
+        item();
+        out_ += raw;
+        out_ += indent_ < 0 ? ":" : ": ";
+    }
+    void scalar(std::string_view raw) { out_ += raw; }
+    std::string take() { return std::move(out_); }
+
+  private:
+    void newline() {
+        if (indent_ < 0) return;
+        out_ += '\n';
+        out_.append(fresh_.size() * std::size_t(indent_), ' ');
+    }
+
+    int indent_;
+    std::string out_;
+    std::vector<bool> fresh_;  // per open bracket: nothing written in it yet
+};
+
+// Copies one value, every string and number byte for byte.
+void copy(Scanner& in, Writer& out) {
+    const char c = in.peek();
+    if (c == '{' || c == '[') {
+        const bool object = c == '{';
+        const char close = object ? '}' : ']';
+        in.eat(c);
+        out.begin(c);
+        if (!in.eat(close)) {
+            do {
+                if (object) {
+                    out.key(in.token());
+                    in.eat(':');
+                } else {
+                    out.item();
+                }
+                copy(in, out);
+            } while (in.eat(','));
+            in.eat(close);
+        }
+        out.end(close);
+        return;
+    }
+    out.scalar(in.token());
+}
+
+void skip(Scanner& in) {
+    Writer discard(-1);
+    copy(in, discard);
+}
+
+std::string key_name(std::string_view raw) {
+    return nlohmann::json::parse(raw).get<std::string>();
+}
+
+// "plan.r3" -> "plan.r4" (decimal, any length); nullopt for an id without .rN at its end.
+std::optional<std::string> next_revision(const std::string& id) {
+    std::size_t digits = id.size();
+    while (digits > 0 && id[digits - 1] >= '0' && id[digits - 1] <= '9') --digits;
+    if (digits == id.size() || digits < 2 || id.compare(digits - 2, 2, ".r") != 0)
+        return std::nullopt;
+    std::string next = id;
+    std::size_t i = next.size();
+    while (i > digits && next[i - 1] == '9') next[--i] = '0';
+    if (i == digits)
+        next.insert(digits, 1, '1');
+    else
+        ++next[i - 1];
+    return next;
+}
+
+class Revision {
+  public:
+    Revision(const SpecReport& report, const nlohmann::json& doc, int indent)
+        : report_(report), doc_(doc), out_(indent) {
+        for (const AnchorResult& a : report.anchors) results_[{a.anchor.kind, a.anchor.index}] = &a;
+        was_base_ = report.base.empty() ? report.base_rev : report.base;
+    }
+
+    std::string run(Scanner& in) {
+        const auto target = report_.target_commit();
+        in.eat('{');
+        out_.begin('{');
+        const auto base = doc_.find("base");
+        if (target && base == doc_.end()) write("base", json_string(*target));
+        if (!in.eat('}')) {
+            do {
+                const auto raw = in.token();
+                in.eat(':');
+                const std::string name = key_name(raw);
+                out_.key(raw);
+                if (name == "base" && target) {
+                    skip(in);
+                    out_.scalar(json_string(*target));
+                } else if (name == "id" && in.peek() == '"') {
+                    const auto token = in.token();
+                    const auto next = next_revision(key_name(token));
+                    if (next)
+                        out_.scalar(json_string(*next));
+                    else
+                        out_.scalar(token);
+                } else if ((name == "file_changes" || name == "reads") && in.peek() == '[') {
+                    entries(in, name == "file_changes" ? AnchorKind::Edit : AnchorKind::Read, name);
+                } else {
+                    copy(in, out_);
+                }
+            } while (in.eat(','));
+            in.eat('}');
+        }
+        out_.end('}');
+        return out_.take();
+    }
+
+  private:
+    void write(std::string_view key, std::string_view raw) {
+        out_.key(json_string(std::string(key)));
+        out_.scalar(raw);
+    }
+
+    void entries(Scanner& in, AnchorKind kind, const std::string& list) {
+        in.eat('[');
+        out_.begin('[');
+        if (!in.eat(']')) {
+            std::size_t i = 0;
+            do {
+                out_.item();
+                entry(in, kind, list, i++);
+            } while (in.eat(','));
+            in.eat(']');
+        }
+        out_.end(']');
+    }
+
+    void entry(Scanner& in, AnchorKind kind, const std::string& list, std::size_t i) {
+        const auto found = results_.find({kind, i});
+        if (found == results_.end()) {  // parsing refuses a spec without it; never so
+            copy(in, out_);
+            return;
+        }
+        const AnchorResult& a = *found->second;
+        const RepinAnswer answer = repin_answer(a);
+        const nlohmann::json& location = doc_.at(list).at(i).at("location");
+        const auto end = location.find("end_line");
+        const bool has_end = end != location.end() && !end->is_null();
+        in.eat('{');
+        out_.begin('{');
+        if (!in.eat('}')) {
+            do {
+                const auto raw = in.token();
+                in.eat(':');
+                const std::string name = key_name(raw);
+                if (name == "was" || name == "repin") {  // this revision writes its own
+                    skip(in);
+                    continue;
+                }
+                out_.key(raw);
+                if (name == "location" && answer.to && in.peek() == '{')
+                    moved_location(in, *answer.to, has_end);
+                else
+                    copy(in, out_);
+            } while (in.eat(','));
+            in.eat('}');
+        }
+        out_.key("\"was\"");
+        out_.begin('{');
+        write("base", json_string(was_base_));
+        write("path", json_string(a.anchor.path));
+        write("line", std::to_string(a.anchor.line));
+        write("end_line", std::to_string(a.anchor.last_line()));
+        out_.end('}');
+        if (!answer.carried()) write("repin", json_string(answer.why));
+        out_.end('}');
+    }
+
+    void moved_location(Scanner& in, const Location& to, bool has_end) {
+        in.eat('{');
+        out_.begin('{');
+        if (!in.eat('}')) {
+            do {
+                const auto raw = in.token();
+                in.eat(':');
+                const std::string name = key_name(raw);
+                out_.key(raw);
+                if (name == "path") {
+                    skip(in);
+                    out_.scalar(json_string(to.path));
+                } else if (name == "line") {
+                    skip(in);
+                    out_.scalar(std::to_string(to.line));
+                    if (!has_end && to.end_line != to.line)
+                        write("end_line", std::to_string(to.end_line));
+                } else if (name == "end_line") {
+                    skip(in);
+                    out_.scalar(std::to_string(to.end_line));
+                } else {
+                    copy(in, out_);
+                }
+            } while (in.eat(','));
+            in.eat('}');
+        }
+        out_.end('}');
+    }
+
+    const SpecReport& report_;
+    const nlohmann::json& doc_;
+    Writer out_;
+    std::map<std::pair<AnchorKind, std::size_t>, const AnchorResult*> results_;
+    std::string was_base_;
+};
+
+// A spec of --anchor flags as the plan it stands for: its anchors as reads, in order.
+std::string ad_hoc_json(const Spec& spec) {
+    nlohmann::ordered_json reads = nlohmann::ordered_json::array();
+    for (const Anchor& a : spec.anchors) {
+        nlohmann::ordered_json location = {{"path", a.path}, {"line", a.line}};
+        if (a.end_line) location["end_line"] = *a.end_line;
+        if (a.symbol) location["symbol"] = *a.symbol;
+        reads.push_back({{"location", std::move(location)}});
+    }
+    return nlohmann::ordered_json{{"reads", std::move(reads)}}.dump(
+        -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string repinned_spec(const Spec& spec, const SpecReport& report, int indent) {
+    const std::string text = spec.json.empty() ? ad_hoc_json(spec) : spec.json;
+    auto doc = parse_json(text);
+    if (!doc) return text;  // parsed before it was resolved; never so
+    Scanner in(text);
+    return Revision(report, doc.value(), indent).run(in);
+}
+
+std::size_t kept_count(const SpecReport& report) {
+    std::size_t kept = 0;
+    for (const AnchorResult& a : report.anchors) kept += !repin_answer(a).carried();
+    return kept;
+}
+
+std::vector<std::string> kept_lines(const std::vector<SpecReport>& specs) {
+    std::vector<std::string> lines;
+    std::size_t total = 0;
+    for (const SpecReport& spec : specs)
+        for (const AnchorResult& a : spec.anchors) {
+            const RepinAnswer answer = repin_answer(a);
+            if (answer.carried() || ++total > kMaxWarningLines) continue;
+            lines.push_back(fmt::format("{}: {} stays where it was: {}",
+                                        text::printable(spec.source), anchor_label(a.anchor),
+                                        text::printable(answer.why)));
+        }
+    if (total > kMaxWarningLines)
+        lines.push_back(
+            fmt::format("{} more anchors stay where they were; each has its reason "
+                        "in its entry's \"repin\"",
+                        total - kMaxWarningLines));
+    return lines;
+}
+
+}  // namespace cp
