@@ -1,8 +1,9 @@
 // ctest's spec_schema: checks docs/spec.schema.json (the input's contract: one spec) with Ajv.
 //  1. the schema is valid JSON Schema draft 2020-12 and compiles in strict mode; file_changes[]
 //     and reads[] entries describe location, was and repin alike;
-//  2. the README's spec examples (every ```json block holding file_changes or reads) and the
-//     man page's (SPEC FORMAT) validate, so the check follows their edits;
+//  2. the README's spec examples (every ```json block holding file_changes or reads; a block
+//     that is one entry, against file_changes[] entries) and the man page's (SPEC FORMAT)
+//     validate, so the check follows their edits;
 //  3. the fixture specs validate: the plans fixtures/demo.sh and tests/fixtures/edges.sh write
 //     (the golden tests' inputs), the revised plans --repin writes in tests/golden, and
 //     fuzz_spec's corpus, line by line for its .jsonl inputs;
@@ -121,6 +122,12 @@ function mustValidate(text, jsonl, what) {
   const specs = blocks.filter((b) => /"(file_changes|reads)"/.test(b));
   if (specs.length === 0) fail('README.md has a ```json spec example (with file_changes or reads)');
   specs.forEach((b, i) => mustValidate(b, false, `README.md's spec example ${i + 1} of ${specs.length}`));
+  // An entry shown alone (the re-pinned anchor): a file_changes[] entry of the schema.
+  const validateEntry = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }).compile(edit);
+  for (const b of blocks.filter((x) => /^\{"location"/.test(x))) {
+    if (validateEntry(JSON.parse(b))) ok(`README.md's entry example (${b.slice(0, 40)}...) is a file_changes[] entry`);
+    else fail("README.md's entry example is a file_changes[] entry", errorsOf(validateEntry));
+  }
 
   const man = fs.readFileSync(path.join(source, 'docs', 'context-pack.1.in'), 'utf8');
   const section = man.split(/^\.SH /m).find((s) => s.startsWith('SPEC FORMAT'));
