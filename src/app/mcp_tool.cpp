@@ -24,6 +24,7 @@
 #include "context_pack/output/json_output.hpp"
 #include "context_pack/output/repin.hpp"
 #include "context_pack/output/text_output.hpp"
+#include "spec_schema.hpp"
 
 namespace cp::mcp {
 
@@ -38,20 +39,9 @@ namespace {
 
 // ---- the tool's description and schemas -------------------------------------------------
 
-const std::string kLocationSchema = R"({
-  "type": "object",
-  "description": "Lines at the spec's base commit.",
-  "properties": {
-    "path": {"type": "string", "description": "Repository-relative path with / separators."},
-    "line": {"type": "integer", "description": "First line, 1-based."},
-    "end_line": {"type": "integer", "description": "Last line; absent: one line."},
-    "symbol": {"type": "string", "description": "A word those lines must contain (1-128 bytes, no whitespace); its callers are listed."}
-  },
-  "required": ["path", "line"]
-})";
-
-const std::string kToolJson =
-    R"({
+// The spec argument's anyOf holds only its string form here: tool_description() puts the
+// object form, docs/spec.schema.json, before it.
+constexpr const char* kToolJson = R"({
   "name": "context_pack",
   "title": "Context pack of a change plan",
   "description": "Carry the code anchors of a change plan (a spec: anchors pinned at a base commit) onto the tree you stand on - by default the working tree with its uncommitted changes, or a commit - and return the pack: a status table (SAME, MOVED, TOUCHED, +RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING per anchor, with its range at the target), then the code of every anchor at the target, then the callers of every symbol. Orient before implementing a plan; pass at_base to check a plan just written; pass since to re-expand only the anchors edited since that commit; pass history to list, per anchor, the commits since its base that changed its lines (as git log -L), to tell expected drift from a surprise. structuredContent holds the same report as JSON; its exit_status 1 means some anchor is GONE, UNRESOLVED or SYMBOL_MISSING (or, with at_base, that the spec has an unknown key), and the pack is still complete. Unknown spec keys are listed in each spec's warnings, with the key likely meant, and after the text. Every cut (max_lines, max_window_lines, max_callers, max_line_bytes) is named in the text as 'same call with only: [\"N\"], max_window_lines: 250', and in structuredContent as a cut or more or long_lines with the lift arguments: call again with them to get the rest. Read-only: never writes to the repository.",
@@ -61,19 +51,7 @@ const std::string kToolJson =
       "spec": {
         "description": "The change plan (required unless anchor is given): a spec object (a JSON text of one is accepted too), or the path of a spec file (.json, or .jsonl with one spec a line) relative to the server's working directory. A path must lie inside the client's roots (for a client without roots, the server's working directory).",
         "anyOf": [
-          {
-            "type": "object",
-            "properties": {
-              "id": {"type": "string", "description": "A name for the spec; absent: null in structuredContent."},
-              "base": {"type": "string", "description": "The commit the line numbers are at (any revision git accepts); required unless the base argument is given."},
-              "target": {"type": "string", "description": "Revision to carry the anchors onto; absent: the working tree."},
-              "file_changes": {"type": "array", "items": {"type": "object", "properties": {"location": )" +
-    kLocationSchema + R"(, "change": {"type": "string"}}, "required": ["location"]}},
-              "reads": {"type": "array", "items": {"type": "object", "properties": {"location": )" +
-    kLocationSchema + R"(, "why": {"type": "string"}}, "required": ["location"]}}
-            }
-          },
-          {"type": "string"}
+          {"type": "string", "description": "a path of a spec file, or a JSON text of one"}
         ]
       },
       "repo": {"type": "string", "description": "The repository directory; default: the server's working directory. It, and the repository found there, must lie inside the client's roots (for a client without roots, the server's working directory)."},
@@ -157,10 +135,24 @@ bool has_structured_output(std::string_view protocol) {
     return protocol >= "2025-06-18";
 }
 
+// The spec argument's object form: docs/spec.schema.json as compiled in, less the keys that
+// belong to a schema document ($schema, $id), not to a property of an inputSchema.
+Json spec_schema() {
+    Json schema = Json::parse(spec_schema_json());
+    schema.erase("$schema");
+    schema.erase("$id");
+    return schema;
+}
+
 }  // namespace
 
 Json tool_description(std::string_view protocol) {
-    static const Json tool = Json::parse(kToolJson);
+    static const Json tool = [] {
+        Json t = Json::parse(kToolJson);
+        Json& forms = t["inputSchema"]["properties"]["spec"]["anyOf"];
+        forms.insert(forms.begin(), spec_schema());
+        return t;
+    }();
     static const Json output = Json::parse(kOutputSchemaJson);
     Json t = tool;
     if (has_structured_output(protocol)) t["outputSchema"] = output;

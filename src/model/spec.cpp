@@ -39,11 +39,13 @@ std::string shown_key(std::string_view key) {
 }
 
 // The keys the parser reads at each place; any other is named in the spec's warnings.
-const std::vector<std::string_view> kTopKeys = {"id", "base", "target", "file_changes", "reads"};
 // `was` and `repin` are what --repin writes into each entry; the tool reads neither.
-const std::vector<std::string_view> kEditKeys = {"location", "change", "was", "repin"};
-const std::vector<std::string_view> kReadKeys = {"location", "why", "was", "repin"};
-const std::vector<std::string_view> kLocationKeys = {"path", "line", "end_line", "symbol"};
+const SpecKeys kKeys = {
+    {"id", "base", "target", "file_changes", "reads"},
+    {"location", "change", "was", "repin"},
+    {"location", "why", "was", "repin"},
+    {"path", "line", "end_line", "symbol"},
+};
 
 // Reads one spec object; every error names the JSON path of the offending value.
 class Reader {
@@ -67,7 +69,7 @@ class Reader {
                                     note == std::string_view("why") ? "file_changes" : "reads");
             else if (auto meant = closest_key(key, known))
                 line += fmt::format("; did you mean '{}'?", *meant);
-            else if (auto inner = note ? closest_key(key, kLocationKeys) : std::nullopt)
+            else if (auto inner = note ? closest_key(key, kKeys.location) : std::nullopt)
                 line += fmt::format("; did you mean 'location.{}'?", *inner);
             warnings_.push_back(std::move(line));
         }
@@ -134,7 +136,7 @@ class Reader {
             if (auto problem = symbol_problem(*a.symbol))
                 return fail(join(where, "symbol"), *problem);
         }
-        unknown_keys(*it, where, kLocationKeys);
+        unknown_keys(*it, where, kKeys.location);
         return std::nullopt;
     }
 
@@ -157,7 +159,8 @@ class Reader {
             if (auto e = opt_string(item, at, note_key, note)) return e;
             a.note = note.value_or("");
             const bool edit = kind == AnchorKind::Edit;
-            unknown_keys(item, at, edit ? kEditKeys : kReadKeys, edit ? "why" : "change", note_key);
+            unknown_keys(item, at, edit ? kKeys.edit : kKeys.read, edit ? "why" : "change",
+                         note_key);
             spec.anchors.push_back(std::move(a));
         }
         return std::nullopt;
@@ -180,7 +183,7 @@ class Reader {
         // The top level's keys first, then each anchor's as they come.
         std::vector<std::string> later = std::move(warnings_);
         warnings_.clear();
-        unknown_keys(doc, "", kTopKeys);
+        unknown_keys(doc, "", kKeys.top);
         warnings_.insert(warnings_.end(), std::make_move_iterator(later.begin()),
                          std::make_move_iterator(later.end()));
         return Spec{d.source, d.id_holder.value_or(""), d.base,
@@ -201,6 +204,10 @@ std::optional<std::int64_t> to_line(std::string_view s) {
 }
 
 }  // namespace
+
+const SpecKeys& spec_keys() {
+    return kKeys;
+}
 
 Result<Spec> parse_spec(std::string_view json_text, const std::string& source) {
     auto doc = parse_json(json_text);

@@ -172,10 +172,20 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
                                            "only", "prose", "repin", "repo", "since", "spec",
                                            "table_only", "target"});
     const Json& props = schema["properties"];
+    // The spec's object form is docs/spec.schema.json itself, compiled in at build time, less
+    // the keys of a schema document; then its string form.
+    REQUIRE(props["spec"]["anyOf"].size() == 2);
+    Json file = Json::parse(cptest::slurp(CONTEXT_PACK_SOURCE_DIR "/docs/spec.schema.json"));
+    CHECK(file["$schema"] == "https://json-schema.org/draft/2020-12/schema");
+    file.erase("$schema");
+    file.erase("$id");
+    CHECK(props["spec"]["anyOf"][0] == file);
     CHECK(props["spec"]["anyOf"][0]["type"] == "object");
-    CHECK(props["spec"]["anyOf"][1]["type"] == "string");
     CHECK(props["spec"]["anyOf"][0]["properties"]["file_changes"]["items"]["properties"]["location"]
                ["required"] == Json::array({"path", "line"}));
+    CHECK(
+        props["spec"]["anyOf"][1] ==
+        Json{{"type", "string"}, {"description", "a path of a spec file, or a JSON text of one"}});
     CHECK(props["at_base"]["type"] == "boolean");
     CHECK(props["table_only"]["type"] == "boolean");
     CHECK(props["context"]["type"] == "integer");

@@ -1,12 +1,15 @@
 // Spec parsing: the SPEC §2 shape, errors that name the JSON path, and --anchor arguments.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "context_pack/model/spec.hpp"
 #include "support/catch.hpp"
+#include "support/fixture.hpp"
 
 using cp::AnchorKind;
 using cp::parse_anchor_arg;
@@ -122,6 +125,33 @@ TEST_CASE("symbols are 1-128 bytes without whitespace") {
                          "p");
     REQUIRE(ok.ok());
     CHECK(ok->anchors[0].symbol == "&1144072861");
+}
+
+TEST_CASE("docs/spec.schema.json describes exactly the keys the parser reads") {
+    // The schema's properties at each place are the parser's keys there (was and repin, which
+    // --repin writes, included). tests/schema/spec.mjs checks the schema's types against the
+    // parser.
+    auto schema = nlohmann::json::parse(
+        cptest::slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/docs/spec.schema.json"));
+    auto described = [](const nlohmann::json& object) {
+        std::vector<std::string> keys;
+        for (const auto& item : object.at("properties").items()) keys.push_back(item.key());
+        std::sort(keys.begin(), keys.end());
+        return keys;
+    };
+    auto sorted = [](const std::vector<std::string_view>& parsed) {
+        std::vector<std::string> keys(parsed.begin(), parsed.end());
+        std::sort(keys.begin(), keys.end());
+        return keys;
+    };
+    const auto& keys = cp::spec_keys();
+    const auto& edit = schema["properties"]["file_changes"]["items"];
+    const auto& read = schema["properties"]["reads"]["items"];
+    CHECK(described(schema) == sorted(keys.top));
+    CHECK(described(edit) == sorted(keys.edit));
+    CHECK(described(read) == sorted(keys.read));
+    CHECK(described(edit["properties"]["location"]) == sorted(keys.location));
+    CHECK(described(read["properties"]["location"]) == sorted(keys.location));
 }
 
 TEST_CASE("invalid JSON says where") {

@@ -10,6 +10,8 @@
 //     schema is not checked against outputs that skip its branches;
 //  5. mutated documents (a renamed key, a wrong status, a string for an integer, ...) must FAIL,
 //     so the test cannot pass vacuously.
+// The specs it writes for the fixture validate against docs/spec.schema.json too (spec.mjs,
+// ctest's spec_schema, checks that schema).
 // Usage: node validate.mjs PATH/TO/context-pack
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -266,6 +268,20 @@ const drift = [
 ];
 const driftFile = path.join(dir, 'drift.jsonl');
 fs.writeFileSync(driftFile, drift.map((s) => JSON.stringify(s)).join('\n') + '\n');
+
+// These specs are fixtures too: each is one the input's contract, docs/spec.schema.json,
+// allows (tests/schema/spec.mjs checks that schema against the parser).
+{
+  const specSchema = JSON.parse(fs.readFileSync(path.join(source, 'docs', 'spec.schema.json'), 'utf8'));
+  const validateSpec = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }).compile(specSchema);
+  const specs = [['plan.json', specFile], ['unresolved.json', unresolvedFile]].map(([what, file]) =>
+    [what, JSON.parse(fs.readFileSync(file, 'utf8'))]);
+  drift.forEach((s, i) => specs.push([`drift.jsonl:${i + 1}`, s]));
+  for (const [what, s] of specs) {
+    if (validateSpec(s)) ok(`spec ${what} validates against docs/spec.schema.json`);
+    else fail(`spec ${what} validates against docs/spec.schema.json`, ajv.errorsText(validateSpec.errors, { separator: '\n' }));
+  }
+}
 
 // ---- runs ---------------------------------------------------------------------------------------
 const runs = [

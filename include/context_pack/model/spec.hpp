@@ -54,6 +54,16 @@ struct Spec {
     std::string json;
 };
 
+// The keys the parser reads at each place of a spec; any other is named in its warnings.
+// docs/spec.schema.json describes each of them (tests/model/test_spec.cpp checks).
+struct SpecKeys {
+    std::vector<std::string_view> top;       // the spec object
+    std::vector<std::string_view> edit;      // a file_changes[] entry
+    std::vector<std::string_view> read;      // a reads[] entry
+    std::vector<std::string_view> location;  // an entry's location
+};
+const SpecKeys& spec_keys();
+
 // Parses one spec object. `source` prefixes error messages.
 Result<Spec> parse_spec(std::string_view json_text, const std::string& source);
 
