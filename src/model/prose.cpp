@@ -90,71 +90,42 @@ class Collector {
 
     void run() {
         JsonTokens in(spec_.json);
-        if (!in.eat('{')) return;
-        if (in.eat('}')) return;
-        do {
-            const std::string key = json_string_value(in.token());
-            in.eat(':');
-            if (key == "id" || key == "base" || key == "target") {
+        if (in.peek() != '{') return;
+        in.object([&](std::string_view, const std::string& key) {
+            if (key == "id" || key == "base" || key == "target")
                 (void)in.value();
-            } else if ((key == "file_changes" || key == "reads") && in.peek() == '[') {
+            else if ((key == "file_changes" || key == "reads") && in.peek() == '[')
                 entries(in, key);
-            } else {
+            else
                 value(in, key);
-            }
-        } while (in.eat(','));
+        });
     }
 
   private:
     void entries(JsonTokens& in, const std::string& list) {
-        in.eat('[');
-        if (in.eat(']')) return;
-        std::size_t i = 0;
-        do {
-            const std::string at = fmt::format("{}[{}]", list, i++);
-            if (in.peek() != '{') {
-                value(in, at);
-                continue;
-            }
-            in.eat('{');
-            if (in.eat('}')) continue;
-            do {
-                const std::string key = json_string_value(in.token());
-                in.eat(':');
+        in.array([&](std::size_t i) {
+            const std::string at = fmt::format("{}[{}]", list, i);
+            if (in.peek() != '{') return value(in, at);
+            in.object([&](std::string_view, const std::string& key) {
                 if (key == "location" || key == "was" || key == "repin")
                     (void)in.value();
                 else
                     value(in, at + "." + key);
-            } while (in.eat(','));
-            in.eat('}');
-        } while (in.eat(','));
-        in.eat(']');
+            });
+        });
     }
 
     // Any value: its strings searched, its nested values each under its own path.
     void value(JsonTokens& in, const std::string& at) {
         const char c = in.peek();
-        if (c == '{') {
-            in.eat('{');
-            if (in.eat('}')) return;
-            do {
-                const std::string key = json_string_value(in.token());
-                in.eat(':');
-                value(in, at + "." + key);
-            } while (in.eat(','));
-            in.eat('}');
-        } else if (c == '[') {
-            in.eat('[');
-            if (in.eat(']')) return;
-            std::size_t i = 0;
-            do value(in, fmt::format("{}[{}]", at, i++));
-            while (in.eat(','));
-            in.eat(']');
-        } else if (c == '"') {
+        if (c == '{')
+            in.object([&](std::string_view, const std::string& key) { value(in, at + "." + key); });
+        else if (c == '[')
+            in.array([&](std::size_t i) { value(in, fmt::format("{}[{}]", at, i)); });
+        else if (c == '"')
             search(json_string_value(in.token()), at);
-        } else {
+        else
             (void)in.token();
-        }
     }
 
     void search(const std::string& text, const std::string& at) {

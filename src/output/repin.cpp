@@ -147,38 +147,29 @@ using Strings = std::function<std::string(std::string_view token)>;
 // Copies one value, every string and number byte for byte but the strings `strings` changes.
 void copy(Scanner& in, Writer& out, const Strings* strings = nullptr) {
     const char c = in.peek();
-    if (c == '{' || c == '[') {
-        const bool object = c == '{';
-        const char close = object ? '}' : ']';
-        in.eat(c);
-        out.begin(c);
-        if (!in.eat(close)) {
-            do {
-                if (object) {
-                    out.key(in.token());
-                    in.eat(':');
-                } else {
-                    out.item();
-                }
-                copy(in, out, strings);
-            } while (in.eat(','));
-            in.eat(close);
-        }
-        out.end(close);
-        return;
-    }
-    if (c == '"' && strings)
+    if (c == '{') {
+        out.begin('{');
+        in.object([&](std::string_view raw, const std::string&) {
+            out.key(raw);
+            copy(in, out, strings);
+        });
+        out.end('}');
+    } else if (c == '[') {
+        out.begin('[');
+        in.array([&](std::size_t) {
+            out.item();
+            copy(in, out, strings);
+        });
+        out.end(']');
+    } else if (c == '"' && strings) {
         out.scalar((*strings)(in.token()));
-    else
+    } else {
         out.scalar(in.token());
+    }
 }
 
 void skip(Scanner& in) {
     (void)in.value();
-}
-
-std::string key_name(std::string_view raw) {
-    return json_string_value(raw);
 }
 
 // "plan.r3" -> "plan.r4" (decimal, any length); nullopt for an id without .rN at its end.
@@ -215,34 +206,32 @@ class Revision {
 
     std::string run(Scanner& in) {
         const auto target = report_.target_commit();
-        in.eat('{');
         out_.begin('{');
-        const auto base = doc_.find("base");
-        if (target && base == doc_.end()) write("base", json_string(*target));
-        if (!in.eat('}')) {
-            do {
-                const auto raw = in.token();
-                in.eat(':');
-                const std::string name = key_name(raw);
-                out_.key(raw);
-                if (name == "base" && target) {
-                    skip(in);
-                    out_.scalar(json_string(*target));
-                } else if (name == "id" && in.peek() == '"') {
-                    const auto token = in.token();
-                    const auto next = next_revision(key_name(token));
-                    if (next)
-                        out_.scalar(json_string(*next));
-                    else
-                        out_.scalar(token);
-                } else if ((name == "file_changes" || name == "reads") && in.peek() == '[') {
-                    entries(in, name == "file_changes" ? AnchorKind::Edit : AnchorKind::Read, name);
-                } else {  // prose anywhere but in the revisions (add_prose_anchors)
-                    copy(in, out_, name == "target" || name == "id" ? nullptr : strings());
-                }
-            } while (in.eat(','));
-            in.eat('}');
-        }
+        if (target && doc_.find("base") == doc_.end()) write("base", json_string(*target));
+        in.object([&](std::string_view raw, const std::string& name) {
+            out_.key(raw);
+            if (name == "base" && target) {
+                skip(in);
+                out_.scalar(json_string(*target));
+            } else if (name == "id" && in.peek() == '"') {
+                const auto token = in.token();
+                if (const auto next = next_revision(json_string_value(token)))
+                    out_.scalar(json_string(*next));
+                else
+                    out_.scalar(token);
+            } else if ((name == "file_changes" || name == "reads") && in.peek() == '[') {
+                const AnchorKind kind =
+                    name == "file_changes" ? AnchorKind::Edit : AnchorKind::Read;
+                out_.begin('[');
+                in.array([&](std::size_t i) {
+                    out_.item();
+                    entry(in, kind, name, i);
+                });
+                out_.end(']');
+            } else {  // prose anywhere but in the revisions (add_prose_anchors)
+                copy(in, out_, name == "target" ? nullptr : strings());
+            }
+        });
         out_.end('}');
         return out_.take();
     }
@@ -253,23 +242,9 @@ class Revision {
         out_.scalar(raw);
     }
 
-    void entries(Scanner& in, AnchorKind kind, const std::string& list) {
-        in.eat('[');
-        out_.begin('[');
-        if (!in.eat(']')) {
-            std::size_t i = 0;
-            do {
-                out_.item();
-                entry(in, kind, list, i++);
-            } while (in.eat(','));
-            in.eat(']');
-        }
-        out_.end(']');
-    }
-
     void entry(Scanner& in, AnchorKind kind, const std::string& list, std::size_t i) {
         const auto found = results_.find({kind, i});
-        if (found == results_.end()) {  // parsing refuses a spec without it; never so
+        if (found == results_.end() || in.peek() != '{') {  // the parser refuses such a spec
             copy(in, out_);
             return;
         }
@@ -278,25 +253,18 @@ class Revision {
         const nlohmann::json& location = doc_.at(list).at(i).at("location");
         const auto end = location.find("end_line");
         const bool has_end = end != location.end() && !end->is_null();
-        in.eat('{');
         out_.begin('{');
-        if (!in.eat('}')) {
-            do {
-                const auto raw = in.token();
-                in.eat(':');
-                const std::string name = key_name(raw);
-                if (name == "was" || name == "repin") {  // this revision writes its own
-                    skip(in);
-                    continue;
-                }
-                out_.key(raw);
-                if (name == "location" && answer.to && in.peek() == '{')
-                    moved_location(in, *answer.to, has_end);
-                else
-                    copy(in, out_, name == "location" ? nullptr : strings());
-            } while (in.eat(','));
-            in.eat('}');
-        }
+        in.object([&](std::string_view raw, const std::string& name) {
+            if (name == "was" || name == "repin") {  // this revision writes its own
+                skip(in);
+                return;
+            }
+            out_.key(raw);
+            if (name == "location" && answer.to && in.peek() == '{')
+                moved_location(in, *answer.to, has_end);
+            else
+                copy(in, out_, name == "location" ? nullptr : strings());
+        });
         out_.key("\"was\"");
         out_.begin('{');
         write("base", json_string(was_base_));
@@ -309,31 +277,24 @@ class Revision {
     }
 
     void moved_location(Scanner& in, const Location& to, bool has_end) {
-        in.eat('{');
         out_.begin('{');
-        if (!in.eat('}')) {
-            do {
-                const auto raw = in.token();
-                in.eat(':');
-                const std::string name = key_name(raw);
-                out_.key(raw);
-                if (name == "path") {
-                    skip(in);
-                    out_.scalar(json_string(to.path));
-                } else if (name == "line") {
-                    skip(in);
-                    out_.scalar(std::to_string(to.line));
-                    if (!has_end && to.end_line != to.line)
-                        write("end_line", std::to_string(to.end_line));
-                } else if (name == "end_line") {
-                    skip(in);
-                    out_.scalar(std::to_string(to.end_line));
-                } else {
-                    copy(in, out_);
-                }
-            } while (in.eat(','));
-            in.eat('}');
-        }
+        in.object([&](std::string_view raw, const std::string& name) {
+            out_.key(raw);
+            if (name == "path") {
+                skip(in);
+                out_.scalar(json_string(to.path));
+            } else if (name == "line") {
+                skip(in);
+                out_.scalar(std::to_string(to.line));
+                if (!has_end && to.end_line != to.line)
+                    write("end_line", std::to_string(to.end_line));
+            } else if (name == "end_line") {
+                skip(in);
+                out_.scalar(std::to_string(to.end_line));
+            } else {
+                copy(in, out_);
+            }
+        });
         out_.end('}');
     }
 

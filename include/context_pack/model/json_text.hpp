@@ -3,7 +3,9 @@
 // recurse, can overflow the stack; an error is one line without the "[json.exception...]" tag.
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 #include "context_pack/core/result.hpp"
@@ -17,6 +19,9 @@ inline constexpr int kMaxJsonDepth = 256;
 // an Error such as "parse error at line 2, column 13: ...".
 Result<nlohmann::json> parse_json(std::string_view text);
 Result<nlohmann::ordered_json> parse_ordered_json(std::string_view text);
+
+// The string a JSON string token (quotes and escapes as written) stands for.
+std::string json_string_value(std::string_view token);
 
 // A JSON text that parse_json accepted, read token by token in document order, where a parsed
 // value has lost the order of its keys and the bytes of its numbers and strings. It trusts
@@ -35,14 +40,35 @@ class JsonTokens {
     // A whole value as written, nested values and all.
     std::string_view value();
 
+    // Reads an object ('{' next): `member(raw_key, key)` for each member in order, with the
+    // member's value next, which `member` reads; `raw_key` is the key's token as written.
+    template <class Member>
+    void object(Member&& member) {
+        eat('{');
+        if (eat('}')) return;
+        do {
+            const std::string_view raw = token();
+            eat(':');
+            member(raw, json_string_value(raw));
+        } while (eat(','));
+        eat('}');
+    }
+    // Reads an array ('[' next): `element(i)` for each element, which it reads.
+    template <class Element>
+    void array(Element&& element) {
+        eat('[');
+        if (eat(']')) return;
+        std::size_t i = 0;
+        do element(i++);
+        while (eat(','));
+        eat(']');
+    }
+
   private:
     void skip_space();
 
     std::string_view s_;
     std::size_t pos_ = 0;
 };
-
-// The string a JSON string token (quotes and escapes as written) stands for.
-std::string json_string_value(std::string_view token);
 
 }  // namespace cp
