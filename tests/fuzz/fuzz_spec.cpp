@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "context_pack/model/prose.hpp"
 #include "context_pack/model/report.hpp"
 #include "context_pack/model/spec.hpp"
 #include "context_pack/output/repin.hpp"
@@ -123,6 +124,37 @@ void check_repin(const cp::Spec& spec) {
     }
 }
 
+// --prose: the mentions come after the spec's own anchors as reads prose[0], prose[1], ...,
+// and a revision that moves every one of them a line down still parses.
+void check_prose(const cp::Spec& spec) {
+    cp::Spec with = spec;
+    cp::add_prose_anchors(with);
+    cp::SpecReport report;
+    report.source = spec.source;
+    report.base = "1111111111111111111111111111111111111111";
+    report.target = cp::Target::at("2222222222222222222222222222222222222222");
+    for (std::size_t i = 0; i < with.anchors.size(); ++i) {
+        const cp::Anchor& a = with.anchors[i];
+        if (i < spec.anchors.size()) {
+            if (a.mention) fail("a spec anchor taken for a mention", a.path);
+            continue;
+        }
+        if (!a.mention || a.kind != cp::AnchorKind::Read || a.path.empty() ||
+            a.index != i - spec.anchors.size())
+            fail("a mention that is not the next prose read", a.path);
+        cp::AnchorResult r;
+        r.anchor = a;
+        r.status = cp::Status::Moved;
+        if (a.line > 0 && a.last_line() >= a.line && a.last_line() < 1000000000000)
+            r.to = cp::Location{a.path, a.line + 1, a.last_line() + 1};
+        else
+            r.status = cp::Status::Unresolved;
+        report.anchors.push_back(std::move(r));
+    }
+    const std::string text = cp::repinned_spec(with, report, -1);
+    if (!cp::parse_spec(text, spec.source)) fail("the revision with prose does not parse", text);
+}
+
 void check(const cp::Spec& spec) {
     std::size_t edits = 0, reads = 0;
     for (const cp::Anchor& a : spec.anchors) {
@@ -147,6 +179,7 @@ void check(const cp::Spec& spec) {
         if (!same(spec.anchors[i], again->anchors[i]))
             fail("an anchor written back parses differently", again_text);
     check_repin(spec);
+    check_prose(spec);
 }
 
 }  // namespace
