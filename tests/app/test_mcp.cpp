@@ -295,6 +295,10 @@ TEST_CASE("mcp tools/call options reach the pipeline", "[mcp]") {
         CHECK(refused["isError"] == true);
         CHECK(text_of(refused).find("repin revises a plan onto a commit") != std::string::npos);
         CHECK(text_of(refused).find("then give target (HEAD") != std::string::npos);
+        auto typed = run_session(in_roots(
+            {d.repo.dir()}, {call(9, {{"spec", spec}, {"repo", d.repo.dir()}, {"repin", "yes"}})}));
+        CHECK(reply(typed, 9)["result"]["isError"] == true);
+        CHECK(text_of(reply(typed, 9)["result"]) == "repin must be a boolean, not a string");
     }
     SECTION("at_base") {
         auto r = result_of({{"at_base", true}, {"only", Json::array({"file_changes[0]"})}});

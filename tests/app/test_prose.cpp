@@ -81,3 +81,29 @@ TEST_CASE("prose: mentions resolve as reads, by name when one base file has it")
     CHECK(at_base[4]["status"] == "SAME");
     CHECK(at_base[4]["path"] == "lib/strings.c");
 }
+
+TEST_CASE("bad input B81: a mention that names no one file is UNRESOLVED; look-alikes are none") {
+    Repo repo;
+    repo.write("a/dup.c", "x\n");
+    repo.write("b/dup.c", "y\n");
+    repo.write("one.c", numbered(3));
+    const auto base = repo.commit("base");
+    cptest::TempDir dir;
+    const auto path = dir.path() + "/plan.json";
+    cptest::sh(
+        "cat > " + q(path),
+        R"({"base": ")" + base +
+            R"(", "reads": [{"location":
+        {"path": "one.c", "line": 1}, "why": ")"
+            R"(dup.c:1 nothere.c:2 one.c:9 http://h.io:8 localhost:8080 v1.2:3 12:30 /usr/x.h:1 one.c:2abc"}]})");
+    auto o = context_pack(repo.dir(), "--prose --at-base --format json " + q(path));
+    CHECK(o.status == 1);
+    const auto anchors = json::parse(o.out)["specs"][0]["anchors"];
+    REQUIRE(anchors.size() == 4);  // the read, then dup.c, nothere.c and one.c:9 only
+    CHECK(anchors[1]["reason"] ==
+          "dup.c names 2 files at base: a/dup.c, b/dup.c; write its path in full");
+    CHECK(anchors[2]["reason"] == "no file at base is nothere.c or ends in /nothere.c");
+    for (std::size_t i = 1; i < 4; ++i) CHECK(anchors[i]["status"] == "UNRESOLVED");
+    CHECK(anchors[3]["reason"].get<std::string>().find("past the end of the file") !=
+          std::string::npos);
+}

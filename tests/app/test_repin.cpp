@@ -239,7 +239,7 @@ TEST_CASE("repin: several specs give JSON Lines, and --anchor flags give a plan 
                       base + R"(", "path": "a.c", "line": 3, "end_line": 4}}]})"));
 }
 
-TEST_CASE("repin refuses what cannot make a revised plan, with the mend") {
+TEST_CASE("bad input B80: --repin refuses what cannot make a revised plan, with the mend") {
     Repo repo;
     repo.write("a.c", numbered(10));
     const auto base = repo.commit("base");
