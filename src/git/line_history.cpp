@@ -319,18 +319,25 @@ Result<std::vector<std::vector<LineChange>>> Repository::line_history(
         if (!head) return head.error();
         from = head.value();
         std::optional<Diff> renames;  // HEAD to the working tree, made once if a path needs it
-        for (std::size_t q = 0; q < queries.size(); ++q) {
-            if (start[q].empty()) continue;
-            const std::string& path = queries[q].path;
+        // Per path, once however many anchors it holds: where it was at HEAD, and the diff.
+        struct Side {
+            bool followed = false;  // a file on disk within the size limit
+            std::string old_path, old_oid;
+            line_log::DiffRanges diff;
+        };
+        std::map<std::string, Side> sides;
+        auto side_of = [&](const std::string& path) -> Result<const Side*> {
+            if (auto known = sides.find(path); known != sides.end()) return &known->second;
+            Side& side = sides[path];
             auto bytes = read_worktree_as_stored(path);
             if (!bytes) return bytes.error();
-            if (!bytes.value()) continue;  // not a file on disk: nothing to follow
-            std::string old_path = path, old_oid;
+            if (!bytes.value()) return &side;  // not a file on disk: nothing to follow
+            side.old_path = path;
             if (from) {
                 auto l = lookup(*from, path);
                 if (!l) return l.error();
                 if (l->entry && l->entry->kind == EntryKind::File) {
-                    old_oid = l->entry->oid;
+                    side.old_oid = l->entry->oid;
                 } else {
                     if (!renames) {
                         auto made = diff(*from, std::nullopt);
@@ -339,25 +346,34 @@ Result<std::vector<std::vector<LineChange>>> Repository::line_history(
                     }
                     const Delta* d = renames->find_new(path);
                     if (d && d->change == Change::Renamed) {
-                        old_path = d->old_path;
-                        old_oid = d->old_oid;
+                        side.old_path = d->old_path;
+                        side.old_oid = d->old_oid;
                     }
                 }
             }
             std::string old_bytes;
-            if (!old_oid.empty()) {
-                auto b = blob_within_limit(old_oid);
+            if (!side.old_oid.empty()) {
+                auto b = blob_within_limit(side.old_oid);
                 if (!b) return b.error();
-                if (!b->has_value()) continue;  // over the size limit: not followed
+                if (!b->has_value()) return &side;  // over the size limit: not followed
                 old_bytes = std::move(**b);
             }
             auto hunks = line_log_hunks(old_bytes, *bytes.value());
             if (!hunks) return hunks.error();
-            auto carried =
-                line_log::carry_back(queries[q].ranges, line_log::diff_ranges(hunks.value()));
+            side.diff = line_log::diff_ranges(hunks.value());
+            side.followed = true;
+            return &side;
+        };
+        for (std::size_t q = 0; q < queries.size(); ++q) {
+            if (start[q].empty()) continue;
+            auto side = side_of(queries[q].path);
+            if (!side) return side.error();
+            if (!side.value()->followed) continue;
+            const Side& s = *side.value();
+            auto carried = line_log::carry_back(queries[q].ranges, s.diff);
             in_worktree[q] = carried.touched;
             start[q].clear();
-            if (!old_oid.empty() && !carried.parent.empty()) start[q][old_path] = carried.parent;
+            if (!s.old_oid.empty() && !carried.parent.empty()) start[q][s.old_path] = carried.parent;
         }
     }
     if (from) {
