@@ -115,7 +115,13 @@ Result<Report> build_report(const Request& request) {
     std::vector<Spec> with_prose;  // --prose: the specs with their mentions as reads
     if (request.prose) {
         with_prose = request.specs;
-        for (Spec& spec : with_prose) add_prose_anchors(spec);
+        for (Spec& spec : with_prose)
+            if (std::size_t over = add_prose_anchors(spec))
+                return Error{fmt::format(
+                    "{}: {} takes at most {} distinct path:line mentions from a spec's text, and "
+                    "it holds {} more; cite fewer in one spec, or drop {}",
+                    text::printable(spec.source), names.prose.name, kMaxProseMentions, over,
+                    names.prose.name)};
     }
     const std::vector<Spec>& specs = request.prose ? with_prose : request.specs;
 

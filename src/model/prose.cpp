@@ -80,13 +80,26 @@ std::vector<MentionSpan> find_mentions(std::string_view text) {
 
 namespace {
 
+// A key as a field's path shows it: cut after 64 bytes, so that a long key costs each of its
+// mentions no more than that.
+std::string field_key(const std::string& key) {
+    constexpr std::size_t kMost = 64;
+    if (key.size() <= kMost) return key;
+    std::size_t cut = kMost;
+    while (cut > 0 && (static_cast<unsigned char>(key[cut]) & 0xc0) == 0x80) --cut;
+    return key.substr(0, cut) + "...";
+}
+
 // Walks a spec's JSON text and collects the mentions in its strings, with their JSON paths.
 class Collector {
   public:
     explicit Collector(Spec& spec) : spec_(spec) {
         for (const Anchor& a : spec.anchors)
             if (a.mention) ++next_;
+        first_ = next_;
     }
+
+    std::size_t over() const { return over_; }
 
     void run() {
         JsonTokens in(spec_.json);
@@ -97,7 +110,7 @@ class Collector {
             else if ((key == "file_changes" || key == "reads") && in.peek() == '[')
                 entries(in, key);
             else
-                value(in, key);
+                value(in, field_key(key));
         });
     }
 
@@ -110,7 +123,7 @@ class Collector {
                 if (key == "location" || key == "was" || key == "repin")
                     (void)in.value();
                 else
-                    value(in, at + "." + key);
+                    value(in, at + "." + field_key(key));
             });
         });
     }
@@ -119,7 +132,9 @@ class Collector {
     void value(JsonTokens& in, const std::string& at) {
         const char c = in.peek();
         if (c == '{')
-            in.object([&](std::string_view, const std::string& key) { value(in, at + "." + key); });
+            in.object([&](std::string_view, const std::string& key) {
+                value(in, at + "." + field_key(key));
+            });
         else if (c == '[')
             in.array([&](std::size_t i) { value(in, fmt::format("{}[{}]", at, i)); });
         else if (c == '"')
@@ -131,6 +146,10 @@ class Collector {
     void search(const std::string& text, const std::string& at) {
         for (MentionSpan& m : find_mentions(text)) {
             if (!seen_.emplace(m.path, m.line, m.end_line).second) continue;
+            if (next_ - first_ >= kMaxProseMentions) {
+                ++over_;
+                continue;
+            }
             Anchor a;
             a.kind = AnchorKind::Read;
             a.index = next_++;
@@ -144,15 +163,18 @@ class Collector {
     }
 
     Spec& spec_;
-    std::size_t next_ = 0;
+    std::size_t next_ = 0, first_ = 0;
+    std::size_t over_ = 0;  // distinct mentions past kMaxProseMentions
     std::set<std::tuple<std::string, std::int64_t, std::optional<std::int64_t>>> seen_;
 };
 
 }  // namespace
 
-void add_prose_anchors(Spec& spec) {
-    if (spec.json.empty()) return;
-    Collector(spec).run();
+std::size_t add_prose_anchors(Spec& spec) {
+    if (spec.json.empty()) return 0;
+    Collector collector(spec);
+    collector.run();
+    return collector.over();
 }
 
 }  // namespace cp

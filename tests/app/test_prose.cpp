@@ -107,3 +107,26 @@ TEST_CASE("bad input B81: a mention that names no one file is UNRESOLVED; look-a
     CHECK(anchors[3]["reason"].get<std::string>().find("past the end of the file") !=
           std::string::npos);
 }
+
+TEST_CASE("bad input B82: more prose mentions than one spec may hold is refused, not cut") {
+    Repo repo;
+    repo.write("a.c", numbered(3));
+    const auto base = repo.commit("base");
+    std::string why;
+    for (int i = 1; i <= 10002; ++i) why += "a.c:" + std::to_string(i) + " ";
+    const std::string long_key(100000, 'k');
+    cptest::TempDir dir;
+    const auto path = dir.path() + "/plan.json";
+    cptest::sh("cat > " + q(path), json{{"base", base},
+                                        {"reads", {{{"location", {{"path", "a.c"}, {"line", 1}}}}}},
+                                        {long_key, why}}
+                                       .dump());
+    auto o = context_pack(repo.dir(), "--prose --at-base --table " + q(path));
+    CHECK(o.status == 2);
+    CHECK(o.out.empty());
+    CHECK(o.err.find(": --prose takes at most 10000 distinct path:line mentions from a spec's "
+                     "text, and it holds 2 more; cite fewer in one spec, or drop --prose\n") !=
+          std::string::npos);
+    // Without --prose the same spec is a plain one.
+    CHECK(context_pack(repo.dir(), "--target HEAD --table " + q(path)).status == 0);
+}

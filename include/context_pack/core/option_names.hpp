@@ -20,6 +20,7 @@ struct OptionNames {
     OptionName since{"--since", "--since REV"};
     OptionName only{"--only", "--only ROW"};
     OptionName repin{"--repin", "--repin"};
+    OptionName prose{"--prose", "--prose"};
     OptionName max_file_mib{"--max-file-mib", "--max-file-mib N"};
     OptionName max_lines{"--max-lines", "--max-lines N"};
     OptionName max_window_lines{"--max-window-lines", "--max-window-lines N"};

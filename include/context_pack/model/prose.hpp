@@ -34,6 +34,9 @@ std::vector<MentionSpan> find_mentions(std::string_view text);
 // Appends the spec's mentions to its anchors as reads labelled prose[i], in document order,
 // each (path, line, end_line) once, from every string value but the tool's own: `id`, `base`,
 // `target`, each entry's `location`, `was` and `repin`. The spec's JSON text must be there.
-void add_prose_anchors(Spec& spec);
+// At most kMaxProseMentions are taken; returns how many more distinct ones there were (the
+// caller refuses the spec then: a cut is never silent). A field's keys are cut after 64 bytes.
+inline constexpr std::size_t kMaxProseMentions = 10000;
+std::size_t add_prose_anchors(Spec& spec);
 
 }  // namespace cp
