@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -188,6 +189,72 @@ std::optional<std::string> next_revision(const std::string& id) {
     return next;
 }
 
+// A JSON string token's text, and for each of its bytes (and its end) where that byte's
+// character is written in the token: escapes take several bytes of the token.
+struct Decoded {
+    std::string text;
+    std::vector<std::size_t> at;
+};
+
+void append_utf8(std::string& out, std::uint32_t c) {
+    if (c < 0x80) {
+        out += char(c);
+    } else if (c < 0x800) {
+        out += char(0xc0 | (c >> 6));
+        out += char(0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+        out += char(0xe0 | (c >> 12));
+        out += char(0x80 | ((c >> 6) & 0x3f));
+        out += char(0x80 | (c & 0x3f));
+    } else {
+        out += char(0xf0 | (c >> 18));
+        out += char(0x80 | ((c >> 12) & 0x3f));
+        out += char(0x80 | ((c >> 6) & 0x3f));
+        out += char(0x80 | (c & 0x3f));
+    }
+}
+
+// The token was parsed once (it is well formed, its surrogates paired).
+Decoded decode(std::string_view token) {
+    Decoded d;
+    auto hex = [&](std::size_t i) {
+        std::uint32_t v = 0;
+        for (std::size_t k = i; k < i + 4 && k < token.size(); ++k) {
+            const char c = token[k];
+            v = v * 16 + std::uint32_t(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+        }
+        return v;
+    };
+    std::size_t i = 1;
+    while (i + 1 < token.size()) {
+        const std::size_t start = i;
+        const std::size_t before = d.text.size();
+        if (token[i] != '\\') {
+            d.text += token[i++];
+        } else if (token[i + 1] != 'u') {
+            const char e = token[i + 1];
+            d.text += e == 'n'   ? '\n'
+                      : e == 't' ? '\t'
+                      : e == 'r' ? '\r'
+                      : e == 'b' ? '\b'
+                      : e == 'f' ? '\f'
+                                 : e;
+            i += 2;
+        } else {
+            std::uint32_t c = hex(i + 2);
+            i += 6;
+            if (c >= 0xd800 && c < 0xdc00 && i + 1 < token.size() && token[i] == '\\') {
+                c = 0x10000 + ((c - 0xd800) << 10) + (hex(i + 2) - 0xdc00);
+                i += 6;
+            }
+            append_utf8(d.text, c);
+        }
+        d.at.insert(d.at.end(), d.text.size() - before, start);
+    }
+    d.at.push_back(i);
+    return d;
+}
+
 class Revision {
   public:
     Revision(const SpecReport& report, const nlohmann::json& doc, int indent)
@@ -301,9 +368,13 @@ class Revision {
     // A string token with each mention of a carried prose anchor written where it is now: its
     // path as written unless the file was renamed, its new line or range.
     std::string prose(std::string_view token) {
-        const std::string text = json_string_value(token);
-        std::string revised;
-        std::size_t done = 0;
+        const Decoded decoded = decode(token);
+        const std::string& text = decoded.text;
+        std::string revised;   // the token's bytes, each carried mention written anew
+        std::size_t done = 0;  // of the token
+        bool escaped = false;  // a rewritten mention was written with escapes in it
+        std::string plain;     // the same, as text: for a mention written with escapes
+        std::size_t plain_done = 0;
         for (const MentionSpan& m : find_mentions(text)) {
             auto found = prose_.find({m.path, m.line, m.end_line});
             if (found == prose_.end()) continue;
@@ -314,14 +385,21 @@ class Revision {
             const Location& to = *answer.to;
             const std::string path =
                 to.path != a.anchor.path ? to.path : written.substr(0, written.find(':'));
-            revised += text.substr(done, m.at - done);
-            revised += m.end_line || to.end_line != to.line
-                           ? fmt::format("{}:{}-{}", path, to.line, to.end_line)
-                           : fmt::format("{}:{}", path, to.line);
-            done = m.at + m.size;
+            const std::string now = m.end_line || to.end_line != to.line
+                                        ? fmt::format("{}:{}-{}", path, to.line, to.end_line)
+                                        : fmt::format("{}:{}", path, to.line);
+            const std::size_t from = decoded.at[m.at], until = decoded.at[m.at + m.size];
+            escaped = escaped || until - from != m.size;
+            const std::string quoted = json_string(now);
+            revised += token.substr(done, from - done);
+            revised += std::string_view(quoted).substr(1, quoted.size() - 2);
+            done = until;
+            plain += text.substr(plain_done, m.at - plain_done) + now;
+            plain_done = m.at + m.size;
         }
         if (done == 0) return std::string(token);
-        return json_string(revised + text.substr(done));
+        if (escaped) return json_string(plain + text.substr(plain_done));
+        return revised + std::string(token.substr(done));
     }
 
     const Strings* strings() const { return strings_ ? &strings_ : nullptr; }

@@ -225,3 +225,29 @@ TEST_CASE("repinned_spec: base, id, end_line and the anchors that stay") {
         CHECK(out["reads"][1]["was"]["line"] == 7);
     }
 }
+
+TEST_CASE("repinned_spec rewrites a carried prose mention alone, its string's escapes kept") {
+    const std::string text =
+        R"({"reads": [{"location": {"path": "b.c", "line": 1}, "why": "caf\u00e9 \/ \u0041 )"
+        R"(\ud83d\ude00 see a.c:5 and a.c:9 \t tab"}], "x": ["a.c:5", "q\u002ec:1 a.c:5"]})";
+    cp::Spec spec = parsed(text);
+    cp::SpecReport report = same_everywhere(spec);
+    auto mention = [&](const char* written, std::int64_t line, cp::Status status,
+                       std::optional<cp::Location> to) {
+        cp::AnchorResult a;
+        a.anchor.kind = cp::AnchorKind::Read;
+        a.anchor.index = report.anchors.size() - 1;
+        a.anchor.path = "a.c";
+        a.anchor.line = line;
+        a.anchor.mention = cp::Mention{"reads[0].why", written, {}};
+        a.status = status;
+        a.to = std::move(to);
+        report.anchors.push_back(a);
+    };
+    mention("a.c:5", 5, cp::Status::Moved, cp::Location{"a.c", 7, 7});
+    mention("a.c:9", 9, cp::Status::Gone, std::nullopt);  // stays as written
+    const std::string out = cp::repinned_spec(spec, report, -1);
+    CHECK(out.find(R"("why":"caf\u00e9 \/ \u0041 \ud83d\ude00 see a.c:7 and a.c:9 \t tab")") !=
+          std::string::npos);
+    CHECK(out.find(R"("x":["a.c:7","q\u002ec:1 a.c:7"])") != std::string::npos);
+}
