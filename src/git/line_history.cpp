@@ -373,7 +373,8 @@ Result<std::vector<std::vector<LineChange>>> Repository::line_history(
             auto carried = line_log::carry_back(queries[q].ranges, s.diff);
             in_worktree[q] = carried.touched;
             start[q].clear();
-            if (!s.old_oid.empty() && !carried.parent.empty()) start[q][s.old_path] = carried.parent;
+            if (!s.old_oid.empty() && !carried.parent.empty())
+                start[q][s.old_path] = carried.parent;
         }
     }
     if (from) {
