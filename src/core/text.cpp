@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 
 namespace cp::text {
 
@@ -58,27 +59,58 @@ bool contains_word(std::string_view line, std::string_view needle) {
 
 namespace {
 
+// The length of the UTF-8 sequence at bytes[i] and its code point; 0 when it is none.
+std::size_t utf8_at(std::string_view bytes, std::size_t i, std::uint32_t& code) {
+    const auto c = static_cast<unsigned char>(bytes[i]);
+    const std::size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+                          : c >= 0xe0 && c <= 0xef ? 3
+                          : c >= 0xf0 && c <= 0xf4 ? 4
+                                                   : 0;
+    if (n == 0 || i + n > bytes.size()) return 0;
+    code = c & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+    for (std::size_t k = 1; k < n; ++k) {
+        const auto b = static_cast<unsigned char>(bytes[i + k]);
+        if ((b & 0xc0) != 0x80) return 0;
+        code = (code << 6) | (b & 0x3f);
+    }
+    return n;
+}
+
+// The characters that reorder text on a terminal (bidirectional overrides and isolates), which
+// can make code read other than it runs.
+bool reorders(std::uint32_t code) {
+    return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
 // printable() and visible(): control bytes escaped; `named` writes \n, \t and \r as such,
-// else the tab stays.
+// else the tab stays. C1 controls (as UTF-8, or a lone byte 80-9F that a terminal in 8-bit
+// mode takes for one) and the bidirectional overrides and isolates are escaped too.
 std::string escaped(std::string_view bytes, bool named) {
     std::string out;
     out.reserve(bytes.size());
     for (std::size_t i = 0; i < bytes.size(); ++i) {
         auto c = static_cast<unsigned char>(bytes[i]);
-        auto next = i + 1 < bytes.size() ? static_cast<unsigned char>(bytes[i + 1]) : 0;
-        if (named && c == '\n')
+        if (named && c == '\n') {
             out += "\\n";
-        else if (c == '\t')
+        } else if (c == '\t') {
             out += named ? "\\t" : "\t";
-        else if (named && c == '\r')
+        } else if (named && c == '\r') {
             out += "\\r";
-        else if (c < 0x20 || c == 0x7f)
+        } else if (c < 0x20 || c == 0x7f) {
             out += fmt::format("\\x{:02x}", c);
-        else if (c == 0xc2 && next >= 0x80 && next <= 0x9f) {  // a C1 control, as UTF-8
-            out += fmt::format("\\u{:04x}", next);
-            ++i;
-        } else
+        } else if (c < 0x80) {
             out += bytes[i];
+        } else if (std::uint32_t code = 0; std::size_t n = utf8_at(bytes, i, code)) {
+            if ((code >= 0x80 && code <= 0x9f) || reorders(code))
+                out += fmt::format("\\u{:04x}", code);
+            else
+                out += bytes.substr(i, n);
+            i += n - 1;
+        } else if (c <= 0x9f) {  // a lone C1 byte
+            out += fmt::format("\\x{:02x}", c);
+        } else {
+            out += bytes[i];
+        }
     }
     return out;
 }

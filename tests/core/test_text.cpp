@@ -146,3 +146,18 @@ TEST_CASE("similar_paths: the same basename elsewhere, or a typo away with the s
     CHECK(cp::text::similar_paths("src/util.c", base, 5) ==
           std::vector<std::string>{"lib/util.c", "test/util.c"});  // never itself
 }
+
+TEST_CASE("visible and printable escape lone C1 bytes and the characters that reorder text") {
+    using cp::text::printable;
+    using cp::text::visible;
+    CHECK(visible("a\x9b"
+                  "31mb") == "a\\x9b31mb");  // an 8-bit CSI, not UTF-8
+    CHECK(visible("\xe2\x80\xae"
+                  "cba") == "\\u202ecba");  // RIGHT-TO-LEFT OVERRIDE
+    CHECK(printable("x\xe2\x81\xa6y\xe2\x81\xa9") == "x\\u2066y\\u2069");
+    CHECK(visible("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") ==
+          "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");  // text stays text
+    CHECK(visible("\xff\xfe") == "\xff\xfe");            // not UTF-8, and no control
+    CHECK(visible("\xe2\x80") == "\xe2\\x80");           // a cut sequence: its C1 byte escaped
+    CHECK(visible("\xc2\x85") == "\\u0085");             // C1 as UTF-8, as before
+}

@@ -38,13 +38,16 @@ inline bool is_word_byte(unsigned char c) {
 // `git grep -w -F` would match it (it retries past a failed candidate).
 bool contains_word(std::string_view line, std::string_view needle);
 
-// `bytes` with control characters escaped (\n, \t, \xNN), for one-line messages and cells.
+// `bytes` with control characters escaped (\n, \t, \xNN, and as visible() does), for
+// one-line messages and cells.
 std::string printable(std::string_view bytes);
 
 // `line` as a terminal may show it and a person read it: control bytes (C0 but the tab, DEL,
-// and the C1 controls that UTF-8 encodes as C2 80-9F) escaped as \xNN or \u00NN, so that
-// file contents, names and spec text can neither forge lines nor send terminal escapes;
-// tabs and other text as they are.
+// the C1 controls that UTF-8 encodes as C2 80-9F, and a lone byte 80-9F, which a terminal in
+// 8-bit mode takes for one) escaped as \xNN or \u00NN, and the bidirectional overrides and
+// isolates (U+202A-202E, U+2066-2069) as \uNNNN, so that file contents, names, subjects and
+// spec text can neither forge lines, send terminal escapes nor reorder what is shown; tabs
+// and other text as they are.
 std::string visible(std::string_view line);
 
 // Cuts a line to at most `max_bytes` bytes without splitting a UTF-8 sequence; returns the
