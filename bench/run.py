@@ -21,6 +21,12 @@ Workloads (issue 4; docs/performance.md has the method and the results):
            `git grep` per symbol.
   scale    synthetic repositories of 100,000 and 5,000 files (bench/make_synthetic.py):
            resolving 10 anchors in unchanged files, at a commit and in the working tree.
+  history  --history-anchors (30) anchors of 5-40 lines in files changed between a tag some
+           thousands of commits back (--history-base, v2.48.0) and the repository's HEAD, some
+           in its busiest files, some in renamed ones: `--history --table --format json` against
+           the same without --history and against one `git log -L L,E:PATH --format=%H
+           --no-patch BASE..HEAD` per anchor, at the range the tool gives at the target; every
+           anchor's history must be git's list (else exit 1).
 
 Every measurement is the median of --runs interleaved repetitions (after one warm-up round;
 the order of the variants rotates every round) of the wall time of whole processes (cpu time
@@ -678,6 +684,157 @@ def scale(args, runner, scratch, rows, notes, ref_rows):
 
 
 # ----------------------------------------------------------------------------
+# 5. history
+
+def history_base(args, git_dir):
+    """--history-base as a commit id; on a repository without that tag, HEAD~1500."""
+    rev = args.history_base
+    p = subprocess.run(["git", "--git-dir=" + git_dir, "rev-parse", "--verify", "-q",
+                        rev + "^{commit}"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       env=ENV)
+    if p.returncode != 0:
+        if args.history_base_given:
+            raise SystemExit("--history-base names no commit: %s" % rev)
+        rev = "HEAD~1500"
+        log("history: no %s here, base %s" % (args.history_base, rev))
+        return rev, git_out(git_dir, "rev-parse", rev + "^{commit}").decode().strip()
+    return rev, p.stdout.decode().strip()
+
+
+def sample_history_anchors(args, git_dir, base, target, notes):
+    """--history-anchors anchors at base in files modified or renamed in base..target: a third in
+    the busiest of them (most commits touching them), a sixth in renamed ones when there are
+    renames, the rest in any. check.py's sample_anchors picks them, on the pair's name-status
+    limited to each group's files; its kinds outside those files (unchanged files, absent
+    files, lines past the end) are dropped, symbols too, and each range is stretched or cut to
+    5-40 lines."""
+    g = check.Git(git_dir)
+    blobs = check.BlobReader(g)
+    rng = random.Random(args.seed)
+    ns = [x for x in check.name_status(g, base, target) if x[0] in "MR"]
+    touches = collections.Counter(
+        p for p in git_out(git_dir, "log", "--format=", "--name-only", "--no-renames",
+                           "%s..%s" % (base, target)).decode(errors="replace").split("\n") if p)
+    busy = sorted(ns, key=lambda x: -(touches[x[2]] + (touches[x[3]] if x[3] != x[2] else 0)))[:10]
+    renamed = [x for x in ns if x[0] == "R"]
+    n = args.history_anchors
+    groups = [("busy", busy, n // 3)]
+    if renamed:
+        groups.append(("renamed", renamed, n // 6))
+    groups.append(("changed", ns, n - sum(g_[2] for g_ in groups)))
+
+    anchors, seen = [], set()
+    for gi, (name, group_ns, want) in enumerate(groups):
+        got = 0
+        for attempt in range(20):
+            if got >= want:
+                break
+            pair = {"base": base, "target": target, "ns": group_ns}
+            for a in check.sample_anchors(g, blobs, rng, pair, 2 * (want - got), gi):
+                if got >= want or a["kind"] not in ("M", "R"):
+                    continue
+                data = text_blob(blobs, base, a["path"])
+                nl = len(check.split_lines(data)) if data else 0
+                if nl < 5:
+                    continue
+                width = min(40, nl, max(5, a["end_line"] - a["line"] + 1))
+                s = min(a["line"], nl - width + 1)
+                key = (a["path"], s)
+                if key in seen:
+                    continue
+                seen.add(key)
+                anchors.append({"path": a["path"], "line": s, "end_line": s + width - 1,
+                                "group": name})
+                got += 1
+    blobs.close()
+    count = collections.Counter(a["group"] for a in anchors)
+    top = busy[0] if busy else None
+    notes.append("history: %d anchors at %s: %s; %d files modified or renamed (%d renamed), "
+                 "the busiest %s (%d commits touch it)" % (
+                     len(anchors), base[:12], ", ".join("%s %d" % (k, count[k]) for k, _, _ in groups),
+                     len(ns), len(renamed), top[3] if top else "-",
+                     touches[top[2]] + (touches[top[3]] if top[3] != top[2] else 0) if top else 0))
+    return anchors
+
+
+def history(args, runner, scratch, git_dir, rows, notes, failures):
+    base_name, base = history_base(args, git_dir)
+    target = git_out(git_dir, "rev-parse", "HEAD^{commit}").decode().strip()
+    n_commits = int(git_out(git_dir, "rev-list", "--count", "%s..%s" % (base, target)))
+    log("history: sampling %d anchors, %s..%s" % (args.history_anchors, base_name, target[:12]))
+    anchors = sample_history_anchors(args, git_dir, base, target, notes)
+    spec = os.path.join(scratch, "history.json")
+    with open(spec, "w") as f:
+        json.dump({"id": "bench-history", "base": base, "file_changes": [
+            {"location": {k: a[k] for k in ("path", "line", "end_line")},
+             "change": "history, %s" % a["group"]} for a in anchors]}, f)
+
+    tool = [args.tool, "-C", args.repo]
+    rest = ["--table", "--format", "json", "--target", target, spec]
+    with_ = [Cmd(tool + ["--history"] + rest, ok=(0, 1))]
+    without = [Cmd(tool + rest, ok=(0, 1))]
+
+    # the ranges at the target, from one run without --history, name git's commands
+    plain = tool_json(runner, without[0].argv)["specs"][0]["anchors"]
+    if [(a["path"], a["line"]) for a in plain] != [(a["path"], a["line"]) for a in anchors]:
+        raise RuntimeError("history: the tool's anchors are not the spec's")
+    tos = [a["to"] for a in plain]
+    gd = ["git", "--git-dir=" + git_dir]
+    followed = [(i, to) for i, to in enumerate(tos) if to]
+    git = [Cmd(gd + ["log", "-L", "%d,%d:%s" % (to["line"], to["end_line"], to["path"]),
+                     "--format=%H", "--no-patch", "%s..%s" % (base, target)])
+           for _, to in followed]
+
+    # agreement: the tool's history (and history_more's count) is git log -L's list, in order
+    doc = tool_json(runner, with_[0].argv)
+    got = doc["specs"][0]["anchors"]
+    sc = status_counts(doc)
+    agree, listed, longest, bad = 0, 0, 0, []
+    for (i, to), cmd in zip(followed, git):
+        want = runner.stdout(cmd).decode().split()
+        a = got[i]
+        mine = [h["commit"] for h in (a.get("history") or [])]
+        more = (a.get("history_more") or {}).get("count", 0)
+        listed += len(want)
+        longest = max(longest, len(want))
+        name = "%s:%d-%d (at base %s:%d-%d)" % (to["path"], to["line"], to["end_line"],
+                                               anchors[i]["path"], anchors[i]["line"],
+                                               anchors[i]["end_line"])
+        if a.get("to") != to:
+            bad.append("%s: --history moved the range to %s" % (name, a.get("to")))
+        elif a.get("history") is None:
+            bad.append("%s: no history, git lists %d commits" % (name, len(want)))
+        elif mine != want[:len(mine)] or len(mine) + more != len(want):
+            j = next((k for k, (x, y) in enumerate(zip(mine, want)) if x != y), min(len(mine), len(want)))
+            bad.append("%s: the tool lists %d (+%d more), git %d; first difference at #%d" % (
+                name, len(mine), more, len(want), j + 1))
+        else:
+            agree += 1
+    skipped = len(anchors) - len(followed)
+    agreement = "%d/%d anchors agree" % (agree, len(followed))
+    log("history: " + agreement)
+    notes.append("history: %s..%s (%s..HEAD), %d commits; statuses: %s" % (
+        base[:12], target[:12], base_name, n_commits,
+        ", ".join("%s %d" % kv for kv in sorted(sc.items()))))
+    notes.append("history: %s with git log -L (%d skipped: no range at the target); git lists "
+                 "%d commits in all, at most %d for one anchor, none for %d" % (
+                     agreement, skipped, listed, longest,
+                     sum(1 for (i, _) in followed if not (got[i].get("history") or []))))
+    for b in bad:
+        notes.append("history: DISAGREES: " + b)
+        failures.append("history: " + b)
+        log("history: DISAGREES: " + b)
+
+    st = compare(runner, {"tool": with_, "without": without, "git": git}, args.runs,
+                 label="history")
+    rows.append(Row("history: %d anchors, --history --table vs git log -L per anchor (%d procs)" % (
+        len(followed), len(git)), st["tool"], st["git"], 0.5))
+    rows.append(Row("history: --history vs the same without it (what history adds)",
+                    st["tool"], st["without"]))
+    return st, agreement
+
+
+# ----------------------------------------------------------------------------
 
 def print_table(title, rows, base_label):
     head = ["workload", "tool", base_label, "ratio", "target", "result", "cpu ratio",
@@ -706,7 +863,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="3 runs instead of --runs")
     ap.add_argument("--runs", type=int, default=9, help="measured rounds a workload (default 9)")
     ap.add_argument("--only", action="append",
-                    choices=["batch", "large-batch", "orient", "callers", "scale"],
+                    choices=["batch", "large-batch", "orient", "callers", "scale", "history"],
                     help="run only these workloads (repeatable)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pairs", type=int, default=12)
@@ -720,11 +877,19 @@ def main():
     ap.add_argument("--orient-gap", type=int, default=30, help="orient BASE = HEAD~N (default 30)")
     ap.add_argument("--scale-large", type=int, default=100000)
     ap.add_argument("--scale-small", type=int, default=5000)
+    ap.add_argument("--history-anchors", type=int, default=30,
+                    help="anchors of the history workload (default 30)")
+    ap.add_argument("--history-base", default=None,
+                    help="base of the history workload, target HEAD (default v2.48.0, "
+                         "else HEAD~1500)")
     ap.add_argument("--json", help="also write the results as JSON to this file")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory (specs, clone)")
     args = ap.parse_args()
     if args.quick:
         args.runs = 3
+    args.history_base_given = args.history_base is not None
+    if not args.history_base_given:
+        args.history_base = "v2.48.0"
     if args.anchors < 500 or args.pairs < 10:
         log("note: issue 4 asks for >= 500 anchors over >= 10 pairs")
     args.repo = os.path.abspath(args.repo)
@@ -732,7 +897,7 @@ def main():
     if not os.access(args.tool, os.X_OK):
         raise SystemExit("tool not executable: %s" % args.tool)
     git_dir = git_dir_of(args.repo)
-    only = set(args.only or ["batch", "large-batch", "orient", "callers", "scale"])
+    only = set(args.only or ["batch", "large-batch", "orient", "callers", "scale", "history"])
 
     scratch = tempfile.mkdtemp(prefix="cp-bench-")
     # Time a snapshot of the binary: others may rebuild build/ while the benchmark runs.
@@ -753,7 +918,8 @@ def main():
     tool_stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(os.stat(snap).st_mtime))
     runner = Runner(scratch)
     tool_ver = subprocess.run([args.tool, "--version"], stdout=subprocess.PIPE).stdout.decode().strip()
-    rows, ref_rows, notes = [], [], []
+    rows, ref_rows, notes, failures = [], [], [], []
+    agreement = None
     t_start = time.time()
     load_start = loadavg()
     try:
@@ -771,6 +937,8 @@ def main():
         if "scale" in only:
             log("scale: synthetic repositories")
             scale(args, runner, scratch, rows, notes, ref_rows)
+        if "history" in only:
+            agreement = history(args, runner, scratch, git_dir, rows, notes, failures)[1]
     finally:
         if args.keep:
             log("scratch kept: %s" % scratch)
@@ -797,6 +965,9 @@ def main():
     print("ratio: of wall-time medians (pass/fail); cpu ratio: of user+sys medians, for a noisy "
           "machine (git grep is multi-threaded, so its cpu exceeds its wall time)")
     print()
+    if agreement:
+        print("history: %s with git log -L, commits and order" % agreement)
+        print()
     print_table("Targets (issue 4) and comparisons", rows, "baseline")
     if ref_rows:
         print_table("Reference: git's own scaling and the tool against git on the synthetic trees",
@@ -816,8 +987,11 @@ def main():
                         "tool_cpu_s": r.tool.cpu, "base_cpu_s": r.base.cpu,
                         "tool_walls": r.tool.walls, "base_walls": r.base.walls}
                        for r in rows + ref_rows], f, indent=1)
+    for f in failures:
+        print("FAILED: " + f)
+        log("FAILED: " + f)
     failed = [r for r in rows if r.verdict() == "FAIL"]
-    return 1 if failed else 0
+    return 1 if failed or failures else 0
 
 
 if __name__ == "__main__":
