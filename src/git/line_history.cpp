@@ -10,6 +10,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "context_pack/core/text.hpp"
 #include "diff_steps.hpp"
 #include "libgit2.hpp"
 
@@ -272,6 +273,8 @@ class Walker {
 // git's %s (pretty.c's format_subject): the lines of the message's first paragraph, each
 // without its trailing whitespace, joined by a space.
 // Blank lines before it are skipped (skip_blank_lines); git's isspace is " \t\n\r".
+constexpr std::size_t kMaxSubjectBytes = 1000;
+
 std::string subject_of(std::string_view message) {
     std::string out;
     bool leading = true;
@@ -300,6 +303,10 @@ Result<LineChange> change_of(const Repository& repo, const git_oid& oid) {
     c.author_time = git_commit_author(commit.get())->when.time;
     const char* message = git_commit_message(commit.get());
     c.subject = subject_of(message ? message : "");
+    // A subject is a line to read; one of megabytes would be copied into every anchor it
+    // touched. Cut as a code line is, and say so.
+    if (std::size_t cut = text::cut_line(c.subject, kMaxSubjectBytes))
+        c.subject += fmt::format("… (+{} bytes)", cut);
     return c;
 }
 

@@ -100,3 +100,18 @@ TEST_CASE("history option: JSON, table and windows", "[history]") {
     o = cptest::context_pack(h.repo.dir(), "--table" + anchors);
     CHECK(o.out.find("history") == std::string::npos);
 }
+
+TEST_CASE("history option: a subject of kilobytes is cut after 1000 bytes, and says so",
+          "[history]") {
+    cptest::Repo repo;
+    repo.write("a.c", cptest::numbered(5));
+    const auto base = repo.commit("base");
+    repo.write("a.c", "X1\nL2\nL3\nL4\nL5\n");
+    const auto target = repo.commit(std::string(5000, 's'));
+    auto o = cptest::context_pack(repo.dir(), "--history --format json --target " + target +
+                                                  " --base " + base + " --anchor a.c:1-2");
+    INFO(o.err);
+    const auto history = json::parse(o.out)["specs"][0]["anchors"][0]["history"];
+    REQUIRE(history.size() == 1);
+    CHECK(history[0]["subject"] == std::string(1000, 's') + "… (+4000 bytes)");
+}
