@@ -83,9 +83,14 @@ Result<Unit> add_history(const git::Repository& repo, const PairGroup& group,
     auto found = repo.line_history(group.base, group.target, queries);
     if (!found && !found.error().unreadable_object()) return found.error();
     if (!found) {  // an object the walk needs: every anchor says so, its history unknown
+        // In a shallow clone the walk stops at a missing parent; what mends it is the rest of
+        // the history, not an fsck.
+        const std::string why =
+            repo.is_shallow() ? "this is a shallow clone, and the walk reached a commit whose "
+                                "parents it lacks (git fetch --unshallow brings them)"
+                              : found.error().message;
         for (AnchorResult* r : asked)
-            r->reason = (r->reason ? *r->reason + "; " : "") +
-                        "its history cannot be told: " + found.error().message;
+            r->reason = (r->reason ? *r->reason + "; " : "") + "its history cannot be told: " + why;
         return Unit{};
     }
     for (std::size_t q = 0; q < queries.size(); ++q) {

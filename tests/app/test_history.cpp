@@ -115,3 +115,34 @@ TEST_CASE("history option: a subject of kilobytes is cut after 1000 bytes, and s
     REQUIRE(history.size() == 1);
     CHECK(history[0]["subject"] == std::string(1000, 's') + "… (+4000 bytes)");
 }
+
+TEST_CASE("history option: in a shallow clone, git log -L's answer or the mend that brings it",
+          "[history]") {
+    cptest::Repo repo;
+    repo.write("a.c", cptest::numbered(5));
+    repo.commit("one");
+    repo.write("a.c", "X1\nL2\nL3\nL4\nL5\n");
+    repo.commit("two");
+    repo.write("a.c", "Y1\nL2\nL3\nL4\nL5\n");
+    repo.commit("three");
+    cptest::TempDir dir;
+    const std::string clone = dir.path() + "/clone";
+    auto made = cptest::sh("git clone -q --depth 2 " + cptest::q("file://" + repo.dir()) + " " +
+                           cptest::q(clone));
+    REQUIRE(made.status == 0);
+    auto o = cptest::context_pack(clone,
+                                  "--history --format json --target HEAD --base HEAD~1 "
+                                  "--anchor a.c:1-2");
+    INFO(o.err);
+    REQUIRE(o.status <= 1);
+    const auto a = json::parse(o.out)["specs"][0]["anchors"][0];
+    if (a["history"].is_null()) {
+        CHECK(a["reason"].get<std::string>().find(
+                  "its history cannot be told: this is a shallow clone, and the walk reached a "
+                  "commit whose parents it lacks (git fetch --unshallow brings them)") !=
+              std::string::npos);
+    } else {
+        REQUIRE(a["history"].size() == 1);
+        CHECK(a["history"][0]["subject"] == "three");
+    }
+}
