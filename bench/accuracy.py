@@ -26,16 +26,49 @@ modified and renamed files are sampled too. Every range has a line of >= 8 non-s
 duplicate in a .po file, a copy in contrib/examples) and lost the anchored copy survives
 once, in the other place. The report counts those apart ("a 2nd copy at base").
 
+A TOUCHED answer carries `best` (the sub-range at the target its base lines became, with a
+`tier`: exact, whitespace, edited, split, merged or moved when located, ambiguous or deleted
+when not) and `line_map` (one entry a base line). For every anchor answered TOUCHED with a
+`best`, the new columns count (each anchor in one of them, the first that applies):
+
+  best ambiguous       tier ambiguous (line null, `candidates` beside it);
+  best deleted         tier deleted;
+  best exact           located and equal to the ground truth (path, line, end_line);
+  best wrong confident located, and either it does not overlap the ground truth at all
+                       (another file counts as no overlap), or it overlaps it but claims
+                       tier exact or whitespace without being equal to it;
+  best covering        located, contains the ground truth, wider;
+  best overlapping     located, overlaps the ground truth partly, tier neither exact nor
+                       whitespace (not counted wrong, not counted right).
+
+A second kind of anchor, "edited" (--edited N a pair, 0 to leave it out), judges `best` where
+the text does NOT survive: one-line anchors on base lines that a `git diff -U0` hunk of a
+modified or renamed file replaces, where the hunk removes as many lines as it adds (a pure
+replacement block of at most 5 lines), the removed line and the added line at the same offset
+are similar (edit similarity >= 0.7: 1 - Levenshtein / longer length, on the lines with
+spaces and tabs removed), and no other added line of that hunk is that similar to it. That
+added line is taken as the ground truth. This truth is a HEURISTIC, not an oracle: it trusts
+the diff's alignment of the block, and a line rewritten past 0.7, or one whose meaning moved
+to another line, is judged against a guess; read the listed cases before blaming the tool.
+Removed lines pass the same rule as the other anchors (>= 8 non-space bytes, no CR), one
+anchor a hunk at most, never a range already sampled as the first kind; they are drawn with
+their own random stream, so the first kind's sample for a seed is the one --edited 0 draws.
+Each wrong confident `best` is listed with the command line that reproduces it and, for
+every base line whose `line_map` entry is not its ground-truth line, the base text, the
+text at the line it was mapped to and the ground truth's text.
+
 Standard library only. The repository is only read (ls-tree, cat-file, diff); scratch
 files go to a temporary directory, removed unless --keep. The tool binary is copied there
 first, so a rebuild during the run does not change what is measured.
 
-Exit status: 0 the goal holds (every anchor found exactly, no wrong confident answer),
-1 it does not, 2 usage error.
+Exit status: 0 the goal holds (every anchor of the first kind found exactly, no wrong
+confident answer, and no wrong confident `best` in either kind), 1 it does not, 2 usage
+error.
 """
 
 import argparse
 import collections
+import hashlib
 import json
 import os
 import random
@@ -56,6 +89,8 @@ MAX_LEN = 30              # anchor length, lines
 PER_HUNK = 3              # at most this many anchors from one deletion hunk (or deleted file)
 LOST_SHARE = 0.6          # share of a pair's anchors taken from ranges the diff loses
 LOST_LENGTHS = [(1, 2, 0.25), (3, 12, 0.45), (13, MAX_LEN, 0.30)]  # lines, share of those
+EDIT_SIM = 0.7            # edited kind: the similarity a removed and an added line need
+EDIT_MAX = 5              # edited kind: the largest 1:1 replacement block, lines
 
 
 # ----------------------------------------------------------------------------
@@ -83,6 +118,35 @@ def key_index(block):
         if n > best:
             best, at = n, i
     return at
+
+
+def squeeze(line):
+    """The line without spaces and tabs (nor CR, FF, VT), as the similarity compares it."""
+    return line.translate(None, b" \t\r\f\v")
+
+
+def levenshtein(a, b):
+    if len(a) < len(b):
+        a, b = b, a
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def similarity(x, y):
+    """Normalised edit similarity of two lines, whitespace removed: 1 - distance / longer
+    (when the lengths alone put it under EDIT_SIM, the shorter / longer bound instead)."""
+    a, b = squeeze(x), squeeze(y)
+    n = max(len(a), len(b))
+    if n == 0:
+        return 1.0
+    if min(len(a), len(b)) < EDIT_SIM * n:   # the length gap alone keeps it under the bar
+        return min(len(a), len(b)) / float(n)
+    return 1.0 - levenshtein(a, b) / float(n)
 
 
 # ----------------------------------------------------------------------------
@@ -214,6 +278,67 @@ def candidates_for_pair(git, blobs, rng, pair, max_lost, max_plain):
         if block_ok(lines[s - 1:e]):
             plain.append((path, s, e, "plain", None))
     return lost, plain, texts
+
+
+def edited_for_pair(blobs, rng, pair, texts, want, taken):
+    """The edited kind: up to `want` one-line anchors on base lines a -U0 hunk replaces 1:1
+    (as many lines added as removed, at most EDIT_MAX), each with its heuristic ground truth,
+    the added line at the same offset: similar to it (>= EDIT_SIM) while no other added line
+    of the hunk is. One anchor a hunk at most; none of the ranges in `taken`. Hunks are drawn
+    in a random order and judged only until `want` anchors are found."""
+    if want <= 0:
+        return []
+    base, target = pair["base"], pair["target"]
+    pool = [(path, h) for path in sorted(pair["hunks"]) for h in pair["hunks"][path]
+            if 0 < h[1] == h[3] <= EDIT_MAX]
+    rng.shuffle(pool)
+    new_texts = {}
+
+    def base_text(path):
+        if path not in texts:
+            data = blobs.read(base, path)
+            texts[path] = (split_lines(data) if data and not is_binary(data)
+                           and "\n" not in path else None)
+        return texts[path]
+
+    def target_text(path):
+        if path not in new_texts:
+            data = blobs.read(target, path)
+            new_texts[path] = (split_lines(data) if data and not is_binary(data)
+                               and "\n" not in path else None)
+        return new_texts[path]
+
+    out = []
+    for path, (os_, oc, ns_, nc) in pool:
+        if len(out) >= want:
+            break
+        new = pair["status"][path][1]
+        old_lines, new_lines = base_text(path), target_text(new)
+        if (not old_lines or not new_lines or os_ + oc - 1 > len(old_lines)
+                or ns_ + nc - 1 > len(new_lines)):
+            continue
+        removed = old_lines[os_ - 1:os_ - 1 + oc]
+        added = new_lines[ns_ - 1:ns_ - 1 + nc]
+        offsets = list(range(oc))
+        rng.shuffle(offsets)
+        for k in offsets:
+            line = removed[k]
+            if (path, os_ + k, os_ + k) in taken or not block_ok([line]):
+                continue
+            sim = similarity(line, added[k])
+            if sim < EDIT_SIM:
+                continue
+            if any(similarity(line, added[o]) >= EDIT_SIM for o in range(nc) if o != k):
+                continue
+            out.append({"path": path, "line": os_ + k, "end_line": os_ + k, "origin": "edited",
+                        "file": {"M": "modified", "R": "renamed"}[pair["status"][path][0]],
+                        "class": "edited line", "truth": (new, ns_ + k, ns_ + k),
+                        "hunk": (os_, oc, ns_, nc), "similarity": round(sim, 3),
+                        "whitespace_only": squeeze(line) == squeeze(added[k]),
+                        "block": [line], "copies_at_base": 1, "same_file": True,
+                        "truth_file_changed": True})
+            break
+    return out
 
 
 # ----------------------------------------------------------------------------
@@ -393,6 +518,53 @@ def judge(got, truth):
             "best": best, "candidates_total": got.get("candidates_total") or 0}
 
 
+LOCATED_TIERS = ("exact", "whitespace", "edited", "split", "merged", "moved")
+
+
+def judge_best(got, truth):
+    """The verdict on a TOUCHED answer's `best` (None when there is none to judge)."""
+    b = got.get("best")
+    if got.get("status") != "TOUCHED" or not isinstance(b, dict):
+        return None
+    tier = b.get("tier")
+    at = loc(b)
+    res = {"tier": tier, "at": at, "score": b.get("score"), "listed": False}
+    if tier == "ambiguous":
+        res["verdict"] = "ambiguous"
+        res["listed"] = truth in [loc(c) for c in b.get("candidates") or []]
+        return res
+    if tier == "deleted" or at[1] is None or at[2] is None:
+        res["verdict"] = "deleted" if tier == "deleted" else "unlocated"
+        return res
+    overlap = at[0] == truth[0] and at[1] <= truth[2] and truth[1] <= at[2]
+    if at == truth:
+        res["verdict"] = "exact"
+    elif not overlap or tier in ("exact", "whitespace"):
+        res["verdict"] = "wrong"
+        res["reason"] = ("no overlap, truth in another file" if at[0] != truth[0] else
+                         "no overlap" if not overlap else
+                         "overlaps, not equal")
+    elif at[1] <= truth[1] and truth[2] <= at[2]:
+        res["verdict"] = "covering"
+    else:
+        res["verdict"] = "overlapping"
+    return res
+
+
+def line_verdicts(got, truth, n):
+    """Per base line of the anchor: (target line or None, tier, score, truth line), the truth
+    line being where that base line sits in the ground truth (None when the truth's length
+    differs from the anchor's, which the sampling never makes)."""
+    lm = got.get("line_map") or []
+    same_len = truth[2] - truth[1] + 1 == n
+    out = []
+    for i in range(n):
+        e = lm[i] if i < len(lm) and isinstance(lm[i], dict) else {}
+        out.append((e.get("target"), e.get("tier"), e.get("score"),
+                    truth[1] + i if same_len else None))
+    return out
+
+
 def why_missed(a, got):
     """A short reason for an anchor that is not found exactly."""
     st, ld = got.get("status"), bool(got.get("lines_deleted"))
@@ -423,10 +595,15 @@ def main():
     ap.add_argument("--min-gap", type=int, default=50, help="first-parent commits, at least")
     ap.add_argument("--max-gap", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--edited", type=int, default=10, metavar="N",
+                    help="edited-kind anchors a pair, at most (0: none)")
     ap.add_argument("--json", metavar="FILE", help="write every anchor's verdict here")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
     args = ap.parse_args()
 
+    if args.edited < 0:
+        print("--edited must be 0 or more", file=sys.stderr)
+        return 2
     repo = os.path.abspath(args.repo)
     gd = subprocess.run(["git", "-C", repo, "rev-parse", "--absolute-git-dir"],
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=GIT_ENV)
@@ -441,8 +618,12 @@ def main():
     tool = os.path.join(scratch, "context-pack")
     shutil.copy2(args.tool, tool)
     version = subprocess.run([tool, "--version"], stdout=subprocess.PIPE).stdout.decode().strip()
+    with open(tool, "rb") as f:
+        md5 = hashlib.md5(f.read()).hexdigest()
 
     rng = random.Random(args.seed)
+    rng_edited = random.Random("edited %d" % args.seed)   # its own stream: the first kind's
+    # sample does not depend on --edited
     git = Git(git_dir)
     t0 = time.perf_counter()
     pairs = pick_pairs(git, rng, args.pairs, args.min_gap, args.max_gap)
@@ -453,7 +634,6 @@ def main():
     for pi, pair in enumerate(pairs):
         blobs = BlobReader(git)
         lost, plain, texts = candidates_for_pair(git, blobs, rng, pair, 1500, 300)
-        blobs.close()
         finder = Finder(reader, lost + plain, texts)
         occ = finder.occurrences(tree_files(git, pair["target"]))
         at_base = finder.occurrences(tree_files(git, pair["base"]))
@@ -499,6 +679,11 @@ def main():
             anchors.append(a)
         rng.shuffle(anchors)
         pair["anchors"] = anchors
+        pair["edited"] = edited_for_pair(
+            blobs, rng_edited, pair, texts, args.edited,
+            {(a["path"], a["line"], a["end_line"]) for a in anchors})
+        n_cand["edited"] += len(pair["edited"])
+        blobs.close()
     reader.close()
     t_sample = time.perf_counter() - t0
 
@@ -507,7 +692,8 @@ def main():
     with open(jsonl, "w") as f:
         for i, pair in enumerate(pairs):
             reads = [{"location": {"path": a["path"], "line": a["line"], "end_line": a["end_line"]},
-                      "why": "accuracy %d.%d" % (i, j)} for j, a in enumerate(pair["anchors"])]
+                      "why": "accuracy %d.%d" % (i, j)}
+                     for j, a in enumerate(pair["anchors"] + pair["edited"])]
             f.write(json.dumps({"id": "pair%02d" % i, "base": pair["base"],
                                 "target": pair["target"], "reads": reads}) + "\n")
     cmd = [tool, "-C", repo, "--format", "json", jsonl]
@@ -528,15 +714,21 @@ def main():
 
     # ---- judge
     rows = []
+    erows = []                           # the edited kind
     for i, pair in enumerate(pairs):
         got_anchors = specs[i].get("anchors", [])
-        for j, a in enumerate(pair["anchors"]):
+        for j, a in enumerate(pair["anchors"] + pair["edited"]):
             got = got_anchors[j] if j < len(got_anchors) else {}
             if (got.get("path"), got.get("line"), got.get("end_line")) != (a["path"], a["line"], a["end_line"]):
                 print("pair%02d anchor %d: the tool echoes %s:%s-%s; scratch kept: %s" % (
                     i, j, got.get("path"), got.get("line"), got.get("end_line"), scratch))
                 return 1
+            if j >= len(pair["anchors"]):
+                erows.append({"pair": i, "anchor": a, "got": got,
+                              "best_verdict": judge_best(got, a["truth"])})
+                continue
             v = judge(got, a["truth"])
+            v["best_verdict"] = judge_best(got, a["truth"])
             v.update({"pair": i, "anchor": a, "got": got})
             if v["where"] != "exact":
                 v["why"] = ("a confident answer elsewhere: " + ", ".join(k for k, _ in v["wrong"])
@@ -551,23 +743,53 @@ def main():
             shlex.quote(repo), pair["base"][:12], pair["target"][:12],
             shlex.quote("%s:%d-%d" % (a["path"], a["line"], a["end_line"])))
 
-    # reproduce every wrong confident answer alone
-    for v in rows:
-        if not v["wrong"]:
-            continue
+    def alone(v):
+        """The tool's answer for the anchor given alone on the command line (None if none)."""
         pair, a = pairs[v["pair"]], v["anchor"]
         q = subprocess.run([tool, "-C", repo, "--base", pair["base"], "--target", pair["target"],
                             "--anchor", "%s:%d-%d" % (a["path"], a["line"], a["end_line"]),
                             "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            alone = json.loads(q.stdout)["specs"][0]["anchors"][0]
-            v["reproduced"] = judge(alone, a["truth"])["wrong"] == v["wrong"]
-        except (ValueError, KeyError, IndexError):
-            v["reproduced"] = False
+            return json.loads(q.stdout)["specs"][0]["anchors"][0]
+        except (ValueError, KeyError, IndexError, TypeError):
+            return None
+
+    def best_wrong(v):
+        bv = v.get("best_verdict")
+        return bool(bv) and bv["verdict"] == "wrong"
+
+    # reproduce every wrong confident answer, and every wrong confident best, alone
+    for v in rows + erows:
+        if not v.get("wrong") and not best_wrong(v):
+            continue
+        got = alone(v)
+        if v.get("wrong"):
+            v["reproduced"] = got is not None and judge(got, v["anchor"]["truth"])["wrong"] == v["wrong"]
+        if best_wrong(v):
+            bv = judge_best(got, v["anchor"]["truth"]) if got is not None else None
+            v["best_reproduced"] = (bv is not None and bv["verdict"] == "wrong"
+                                    and (bv["at"], bv["tier"]) == (v["best_verdict"]["at"],
+                                                                   v["best_verdict"]["tier"]))
 
     # ---- report
     def pct(k, n):
         return "%5.1f%%" % (100.0 * k / n) if n else "    -"
+
+    BEST_COLS = ("exact", "covering", "overlapping", "wrong", "ambiguous", "deleted")
+
+    def best_counts(sel):
+        bvs = [v["best_verdict"] for v in sel if v.get("best_verdict")]
+        c = collections.Counter(b["verdict"] for b in bvs)
+        listed = sum(b["verdict"] == "ambiguous" and b["listed"] for b in bvs)
+        return len(bvs), c, listed
+
+    def best_cells(sel):
+        nb, c, listed = best_counts(sel)
+        cells = [str(nb)] + ["%d" % c[k] for k in BEST_COLS]
+        cells[1 + BEST_COLS.index("ambiguous")] = "%d (%d listed)" % (c["ambiguous"], listed)
+        if c["unlocated"]:
+            cells[-1] += " +%d unlocated" % c["unlocated"]
+        return " | ".join(cells)
 
     def table(sel, title):
         n = len(sel)
@@ -579,18 +801,22 @@ def main():
         w = sum(bool(v["wrong"]) for v in sel)
         conf = sum(v["confident"] for v in sel)
         dup = sum(v["anchor"]["copies_at_base"] > 1 for v in sel)
-        return "| %s | %d | %d | %d (%s) | %d (%s) | %d | %d | %d | %d of %d |" % (
-            title, n, dup, d, pct(d, n).strip(), x, pct(x, n).strip(), cov, lst, nf, w, conf)
+        return "| %s | %d | %d | %d (%s) | %d (%s) | %d | %d | %d | %d of %d | %s |" % (
+            title, n, dup, d, pct(d, n).strip(), x, pct(x, n).strip(), cov, lst, nf, w, conf,
+            best_cells(sel))
 
+    BEST_HEAD = ("TOUCHED with `best` | best exact | best covering | best overlapping "
+                 "| best wrong confident | best ambiguous (truth among its candidates) "
+                 "| best deleted")
     head = ("| anchors | n | of them with a 2nd copy at base | exact, diff alone "
             "| exact, with relocation | covering (TOUCHED) | listed (candidates) | not found "
-            "| wrong confident (of confident) |\n"
-            "|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+            "| wrong confident (of confident) | " + BEST_HEAD + " |\n"
+            "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     one = [v for v in rows if v["anchor"]["copies_at_base"] == 1]
     two = [v for v in rows if v["anchor"]["copies_at_base"] > 1]
     lost = [v for v in rows if v["anchor"]["class"] in ("every line removed", "file deleted")]
     out = []
-    out.append("context-pack accuracy beyond the diff: %s" % version)
+    out.append("context-pack accuracy beyond the diff: %s (binary md5 %s)" % (version, md5))
     out.append("repo %s, seed %d, %d pairs (gaps %d-%d first-parent commits), %d anchors; "
                "sampling %.1f s, tool %.2f s (one run, exit %d)" % (
                    repo, args.seed, len(pairs), args.min_gap, args.max_gap, len(rows),
@@ -614,8 +840,9 @@ def main():
     out.append("")
     cov = [v for v in rows if v["where"] == "covering"]
     out.append("covering: %d TOUCHED ranges contain the text; `best` is exactly it in %d, "
-               "`best` given in %d" % (len(cov), sum(v["best_exact"] for v in cov),
-                                       sum(v["best"] is not None for v in cov)))
+               "`best` located in %d" % (len(cov), sum(v["best_exact"] for v in cov),
+                                         sum(v["best"] is not None and v["best"][1] is not None
+                                             for v in cov)))
     reasons = collections.Counter(
         (v["why"], v["anchor"]["copies_at_base"] > 1) for v in rows if v["where"] != "exact")
     out.append("not exact, why (from the diff's hunks and the tool's answer):")
@@ -634,24 +861,171 @@ def main():
                            " (whitespace-blind match)" if got.get("whitespace") else "", fmt(t),
                            fmt(a["truth"]), "yes" if v.get("reproduced") else "NO"))
             out.append("    " + repro(v))
+
+    # ---- the edited kind, and `best` line by line
+    def etable(sel, title):
+        n = len(sel)
+        others = collections.Counter(v["got"].get("status") for v in sel if v["best_verdict"] is None)
+        return "| %s | %d | %s | %s |" % (
+            title, n, best_cells(sel),
+            ", ".join("%s %d" % kv for kv in sorted(others.items(), key=str)) or "-")
+
+    if args.edited:
+        out.append("")
+        out.append("edited kind (one-line anchors on a 1:1 replaced line; the truth, the added "
+                   "line at the same offset, is a heuristic): %d anchors" % len(erows))
+        out.append("")
+        out.append("| edited anchors | n | " + BEST_HEAD + " | not TOUCHED with `best` |\n"
+                   "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+        out.append(etable(erows, "**all edited**"))
+        for lo, hi in ((1, 1), (2, EDIT_MAX)):
+            sel = [v for v in erows if lo <= v["anchor"]["hunk"][1] <= hi]
+            if sel:
+                out.append(etable(sel, "hunk of %s line%s" % (
+                    lo if lo == hi else "%d-%d" % (lo, hi), "" if lo == hi == 1 else "s")))
+        for title, f in (("whitespace-only change", lambda a: a["whitespace_only"]),
+                         ("similarity 0.9 or more, not whitespace-only",
+                          lambda a: not a["whitespace_only"] and a["similarity"] >= 0.9),
+                         ("similarity 0.7-0.9", lambda a: a["similarity"] < 0.9),
+                         ("renamed file", lambda a: a["file"] == "renamed")):
+            sel = [v for v in erows if f(v["anchor"])]
+            if sel:
+                out.append(etable(sel, title))
+
+    out.append("")
+    for name, sel in (("first kind", rows), ("edited kind", erows)):
+        if not sel:
+            continue
+        tiers = collections.Counter(v["best_verdict"]["tier"] for v in sel if v["best_verdict"])
+        unknown = sorted(t for t in tiers if t not in LOCATED_TIERS + ("ambiguous", "deleted"))
+        lines = collections.Counter()
+        for v in sel:
+            bv = v["best_verdict"]
+            if not bv:
+                continue
+            a = v["anchor"]
+            for tl, tier, score, want in line_verdicts(v["got"], a["truth"],
+                                                       a["end_line"] - a["line"] + 1):
+                if tl is None:
+                    lines["not located"] += 1
+                elif bv["at"][0] == a["truth"][0] and tl == want:
+                    lines["at its truth line"] += 1
+                else:
+                    lines["elsewhere"] += 1
+        out.append("%s, `best` tiers: %s%s" % (
+            name, ", ".join("%s %d" % kv for kv in tiers.most_common()) or "-",
+            ("; unknown tiers: " + ", ".join(map(str, unknown))) if unknown else ""))
+        out.append("%s, `line_map` of the TOUCHED anchors with `best`: %d base lines, %s" % (
+            name, sum(lines.values()),
+            ", ".join("%s %d" % (k, lines[k]) for k in ("at its truth line", "elsewhere",
+                                                       "not located"))))
+
+    bwrong = [v for v in rows + erows if best_wrong(v)]
+    out.append("")
+    out.append("wrong confident best: %d (first kind %d, %d of them with the final answer "
+               "exact, by relocation; edited kind %d)" % (
+                   len(bwrong), sum(best_wrong(v) for v in rows),
+                   sum(best_wrong(v) and v["exact"] for v in rows),
+                   sum(best_wrong(v) for v in erows)))
+    why_wrong = collections.Counter(
+        ("edited kind" if v["anchor"]["origin"] == "edited" else "first kind",
+         v["best_verdict"]["reason"], v["best_verdict"]["tier"]) for v in bwrong)
+    for (kind, r, tier), k in sorted(why_wrong.items(), key=lambda kv: (kv[0][0], -kv[1])):
+        out.append("  %4d  %s: %s, tier %s" % (k, kind, r, tier))
+    texts_at = BlobReader(git)
+
+    def text_of(rev, path, line):
+        if line is None:
+            return None
+        data = texts_at.read(rev, path)
+        ls = split_lines(data) if data else []
+        return ls[line - 1] if 0 < line <= len(ls) else None
+
+    def show(line):
+        if line is None:
+            return "(none)"
+        t = json.dumps(dec(line), ensure_ascii=False)
+        return t if len(t) <= 160 else t[:157] + "..."
+
+    for v in bwrong:
+        a, got, bv = v["anchor"], v["got"], v["best_verdict"]
+        n = a["end_line"] - a["line"] + 1
+        edited = a["origin"] == "edited"
+        target = pairs[v["pair"]]["target"]
+        if edited:
+            final = ""
+        else:
+            fa = loc(got.get("found_at"))
+            final = "; final answer %s%s" % (
+                ("found_at " + fmt(fa)) if fa else "to", " (exact)" if v["exact"] else
+                " (not exact)")
+        out.append("  %s %s:%d-%d (%d line%s, %s, %s file, truth in %s): TOUCHED to %s; best %s "
+                   "tier %s score %s (%s); truth %s%s%s; reproduced alone: %s" % (
+                       "[edited]" if edited else "[first]", a["path"], a["line"], a["end_line"],
+                       n, "" if n == 1 else "s", a["class"], a["file"],
+                       "its own file" if a["same_file"] else "another file",
+                       fmt(loc(got.get("to"))), fmt(bv["at"]), bv["tier"], bv["score"],
+                       bv["reason"], fmt(a["truth"]),
+                       (" (similarity %.2f, hunk -%d,%d +%d,%d)" % ((a["similarity"],) + a["hunk"])
+                        if edited else ""), final,
+                       "yes" if v.get("best_reproduced") else "NO"))
+        out.append("    " + repro(v))
+        # every base line not mapped to its truth line; runs of unlocated lines in one row
+        right, run = 0, []
+
+        def flush_run():
+            if run:
+                tiers_ = collections.Counter(t for _, t in run)
+                out.append("    base %s %s -> not located (%s)%s" % (
+                    run[0][0] if len(run) == 1 else "%d-%d" % (run[0][0], run[-1][0]),
+                    show(a["block"][run[0][0] - a["line"]]) + (" ..." if len(run) > 1 else ""),
+                    ", ".join("%s %d" % kv for kv in tiers_.most_common()),
+                    "" if edited else "; truth %s:%d%s" % (
+                        a["truth"][0], a["truth"][1] + run[0][0] - a["line"],
+                        "" if len(run) == 1 else "-%d" % (a["truth"][1] + run[-1][0] - a["line"]))))
+                del run[:]
+        for i, (tl, tier, score, want) in enumerate(line_verdicts(got, a["truth"], n)):
+            if tl is not None and bv["at"][0] == a["truth"][0] and tl == want:
+                right += 1
+                flush_run()
+                continue
+            if tl is None and not edited:
+                run.append((a["line"] + i, tier))
+                continue
+            flush_run()
+            out.append("    base %d %s -> %s [%s %s] %s; truth %s:%s%s" % (
+                a["line"] + i, show(a["block"][i]),
+                "%s:%d" % (bv["at"][0], tl) if tl is not None else "not located", tier, score,
+                show(text_of(target, bv["at"][0], tl)) if tl is not None else "",
+                a["truth"][0], want,
+                (" " + show(text_of(target, a["truth"][0], want))) if edited
+                else " (the same text)"))
+        flush_run()
+        if right:
+            out.append("    (%d other base line%s mapped to %s truth line)" % (
+                right, "" if right == 1 else "s", "its" if right == 1 else "their"))
+    texts_at.close()
     print("\n".join(out))
 
     if args.json:
         with open(args.json, "w") as f:
-            for v in rows:
+            for v in rows + erows:
                 a = dict(v["anchor"])
                 a["block"] = [dec(l) for l in a["block"]]
-                json.dump({"pair": v["pair"], "base": pairs[v["pair"]]["base"],
-                           "target": pairs[v["pair"]]["target"], "anchor": a,
-                           "diff_exact": v["diff_exact"], "exact": v["exact"],
-                           "where": v["where"], "why": v.get("why"),
-                           "wrong": v["wrong"], "got": v["got"]}, f)
+                rec = {"pair": v["pair"], "base": pairs[v["pair"]]["base"],
+                       "target": pairs[v["pair"]]["target"],
+                       "kind": "edited" if a["origin"] == "edited" else "survives", "anchor": a}
+                if a["origin"] != "edited":
+                    rec.update({"diff_exact": v["diff_exact"], "exact": v["exact"],
+                                "where": v["where"], "why": v.get("why"), "wrong": v["wrong"]})
+                rec.update({"best_verdict": v["best_verdict"], "got": v["got"]})
+                json.dump(rec, f)
                 f.write("\n")
     if args.keep:
         print("scratch kept: %s" % scratch)
     else:
         shutil.rmtree(scratch, ignore_errors=True)
-    ok = all(v["exact"] for v in rows) and not wrong
+    ok = all(v["exact"] for v in rows) and not wrong and not bwrong
     return 0 if ok else 1
 
 
