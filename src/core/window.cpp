@@ -15,6 +15,7 @@ struct Span {
     LineNo first, last;
     LineRange anchored;
     std::size_t anchor;
+    std::optional<LineRange> best;
 };
 
 // The anchors that have a window, by target path, in the order paths first appear.
@@ -60,7 +61,7 @@ std::vector<std::vector<Span>> merged_spans(const std::vector<std::size_t>& memb
         // An empty range (its lines deleted) shows the context around the gap.
         LineNo first = r.empty() ? r.end - context + 1 : r.start - context;
         LineNo last = r.end + context;
-        spans.push_back({std::max<LineNo>(1, first), std::min(n, last), r, i});
+        spans.push_back({std::max<LineNo>(1, first), std::min(n, last), r, i, anchors[i]->best});
     }
     std::stable_sort(spans.begin(), spans.end(),
                      [](const Span& a, const Span& b) { return a.first < b.first; });
@@ -98,6 +99,11 @@ Window group_window(const std::string& path, const std::vector<Span>& group,
         for (LineNo line = std::max(s.anchored.start, w.first);
              line <= std::min(s.anchored.end, w.last); ++line)
             anchored[static_cast<std::size_t>(line - w.first)] = 1;
+    auto is_best = [&](LineNo line) {
+        return std::any_of(group.begin(), group.end(), [&](const Span& s) {
+            return s.best && s.best->start <= line && line <= s.best->end;
+        });
+    };
 
     // The enclosing definition of the first anchored line (or of the gap).
     LineNo first_anchored = w.first;
@@ -118,6 +124,7 @@ Window group_window(const std::string& path, const std::vector<Span>& group,
         wl.text = std::string(lines[static_cast<std::size_t>(line - 1)]);
         wl.cut_bytes = text::cut_line(wl.text, options.max_line_bytes);
         wl.anchored = is_anchored(line);
+        wl.best = wl.anchored && is_best(line);
         w.lines.push_back(std::move(wl));
     }
     return w;

@@ -29,6 +29,7 @@ ordered_json window_json(const SpecReport& spec, const Window& w) {
         lines.push_back({{"line", l.number},
                          {"text", l.text},
                          {"anchored", l.anchored},
+                         {"best", l.best},
                          {"cut_bytes", l.cut_bytes}});
     ordered_json rows = ordered_json::array();
     for (auto i : w.anchors) rows.push_back(spec.anchors[i].row);
@@ -140,7 +141,6 @@ void add_relocation(ordered_json& j, const std::optional<Relocation>& r) {
     const auto* moved = r ? r->moved() : nullptr;
     const auto* found = r ? r->found_at() : nullptr;
     const auto* several = r ? r->candidates() : nullptr;
-    const auto* best = r ? r->most_like() : nullptr;
     j["by"] = moved ? ordered_json("content") : ordered_json(nullptr);
     j["whitespace"] = r && r->whitespace;
     j["diff"] = moved ? ordered_json{{"to", location_json(moved->diff_to)},
@@ -152,11 +152,45 @@ void add_relocation(ordered_json& j, const std::optional<Relocation>& r) {
         for (const Location& c : several->listed) candidates.push_back(location_json(c));
     j["candidates"] = std::move(candidates);
     j["candidates_total"] = several ? several->total : std::size_t{0};
-    j["best"] = best ? ordered_json{{"path", best->at.path},
-                                    {"line", best->at.line},
-                                    {"end_line", best->at.end_line},
-                                    {"score", std::round(best->score * 100) / 100}}
-                     : ordered_json(nullptr);
+}
+
+double rounded(double score) {
+    return std::round(score * 100) / 100;
+}
+
+// A TOUCHED anchor's line-level precision: `best` (the lines its base lines became, or the
+// candidates when they are not settled) and `line_map`, one entry a base line.
+void add_best(ordered_json& j, const AnchorResult& a) {
+    if (!a.best || !a.to) {
+        j["best"] = nullptr;
+        j["line_map"] = nullptr;
+        return;
+    }
+    const RangeAnswer& best = *a.best;
+    const bool located = best.line > 0;
+    ordered_json b{{"path", a.to->path},
+                   {"line", located ? ordered_json(best.line) : ordered_json(nullptr)},
+                   {"end_line", located ? ordered_json(best.end_line) : ordered_json(nullptr)},
+                   {"score", rounded(best.score)},
+                   {"tier", tier_name(best.tier)}};
+    if (best.tier == LineTier::Ambiguous) {
+        ordered_json list = ordered_json::array();
+        for (const LineCandidate& c : best.candidates)
+            list.push_back({{"path", a.to->path},
+                            {"line", c.line},
+                            {"end_line", c.last()},
+                            {"score", rounded(c.score)}});
+        b["candidates"] = std::move(list);
+    }
+    j["best"] = std::move(b);
+    ordered_json lines = ordered_json::array();
+    LineNo base = a.anchor.line;
+    for (const LineAnswer& l : best.lines)
+        lines.push_back({{"base", base++},
+                         {"target", l.located() ? ordered_json(l.line) : ordered_json(nullptr)},
+                         {"score", rounded(l.score)},
+                         {"tier", tier_name(l.tier)}});
+    j["line_map"] = std::move(lines);
 }
 
 // --history: the newest kMaxHistory commits, the working tree's entry after them, and what
@@ -217,6 +251,7 @@ ordered_json anchor_json(const SpecReport& spec, std::size_t index,
     j["base_blob"] = or_null(a.base_blob);
     j["target_blob"] = or_null(a.target_blob);
     add_relocation(j, a.relocation);
+    add_best(j, a);
     j["window"] = or_null(window_of);  // an index into the spec's windows
     if (spec.history) add_history(j, a.history);
     return j;

@@ -61,16 +61,34 @@ std::string relocation_note(const Relocation& r) {
                            format_location(moved->diff_to));
     if (const auto* found = r.found_at())
         return fmt::format("its lines are at {}{}", format_location(found->at), ws);
-    if (const auto* several = r.candidates()) {
+    const auto& several = std::get<Relocation::Candidates>(r.found);
+    std::string list;
+    for (const Location& c : several.listed)
+        list += (list.empty() ? "" : ", ") + format_location(c);
+    if (several.total > several.listed.size())
+        list += fmt::format(", … +{} more", several.total - several.listed.size());
+    return fmt::format("its lines occur {} times{}, not picked: {}", several.total, ws, list);
+}
+
+// A TOUCHED anchor's best lines: "best a.c:41-42 (0.87, edited)".
+std::string best_note(const AnchorResult& a) {
+    const RangeAnswer& best = *a.best;
+    const std::string& path = a.to->path;
+    if (best.tier == LineTier::Deleted) return "best: none, its lines are gone";
+    if (best.tier == LineTier::Ambiguous) {
         std::string list;
-        for (const Location& c : several->listed)
-            list += (list.empty() ? "" : ", ") + format_location(c);
-        if (several->total > several->listed.size())
-            list += fmt::format(", … +{} more", several->total - several->listed.size());
-        return fmt::format("its lines occur {} times{}, not picked: {}", several->total, ws, list);
+        for (const LineCandidate& c : best.candidates)
+            list += fmt::format("{}{} ({:.2f})", list.empty() ? "" : " or ",
+                                format_location({path, c.line, c.last()}), c.score);
+        return "best: ambiguous, " + list;
     }
-    const auto& best = *r.most_like();
-    return fmt::format("most like it: {} (score {:.2f})", format_location(best.at), best.score);
+    auto unplaced = std::count_if(best.lines.begin(), best.lines.end(),
+                                  [](const LineAnswer& l) { return !l.located(); });
+    return fmt::format("best {} ({:.2f}, {}{})", format_location({path, best.line, best.end_line}),
+                       best.score, tier_name(best.tier),
+                       unplaced ? fmt::format("; {} of {} lines without a counterpart", unplaced,
+                                              best.lines.size())
+                                : "");
 }
 
 std::string note_cell(const AnchorResult& a) {
@@ -78,6 +96,7 @@ std::string note_cell(const AnchorResult& a) {
     auto add = [&](const std::string& more) { note += (note.empty() ? "" : "; ") + more; };
     if (a.renamed && a.to) add(fmt::format("renamed from {}", a.anchor.path));
     if (a.relocation) add(relocation_note(*a.relocation));
+    if (a.best && a.to) add(best_note(a));
     if (a.binary && a.status != Status::Unresolved) add("binary file");
     if (a.symbol_found == false)
         add(fmt::format("'{}' is not a whole word in the lines at target", *a.anchor.symbol));

@@ -109,9 +109,9 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, c
             longest_cut = std::max(longest_cut, o.max_line_bytes + l.cut_bytes);
         }
         std::string number = fmt::format("{:>{}}", l.number, width);
-        if (l.anchored)
-            out.push_back(
-                fmt::format("{} {} | {}", paint(color, "1", ">"), paint(color, "1", number), text));
+        if (l.anchored)  // '*': a best line of a TOUCHED anchor, '>' any other anchored line
+            out.push_back(fmt::format("{} {} | {}", paint(color, "1", l.best ? "*" : ">"),
+                                      paint(color, "1", number), text));
         else
             out.push_back(fmt::format("  {} | {}", number, text));
         gaps_after(l.number);

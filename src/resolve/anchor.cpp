@@ -261,8 +261,30 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     if (r.lines_deleted || all_removed(h.hunks, range)) {
         auto relocated = relocator_.relocate(p, r, base_bytes, target_content.value(), &h.hunks);
         if (!relocated) return relocated;
-    } else if (r.status == Status::Touched && target_content.value()) {
-        point_to_best(r, base_bytes, *target_content.value());
+    }
+    if (r.status == Status::Touched && target_content.value()) {
+        auto made = p.line_maps.find(a.path);
+        if (made == p.line_maps.end())
+            made = p.line_maps
+                       .try_emplace(a.path, text::split_lines(base_bytes),
+                                    text::split_lines(*target_content.value()), h.hunks)
+                       .first;
+        r.best = map_lines(made->second, range);
+        // Its text found elsewhere, verbatim, while the line map says it was changed here:
+        // the evidence disagrees, so neither is picked.
+        RangeAnswer& best = *r.best;
+        auto agrees = [&](const Location& l) {
+            return l.path == r.to->path && l.line == best.line && l.end_line == best.end_line;
+        };
+        const auto* found = r.relocation ? r.relocation->found_at() : nullptr;
+        const auto* several = r.relocation ? r.relocation->candidates() : nullptr;
+        if (best.line > 0 && best.tier != LineTier::Exact &&
+            ((found && !agrees(found->at)) ||
+             (several && std::none_of(several->listed.begin(), several->listed.end(), agrees)))) {
+            best.candidates = {{best.line, best.score, best.end_line}};
+            best.line = best.end_line = 0;
+            best.tier = LineTier::Ambiguous;
+        }
     }
     if (check_symbols) check_symbol(r, target_content.value().get());
     return Unit{};

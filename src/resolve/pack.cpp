@@ -20,7 +20,13 @@ bool wanted(const AnchorResult& a) {
 std::optional<TargetLines> window_lines(const AnchorResult& a) {
     const Location* at = a.window_location();
     if (!at) return std::nullopt;
-    return TargetLines{at->path, {at->line, at->end_line}};
+    TargetLines lines{at->path, {at->line, at->end_line}, std::nullopt};
+    // A TOUCHED anchor's best lines, marked where they are fewer than its range.
+    if (a.best && a.to && a.best->line > 0 && at == &*a.to && a.best->line >= at->line &&
+        a.best->end_line <= at->end_line &&
+        (a.best->line > at->line || a.best->end_line < at->end_line))
+        lines.best = LineRange{a.best->line, a.best->end_line};
+    return lines;
 }
 
 // A note on an anchor's outcome, after any it has.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "context_pack/core/line_map.hpp"
 #include "context_pack/core/result.hpp"
 #include "context_pack/git/repository.hpp"
 #include "context_pack/model/spec.hpp"
@@ -26,9 +27,10 @@ struct Pair {
     Pair(std::string b, std::optional<std::string> t, git::Diff d)
         : base(std::move(b)), target(std::move(t)), diff(std::move(d)) {}
     std::string base;
-    std::optional<std::string> target;        // nullopt: the working tree
-    git::Diff diff;                           // partial when settled path by path
-    std::map<std::string, git::Hunks> hunks;  // by base path
+    std::optional<std::string> target;         // nullopt: the working tree
+    git::Diff diff;                            // partial when settled path by path
+    std::map<std::string, git::Hunks> hunks;   // by base path
+    std::map<std::string, LineMap> line_maps;  // by base path, made for TOUCHED anchors
     std::optional<git::Diff> whole;  // when `diff` is partial or its renames restricted, and
                                      // the whole one is needed
 };

@@ -173,28 +173,4 @@ const Haystack& Relocator::haystack(const Pair& p, const std::string& path, cons
     return it->second.haystack;
 }
 
-void point_to_best(AnchorResult& r, const std::string& base_bytes,
-                   const std::string& target_bytes) {
-    LineNo width = r.anchor.last_line() - r.anchor.line + 1;
-    LineNo range = r.to->end_line - r.to->line + 1;
-    if (range < 2 * width || range - width < 3) return;
-    auto base = text::split_lines(base_bytes);
-    auto target = text::split_lines(target_bytes);
-    if (LineNo(target.size()) < r.to->end_line) return;
-    auto slice = [](const std::vector<std::string_view>& v, LineNo from, LineNo to) {
-        from = std::max<LineNo>(from, 1);
-        to = std::min<LineNo>(to, LineNo(v.size()));
-        return from > to ? std::vector<std::string_view>{}
-                         : std::vector<std::string_view>(v.begin() + (from - 1), v.begin() + to);
-    };
-    auto anchor = slice(base, r.anchor.line, r.anchor.last_line());
-    auto before = slice(base, r.anchor.line - 3, r.anchor.line - 1);
-    auto after = slice(base, r.anchor.last_line() + 1, r.anchor.last_line() + 3);
-    auto window = slice(target, r.to->line, r.to->end_line);
-    auto best = best_subrange(window, r.to->line, anchor, before, after);
-    if (best.score <= 0) return;
-    r.relocation = Relocation{
-        Relocation::MostLike{Location{r.to->path, best.line, best.end_line}, best.score}};
-}
-
 }  // namespace cp

@@ -2,8 +2,7 @@
 // base text is looked for by content at the target, and the outcome is the anchor's
 // Relocation (report.hpp). Exact matches first, in its own file (only among lines the diff
 // added there, so an old copy that never moved is not taken for it) and, when windows are
-// wanted, in every file the diff added or changed; then the same ignoring whitespace. And for a
-// TOUCHED range much wider than its anchor, the lines in it most like the anchor.
+// wanted, in every file the diff added or changed; then the same ignoring whitespace.
 // Main thread only.
 #pragma once
 
@@ -68,9 +67,5 @@ class Relocator {
     };
     std::map<std::pair<std::optional<std::string>, std::string>, Kept> haystacks_;
 };
-
-// A TOUCHED range much wider than the anchor: names the lines in it most like the anchor's
-// base text (Relocation::MostLike), when any are.
-void point_to_best(AnchorResult& r, const std::string& base_bytes, const std::string& target_bytes);
 
 }  // namespace cp

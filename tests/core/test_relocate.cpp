@@ -65,20 +65,6 @@ TEST_CASE("relocate: only distinctive blocks are relocated") {
     CHECK_FALSE(cp::distinctive(lines({"abcdefg", "hijklmn", "opq"})));  // no line of 8
 }
 
-TEST_CASE("relocate: line similarity and the best sub-range") {
-    CHECK(cp::line_similarity("return value;", "return value;") == Approx(1.0));
-    CHECK(cp::line_similarity("  return value;", "return value;") == Approx(1.0));
-    CHECK(cp::line_similarity("return value;", "totally different") < 0.3);
-    std::vector<std::string> window = {"new a", "new b", "int g(x) {", "  x += 2;",
-                                       "}",     "new c", "new d",      "new e"};
-    std::vector<std::string> anchor = {"int g(x) {", "  x += 1;", "}"};
-    auto best = cp::best_subrange(lines(window), 40, lines(anchor), {}, {});
-    CHECK(best.line == 42);
-    CHECK(best.end_line == 44);
-    CHECK(best.score > 0.8);
-    CHECK(best.score < 1.0);
-}
-
 TEST_CASE("relocate: a function moved down its file is MOVED by content") {
     cptest::Repo repo;
     repo.write("a.c", filler(5, "top") + function("mover", 6) + filler(20, "mid"));
@@ -177,7 +163,7 @@ TEST_CASE("relocate: a duplicated block is ambiguous and listed, never picked") 
     CHECK(a["candidates"][1]["line"] == 19);
 }
 
-TEST_CASE("relocate: a rewritten region points to the lines most like the anchor") {
+TEST_CASE("relocate: a rewritten region names the anchor's best lines and a line map") {
     cptest::Repo repo;
     repo.write("a.c", filler(4, "top") + function("kept", 4) + filler(4, "bottom"));
     auto base = repo.commit();
@@ -193,10 +179,24 @@ TEST_CASE("relocate: a rewritten region points to the lines most like the anchor
     REQUIRE(a["status"] == "TOUCHED");
     REQUIRE(a["to"] == json{{"path", "a.c"}, {"line", 5}, {"end_line", 16}});
     REQUIRE_FALSE(a["best"].is_null());
-    CHECK(a["best"] ==
-          json{{"path", "a.c"}, {"line", 11}, {"end_line", 16}, {"score", a["best"]["score"]}});
+    CHECK(a["best"] == json{{"path", "a.c"},
+                            {"line", 11},
+                            {"end_line", 16},
+                            {"score", a["best"]["score"]},
+                            {"tier", "edited"}});
     CHECK(a["best"]["score"].get<double>() > 0.8);
     CHECK(a["best"]["score"].get<double>() < 1.0);
+    // One entry a base line: the edited signature, then the kept lines below it.
+    REQUIRE(a["line_map"].size() == 6);
+    CHECK(a["line_map"][0]["base"] == 5);
+    CHECK(a["line_map"][0]["target"] == 11);
+    CHECK(a["line_map"][0]["tier"] == "edited");
+    for (int i = 1; i < 6; ++i) {
+        CHECK(a["line_map"][i]["base"] == 5 + i);
+        CHECK(a["line_map"][i]["target"] == 11 + i);
+        CHECK(a["line_map"][i]["score"] == 1.0);
+        CHECK(a["line_map"][i]["tier"] == "exact");
+    }
 }
 
 TEST_CASE("relocate: a deleted block that exists nowhere stays lost, with no pointer") {

@@ -1,6 +1,8 @@
 // Windows over hand-built anchor results: context clamped to the file, merging of spans that
 // overlap or touch, the order of windows, deleted ranges, the anchored-line cap, long and CRLF
 // lines, unavailable files, and which anchors get a window at all.
+#include <fmt/format.h>
+
 #include <map>
 #include <optional>
 #include <sstream>
@@ -63,8 +65,9 @@ std::vector<Window> windows_of(const std::vector<AnchorResult>& anchors, const c
     std::vector<std::optional<cp::TargetLines>> lines;
     for (const AnchorResult& a : anchors) {
         const cp::Location* at = a.window_location();
-        lines.push_back(at ? std::optional<cp::TargetLines>({at->path, {at->line, at->end_line}})
-                           : std::nullopt);
+        lines.push_back(
+            at ? std::optional<cp::TargetLines>({at->path, {at->line, at->end_line}, std::nullopt})
+               : std::nullopt);
     }
     return cp::build_windows(lines, bytes, options);
 }
@@ -591,4 +594,18 @@ TEST_CASE("pack: caller lists are the same with the scan shared by a pool", "[wi
         CHECK(callers_with(target, 2) == alone);
         CHECK(callers_with(target, 5) == alone);
     }
+}
+
+TEST_CASE("windows: a TOUCHED anchor's best lines are marked apart from the rest of it",
+          "[window]") {
+    const Files files = kFiles;
+    std::vector<std::optional<cp::TargetLines>> anchors = {
+        cp::TargetLines{"a.c", {5, 9}, cp::LineRange{7, 8}},
+        cp::TargetLines{"a.c", {12, 12}, std::nullopt}};
+    auto windows = cp::build_windows(anchors, from(files), with_context(1));
+    REQUIRE(windows.size() == 1);
+    std::string marks;
+    for (const cp::WindowLine& l : windows[0].lines)
+        marks += fmt::format("{}{}{} ", l.best ? "!" : "", l.anchored ? "*" : "", l.number);
+    CHECK(marks == "4 *5 *6 !*7 !*8 *9 10 11 *12 13 ");
 }

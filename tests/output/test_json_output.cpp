@@ -62,8 +62,9 @@ TEST_CASE("JSON output: fixed key set and values") {
                                             "by",           "whitespace",
                                             "diff",         "found_at",
                                             "candidates",   "candidates_total",
-                                            "best",         "base_blob",
-                                            "target_blob",  "mention"};
+                                            "best",         "line_map",
+                                            "base_blob",    "target_blob",
+                                            "mention"};
     REQUIRE(spec["anchors"].size() == 2);
     const json& moved = spec["anchors"][0];
     CHECK(keys(moved) == anchor_keys);
@@ -94,10 +95,13 @@ TEST_CASE("JSON output: fixed key set and values") {
     CHECK(w["omitted"].is_null());
     CHECK(w["unavailable"].is_null());
     REQUIRE(w["lines"].size() == 7);
-    CHECK(keys(w["lines"][0]) == std::set<std::string>{"line", "text", "anchored", "cut_bytes"});
-    CHECK(w["lines"][0] ==
-          json{{"line", 1}, {"text", "top"}, {"anchored", false}, {"cut_bytes", 0}});
-    CHECK(w["lines"][2] == json{{"line", 3}, {"text", "L2"}, {"anchored", true}, {"cut_bytes", 0}});
+    CHECK(keys(w["lines"][0]) ==
+          std::set<std::string>{"line", "text", "anchored", "best", "cut_bytes"});
+    CHECK(
+        w["lines"][0] ==
+        json{{"line", 1}, {"text", "top"}, {"anchored", false}, {"best", false}, {"cut_bytes", 0}});
+    CHECK(w["lines"][2] ==
+          json{{"line", 3}, {"text", "L2"}, {"anchored", true}, {"best", false}, {"cut_bytes", 0}});
 
     REQUIRE(spec["callers"].size() == 1);
     const json& callers = spec["callers"][0];

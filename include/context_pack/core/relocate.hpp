@@ -46,21 +46,4 @@ std::vector<BlockMatch> find_block(const Haystack& haystack,
 // at least 8 non-space bytes and the block at least 16, so a lone "}" is never relocated.
 bool distinctive(const std::vector<std::string_view>& block);
 
-// The sub-range of `window` most like `anchor` by content and surrounding context (the
-// LHDiff idea: each line's similarity, plus its neighbours'), for a TOUCHED window much
-// wider than the anchor. `first` is the window's first line number. Score is 0..1.
-struct BestRange {
-    LineNo line = 0;
-    LineNo end_line = 0;
-    double score = 0;
-};
-BestRange best_subrange(const std::vector<std::string_view>& window, LineNo first,
-                        const std::vector<std::string_view>& anchor,
-                        const std::vector<std::string_view>& before,
-                        const std::vector<std::string_view>& after);
-
-// Similarity of two lines in 0..1: the Dice coefficient of their character bigrams, ignoring
-// whitespace.
-double line_similarity(std::string_view a, std::string_view b);
-
 }  // namespace cp

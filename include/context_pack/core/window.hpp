@@ -25,6 +25,7 @@ struct WindowLine {
     LineNo number = 0;
     std::string text;           // without its newline or carriage return; maybe cut
     bool anchored = false;      // inside an anchor's range (else context)
+    bool best = false;          // one of the best lines of a TOUCHED anchor (anchored too)
     std::size_t cut_bytes = 0;  // bytes of a long line left out
 };
 
@@ -49,9 +50,11 @@ using FileBytes = std::function<const std::string*(const std::string& path)>;
 
 // Where one anchor's lines are at the target. An empty range (end == start - 1) is the gap
 // its deleted lines left after line `end`; the window shows the context around it.
+// `best`: the lines of them that its base lines became, where that is narrower.
 struct TargetLines {
     std::string path;
     LineRange lines;
+    std::optional<LineRange> best;
 };
 
 // Windows for the anchors that have lines at the target (nullopt: no window), in the order of

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "context_pack/core/callers.hpp"
+#include "context_pack/core/line_map.hpp"
 #include "context_pack/core/window.hpp"
 #include "context_pack/model/spec.hpp"
 
@@ -28,12 +29,11 @@ struct Location {
     std::int64_t end_line = 0;  // end_line == line - 1: an empty range after line end_line
 };
 
-// Beyond the diff (SPEC §4a), one of four answers. When no line of an anchor survives where
+// Beyond the diff (SPEC §4a), one of three answers. When no line of an anchor survives where
 // the diff put it, its base text is searched for by content: found once and vouched for, it
 // moves the anchor (Moved); found once otherwise, it is a pointer (FoundAt); found several
-// times, the places are listed (Candidates). When the diff keeps it in a TOUCHED range much
-// wider than the anchor, the lines in that range most like it are named (MostLike). There is
-// no default: a Relocation is always one of the four.
+// times, the places are listed (Candidates). There is no default: a Relocation is always one
+// of the three.
 struct Relocation {
     // `to` and the status come from the text found in its own file; the diff's answer kept.
     struct Moved {
@@ -49,18 +49,12 @@ struct Relocation {
         std::vector<Location> listed;
         std::size_t total = 0;  // every place found, listed or not
     };
-    struct MostLike {
-        Location at;
-        double score = 0;
-    };
-
-    std::variant<Moved, FoundAt, Candidates, MostLike> found;
-    bool whitespace = false;  // equal only once whitespace is ignored (never for MostLike)
+    std::variant<Moved, FoundAt, Candidates> found;
+    bool whitespace = false;  // equal only once whitespace is ignored
 
     const Moved* moved() const { return std::get_if<Moved>(&found); }
     const FoundAt* found_at() const { return std::get_if<FoundAt>(&found); }
     const Candidates* candidates() const { return std::get_if<Candidates>(&found); }
-    const MostLike* most_like() const { return std::get_if<MostLike>(&found); }
 };
 
 // --history: a commit between base and target that changed the anchor's lines (as
@@ -93,6 +87,9 @@ struct AnchorResult {
     std::optional<std::string> target_blob;
 
     std::optional<Relocation> relocation;  // beyond the diff: see Relocation
+    // A TOUCHED anchor's line-level precision (core/line_map): which lines of its file at the
+    // target (`to`'s path) its base lines became. Beside `to`, never instead of it.
+    std::optional<RangeAnswer> best;
     // --history: the commits that changed its lines at the target, newest first, the working
     // tree's changes last. nullopt without --history, and for an anchor with no lines at the
     // target to follow (GONE, UNRESOLVED, NEW in a file absent there, an emptied range).

@@ -1,0 +1,91 @@
+// Line-level precision inside changed code: which target line each base line of a file became,
+// as LHDiff asks it (Asaduzzaman et al., ICSM 2013). Lines the diff keeps map through its
+// hunks; each line a hunk removes is matched against the lines the diff added anywhere in the
+// file, by the similarity of its text and of the lines around it, one added line to one
+// removed line, with one line split into several and several merged into one found too.
+// Below a stated score a line is never given a single answer. Pure: lines and hunks in.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "context_pack/core/mapping.hpp"
+
+namespace cp {
+
+// How a base line's counterpart was found. Exact to Moved answer one line (or, for Split, a
+// run of lines); Ambiguous names candidates and picks none; Deleted has no counterpart.
+enum class LineTier { Exact, Whitespace, Edited, Split, Merged, Moved, Ambiguous, Deleted };
+
+std::string_view tier_name(LineTier tier);
+
+struct LineCandidate {
+    LineNo line = 0;
+    double score = 0;
+    LineNo end_line = 0;  // 0: the one line `line`
+    LineNo last() const { return end_line ? end_line : line; }
+};
+
+struct LineAnswer {
+    LineNo line = 0;  // first target line; 0 for Ambiguous and Deleted
+    LineNo end_line = 0;
+    double score = 0;  // 0..1: 1 for a line the diff kept
+    LineTier tier = LineTier::Deleted;
+    std::vector<LineCandidate> candidates;  // Ambiguous only, best first
+    bool telling = true;                    // the base line has four non-space bytes or more
+
+    bool located() const { return line > 0; }
+};
+
+// The scores the answers rest on (documented in docs/design.md, "Line-level precision").
+// A score is 0.6 the similarity of the two lines' text and 0.4 that of their contexts (the
+// four non-blank lines above and below), as LHDiff weighs them. An added line whose text is
+// less than kContent like a removed line's is never its counterpart, whatever the context
+// (an unrelated line put in its place). A removed line's best counterpart scoring under kSure
+// is answered Ambiguous when it scores at least kFloor, else Deleted; one scoring kSure or
+// more is still Ambiguous when another added line that no other removed line took scores
+// within kMargin of it.
+struct LineMapScores {
+    static constexpr double kContent = 0.5;
+    static constexpr double kFloor = 0.45;
+    static constexpr double kSure = 0.6;
+    static constexpr double kMargin = 0.04;
+};
+
+class LineMap {
+  public:
+    // `hunks`: the file's -U0 hunks from base to target, sorted, as map_range takes them.
+    LineMap(const std::vector<std::string_view>& base, const std::vector<std::string_view>& target,
+            std::span<const Hunk> hunks);
+
+    // The answer for a base line (1-based, within the base file).
+    LineAnswer at(LineNo base_line) const;
+
+  private:
+    std::vector<Hunk> hunks_;
+    std::vector<std::pair<LineNo, LineAnswer>> removed_;  // the removed lines', by line
+    std::vector<bool> telling_;                           // by base line - 1
+};
+
+// The answer for a range of base lines: the span of target lines its located lines map to.
+// Blank lines and braces do not place a range that has other lines; lines found far apart
+// place it by their largest group when that holds most of them, else the groups are
+// candidates (Ambiguous).
+struct RangeAnswer {
+    LineNo line = 0;  // 0 when no line of the range is located
+    LineNo end_line = 0;
+    double score = 0;  // the mean score of its located lines
+    LineTier tier = LineTier::Deleted;
+    std::vector<LineCandidate> candidates;  // Ambiguous only
+    std::vector<LineAnswer> lines;          // one per base line of the range
+};
+RangeAnswer map_lines(const LineMap& map, LineRange range);
+
+// Similarity of two lines in 0..1 with whitespace ignored: one minus their edit distance over
+// the longer's length (bigram overlap for lines too long to align).
+double line_similarity(std::string_view a, std::string_view b);
+
+}  // namespace cp

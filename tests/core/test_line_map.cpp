@@ -1,0 +1,273 @@
+// Line-level precision inside changed code: hand-worked cases of which target line each base
+// line became, with the hunks written out as git would give them.
+#include "context_pack/core/line_map.hpp"
+#include "support/catch.hpp"
+
+namespace {
+
+using cp::Hunk;
+using cp::LineTier;
+
+struct Case {
+    std::vector<std::string> base, target;
+    std::vector<Hunk> hunks;
+
+    cp::LineMap map() const { return cp::LineMap(views(base), views(target), hunks); }
+    static std::vector<std::string_view> views(const std::vector<std::string>& v) {
+        return {v.begin(), v.end()};
+    }
+};
+
+// Context that tells lines apart, as real code has.
+std::vector<std::string> around(const std::string& tag, std::vector<std::string> middle) {
+    std::vector<std::string> out = {"static int " + tag + "_setup(struct options *opts)", "{",
+                                    "\tint " + tag + "_result = 0;"};
+    out.insert(out.end(), middle.begin(), middle.end());
+    for (const char* l : {"\treturn result;", "}", "", "/* the next function */"}) out.push_back(l);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("line map: a line edited in place is Edited, kept lines map through the hunks") {
+    Case c{around("a", {"\tif (opts->verbose)", "\t\tprintf(\"setting up %s\\n\", opts->name);"}),
+           around("a", {"\tif (opts->verbose)",
+                        "\t\tfprintf(stderr, \"setting up %s\\n\", opts->name);"}),
+           {{5, 1, 5, 1}}};
+    auto m = c.map();
+    CHECK(m.at(5).tier == LineTier::Edited);
+    CHECK(m.at(5).line == 5);
+    CHECK(m.at(5).score >= cp::LineMapScores::kSure);
+    CHECK(m.at(4).tier == LineTier::Exact);
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(4).score == 1.0);
+}
+
+TEST_CASE("line map: kept lines shift by what the hunks before them add and remove") {
+    std::vector<std::string> base, target;
+    for (int i = 1; i <= 20; ++i) base.push_back("line number " + std::to_string(i) + " of it");
+    target = base;
+    target.insert(target.begin() + 3, {"inserted one", "inserted two"});  // after line 3
+    target.erase(target.begin() + 11);                                    // base line 10
+    Case c{base, target, {{3, 0, 4, 2}, {10, 1, 11, 0}}};
+    auto m = c.map();
+    CHECK(m.at(3).line == 3);
+    CHECK(m.at(4).line == 6);
+    CHECK(m.at(9).line == 11);
+    CHECK(m.at(10).tier == LineTier::Deleted);
+    CHECK_FALSE(m.at(10).located());
+    CHECK(m.at(11).line == 12);
+    CHECK(m.at(20).line == 21);
+}
+
+TEST_CASE("line map: whitespace-only changes are Whitespace") {
+    Case c{around("b", {"\tcount = count + 1;"}),
+           around("b", {"        count = count+1;"}),
+           {{4, 1, 4, 1}}};
+    auto m = c.map();
+    CHECK(m.at(4).tier == LineTier::Whitespace);
+    CHECK(m.at(4).line == 4);
+}
+
+TEST_CASE("line map: a line split in two maps to both, first line first") {
+    Case c{around("c", {"\tALLOC_GROW(tar_filters, nr_tar_filters + 1, alloc_tar_filters);"}),
+           around("c",
+                  {"\tALLOC_GROW(tar_filters,", "\t\t   nr_tar_filters + 1, alloc_tar_filters);"}),
+           {{4, 1, 4, 2}}};
+    auto m = c.map();
+    CHECK(m.at(4).tier == LineTier::Split);
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(4).end_line == 5);
+    CHECK(m.at(5).line == 6);  // the line after it, kept
+}
+
+TEST_CASE("line map: lines merged into one all map to it") {
+    Case c{around("d", {"\tstruct strbuf buf =", "\t\tSTRBUF_INIT;", "\tsize_t len;"}),
+           around("d", {"\tstruct strbuf buf = STRBUF_INIT;", "\tsize_t len;"}),
+           {{4, 2, 4, 1}}};
+    auto m = c.map();
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(5).line == 4);
+    CHECK(m.at(5).tier == LineTier::Merged);
+    CHECK(m.at(6).line == 5);
+}
+
+TEST_CASE("line map: a line replaced by unrelated text is Deleted, never guessed") {
+    Case c{around("e", {"\tfree(opts->names);"}),
+           around("e", {"\ttrace2_region_enter(\"setup\", \"load\", the_repository);"}),
+           {{4, 1, 4, 1}}};
+    auto m = c.map();
+    CHECK(m.at(4).tier == LineTier::Deleted);
+    CHECK_FALSE(m.at(4).located());
+}
+
+TEST_CASE("line map: a line moved verbatim to another hunk is Moved") {
+    std::vector<std::string> base = {"int first(void)",
+                                     "{",
+                                     "\tload_config_from_environment(opts, argv);",
+                                     "\treturn 0;",
+                                     "}",
+                                     "",
+                                     "int second(void)",
+                                     "{",
+                                     "\treturn 1;",
+                                     "}"};
+    std::vector<std::string> target = {"int first(void)",
+                                       "{",
+                                       "\treturn 0;",
+                                       "}",
+                                       "",
+                                       "int second(void)",
+                                       "{",
+                                       "\tload_config_from_environment(opts, argv);",
+                                       "\treturn 1;",
+                                       "}"};
+    Case c{base, target, {{3, 1, 2, 0}, {8, 0, 8, 1}}};
+    auto m = c.map();
+    CHECK(m.at(3).tier == LineTier::Moved);
+    CHECK(m.at(3).line == 8);
+}
+
+TEST_CASE("line map: a moved line that was also edited is not taken for a move") {
+    std::vector<std::string> base = {"int first(void)",
+                                     "{",
+                                     "\tprepare_the_index(opts, argv);",
+                                     "\treturn 0;",
+                                     "}",
+                                     "",
+                                     "int second(void)",
+                                     "{",
+                                     "\treturn 1;",
+                                     "}"};
+    std::vector<std::string> target = {"int first(void)",
+                                       "{",
+                                       "\treturn 0;",
+                                       "}",
+                                       "",
+                                       "int second(void)",
+                                       "{",
+                                       "\tprepare_some_cache(ctx, argv);",
+                                       "\treturn 1;",
+                                       "}"};
+    Case c{base, target, {{3, 1, 2, 0}, {8, 0, 8, 1}}};
+    auto m = c.map();
+    CHECK_FALSE(m.at(3).located());
+}
+
+TEST_CASE("line map: two equally good places are Ambiguous, with both as candidates") {
+    // The removed line reads the same as two added ones in the same context.
+    Case c{{"a", "b", "c", "\tvalue = compute(x);", "d", "e", "f"},
+           {"a", "b", "c", "\tvalue = compute(y);", "\tvalue = compute(z);", "d", "e", "f"},
+           {{4, 1, 4, 2}}};
+    auto m = c.map();
+    auto a = m.at(4);
+    CHECK(a.tier == LineTier::Ambiguous);
+    CHECK_FALSE(a.located());
+    REQUIRE(a.candidates.size() >= 2);
+    CHECK(((a.candidates[0].line == 4 && a.candidates[1].line == 5) ||
+           (a.candidates[0].line == 5 && a.candidates[1].line == 4)));
+}
+
+TEST_CASE("line map: a range's answer spans its located lines, with the tier that says most") {
+    Case c{around("f", {"\tif (opts->verbose)", "\t\tprintf(\"setting up %s\\n\", opts->name);",
+                        "\tfree(opts->names);"}),
+           around("f",
+                  {"\tif (opts->verbose)", "\t\tfprintf(stderr, \"setting up %s\\n\", opts->name);",
+                   "\ttrace2_region_enter(\"setup\", \"load\", the_repository);"}),
+           {{5, 2, 5, 2}}};
+    auto m = c.map();
+    auto whole = cp::map_lines(m, {4, 6});
+    CHECK(whole.line == 4);
+    CHECK(whole.end_line == 5);
+    CHECK(whole.tier == LineTier::Edited);
+    REQUIRE(whole.lines.size() == 3);
+    CHECK(whole.lines[0].tier == LineTier::Exact);
+    CHECK(whole.lines[2].tier == LineTier::Deleted);
+    CHECK(whole.score > 0.6);
+    CHECK(whole.score < 1.0);
+    auto gone = cp::map_lines(m, {6, 6});
+    CHECK(gone.tier == LineTier::Deleted);
+    CHECK(gone.line == 0);
+}
+
+TEST_CASE("line map: the similarity of two lines") {
+    CHECK(cp::line_similarity("return value;", "return value;") == 1.0);
+    CHECK(cp::line_similarity("  return value;", "return  value;") == 1.0);
+    CHECK(cp::line_similarity("return value;", "return values;") > 0.9);
+    CHECK(cp::line_similarity("return value;", "totally different") < 0.3);
+    CHECK(cp::line_similarity("", "") == 1.0);
+    CHECK(cp::line_similarity("x", "") == 0.0);
+    std::string long_line(1000, 'a'), other(1000, 'a');
+    other[500] = 'b';
+    CHECK(cp::line_similarity(long_line, other) > 0.9);
+}
+
+TEST_CASE("line map: a line that gained a comment is Edited, not deleted") {
+    Case c{around("g", {"\tint width = 0;"}),
+           around("g", {"\tint width = 4;  /* room for the header */"}),
+           {{4, 1, 4, 1}}};
+    auto m = c.map();
+    CHECK(m.at(4).tier == LineTier::Edited);
+    CHECK(m.at(4).line == 4);
+}
+
+TEST_CASE("line map: a line moved to two places at once is Ambiguous between them") {
+    std::vector<std::string> base = {"int first(void)",
+                                     "{",
+                                     "\tload_config_from_environment(opts, argv);",
+                                     "\treturn 0;",
+                                     "}",
+                                     "",
+                                     "int second(void)",
+                                     "{",
+                                     "\treturn 1;",
+                                     "}",
+                                     "",
+                                     "int third(void)",
+                                     "{",
+                                     "\treturn 2;",
+                                     "}"};
+    std::vector<std::string> target = {"int first(void)",
+                                       "{",
+                                       "\treturn 0;",
+                                       "}",
+                                       "",
+                                       "int second(void)",
+                                       "{",
+                                       "\tload_config_from_environment(opts, argv);",
+                                       "\treturn 1;",
+                                       "}",
+                                       "",
+                                       "int third(void)",
+                                       "{",
+                                       "\tload_config_from_environment(opts, argv);",
+                                       "\treturn 2;",
+                                       "}"};
+    Case c{base, target, {{3, 1, 2, 0}, {8, 0, 8, 1}, {13, 0, 14, 1}}};
+    auto a = c.map().at(3);
+    CHECK(a.tier == LineTier::Ambiguous);
+    REQUIRE(a.candidates.size() == 2);
+    CHECK(((a.candidates[0].line == 8 && a.candidates[1].line == 14) ||
+           (a.candidates[0].line == 14 && a.candidates[1].line == 8)));
+}
+
+TEST_CASE("line map: a brace left in place does not hold a range whose code moved away") {
+    // Lines 3-4 (a call and its closing brace) go; the call reappears far down, the brace is
+    // matched by the diff where it was.
+    std::vector<std::string> base = {"static void setup(void)", "{",
+                                     "\tinitialise_the_subsystem(ctx, flags);", "}"};
+    std::vector<std::string> target = {"static void setup(void)", "{", "}"};
+    for (int i = 0; i < 30; ++i) {
+        base.push_back("int filler_" + std::to_string(i) + " = " + std::to_string(i) + ";");
+        target.push_back(base.back());
+    }
+    target.push_back("\tinitialise_the_subsystem(ctx, flags);");
+    Case c{base, target, {{3, 1, 2, 0}, {34, 0, 34, 1}}};
+    auto m = c.map();
+    REQUIRE(m.at(3).tier == LineTier::Moved);
+    auto whole = cp::map_lines(m, {3, 4});
+    CHECK(whole.line == 34);
+    CHECK(whole.end_line == 34);
+    CHECK(whole.tier == LineTier::Moved);
+    CHECK(whole.lines[1].line == 3);  // the brace's own answer stays in the line map
+}
