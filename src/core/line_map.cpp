@@ -12,12 +12,13 @@ namespace {
 using Scores = LineMapScores;
 
 const std::size_t kAllPairs = std::size_t(1) << 20;  // removed x added lines scored all-to-all
-const LineNo kBand = 100;           // past that, lines this far apart in a hunk are not compared
-const std::size_t kTop = 6;         // candidates a removed line keeps for the finer score
+const LineNo kBand = 30;            // past that, lines this far apart in a hunk are not compared
+const std::size_t kTop = 8;         // candidates a removed line keeps for the finer score
 const std::size_t kContext = 4;     // non-blank lines above and below that make a line's context
 const std::size_t kAligned = 300;   // lines longer than this are compared by bigrams
 const LineNo kSpan = 6;             // lines a split or a merge may take
 const double kContentWeight = 0.6;  // LHDiff's weights: content 0.6, context 0.4
+const double kJoinLength = 1.25;    // a line split (or merged) is this much longer than a piece
 const double kJoinGain = 0.1;       // what joining lines must add to a line's similarity
 const double kMovedContent = 0.9;   // a line taken from another hunk must read this alike
 const double kCodeWeight = 0.95;    // what equal code with other comments counts as
@@ -75,11 +76,41 @@ double dice(const std::vector<std::uint16_t>& x, const std::vector<std::uint16_t
     return 2.0 * double(common) / double(x.size() + y.size());
 }
 
+// The edit distance of `text` from `pattern` of at most 64 bytes, by Myers' bit-parallel
+// algorithm (as Hyyrö explains it): one pass over `text`, a machine word a column.
+std::size_t edit_distance64(const std::string& pattern, const std::string& text) {
+    std::uint64_t peq[256] = {};
+    for (std::size_t i = 0; i < pattern.size(); ++i)
+        peq[static_cast<unsigned char>(pattern[i])] |= std::uint64_t(1) << i;
+    const std::uint64_t last = std::uint64_t(1) << (pattern.size() - 1);
+    std::uint64_t pv = ~std::uint64_t(0), mv = 0;
+    std::size_t score = pattern.size();
+    for (char c : text) {
+        const std::uint64_t eq = peq[static_cast<unsigned char>(c)];
+        const std::uint64_t xv = eq | mv;
+        const std::uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
+        std::uint64_t ph = mv | ~(xh | pv);
+        std::uint64_t mh = pv & xh;
+        if (ph & last) ++score;
+        if (mh & last) --score;
+        ph = (ph << 1) | 1;
+        mh <<= 1;
+        pv = mh | ~(xv | ph);
+        mv = ph & xv;
+    }
+    return score;
+}
+
 // One minus the edit distance over the longer length; bigram overlap past kAligned bytes.
 double similarity(const std::string& a, const std::string& b) {
     if (a == b) return 1.0;
     if (a.empty() || b.empty()) return 0.0;
     if (a.size() > kAligned || b.size() > kAligned) return dice(bigrams(a), bigrams(b));
+    if (std::min(a.size(), b.size()) <= 64) {
+        const bool a_shorter = a.size() <= b.size();
+        return 1.0 - double(edit_distance64(a_shorter ? a : b, a_shorter ? b : a)) /
+                         double(std::max(a.size(), b.size()));
+    }
     std::vector<std::size_t> row(b.size() + 1);
     for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
@@ -225,25 +256,42 @@ double combined(double content, double context) {
 }
 
 // A removed line's best kTop counterparts among `pool`, finely scored, best first.
+// How far apart two changed lines are: their places within one hunk, or 2 across hunks.
+double distance(const Changed& l, const Changed& r) {
+    return l.hunk == r.hunk ? std::abs(l.position - r.position) : 2.0;
+}
+
+// A removed line's best kTop counterparts among `pool`, best first: picked by the bigrams
+// they share (the nearer first among equals, so that of many equal lines the ones around its
+// place are kept), then scored by edit distance and context.
 std::vector<Scored> best_of(const Changed& l, const std::vector<Changed>& added,
                             const std::vector<std::size_t>& pool) {
-    std::vector<Scored> rough;
+    struct Rough {
+        std::size_t to;
+        double grams, apart;
+    };
+    std::vector<Rough> rough;
     rough.reserve(pool.size());
-    for (std::size_t r : pool) {
-        double context = cosine(l.context, added[r].context);
-        rough.push_back({r, 0, context, combined(dice(l.grams, added[r].grams), context)});
-    }
+    for (std::size_t r : pool)
+        rough.push_back({r, dice(l.grams, added[r].grams), distance(l, added[r])});
     const std::size_t keep = std::min(kTop, rough.size());
     std::partial_sort(rough.begin(), rough.begin() + std::ptrdiff_t(keep), rough.end(),
-                      [](const Scored& a, const Scored& b) { return a.score > b.score; });
-    rough.resize(keep);
-    for (Scored& s : rough) {
+                      [](const Rough& a, const Rough& b) {
+                          return a.grams != b.grams ? a.grams > b.grams : a.apart < b.apart;
+                      });
+    std::vector<Scored> out;
+    for (std::size_t k = 0; k < keep; ++k) {
+        Scored s;
+        s.to = rough[k].to;
+        s.context = cosine(l.context, added[s.to].context);
         s.content = content_similarity(l, added[s.to]);
         s.score = combined(s.content, s.context);
+        out.push_back(s);
     }
-    std::sort(rough.begin(), rough.end(),
+
+    std::sort(out.begin(), out.end(),
               [](const Scored& a, const Scored& b) { return a.score > b.score; });
-    return rough;
+    return out;
 }
 
 std::string joined(const std::vector<Changed>& lines, std::size_t from, std::size_t to) {
@@ -331,9 +379,11 @@ LineMap::LineMap(const std::vector<std::string_view>& base,
         std::vector<std::size_t> pool;
         const Hunk& h = hunks_[l.hunk];
         LineNo centre = h.new_start + LineNo(std::llround(l.position * double(h.new_count - 1)));
-        for (std::size_t r = 0; r < right.size(); ++r)
-            if (right[r].hunk == l.hunk && std::abs(right[r].line - centre) <= kBand)
-                pool.push_back(r);
+        // The added lines are in line order: those within the band are one run of them.
+        auto from = std::lower_bound(right.begin(), right.end(), centre - kBand,
+                                     [](const Changed& c, LineNo line) { return c.line < line; });
+        for (auto r = from; r != right.end() && r->line <= centre + kBand; ++r)
+            if (r->hunk == l.hunk) pool.push_back(std::size_t(r - right.begin()));
         if (auto same = by_text.find(l.flat); same != by_text.end())
             for (std::size_t k = 0; k < same->second.size() && k < kTop; ++k)
                 pool.push_back(same->second[k]);
@@ -358,10 +408,7 @@ LineMap::LineMap(const std::vector<std::string_view>& base,
                 (right[s.to].hunk == left[i].hunk || (s.content >= kMovedContent && alike == 1)))
                 pairings.push_back({i, s.to, s.score});
     }
-    auto nearness = [&](const Pairing& p) {
-        const Changed &l = left[p.l], &r = right[p.r];
-        return l.hunk == r.hunk ? std::abs(l.position - r.position) : 2.0;
-    };
+    auto nearness = [&](const Pairing& p) { return distance(left[p.l], right[p.r]); };
     std::stable_sort(pairings.begin(), pairings.end(), [&](const Pairing& a, const Pairing& b) {
         if (a.score != b.score) return a.score > b.score;
         return nearness(a) < nearness(b);
@@ -388,7 +435,11 @@ LineMap::LineMap(const std::vector<std::string_view>& base,
         if (r == none) continue;
         double alone = content_similarity(left[i], right[r]);
         if (alone >= 0.95) continue;
-        Run run = best_run(left[i].flat, right, r, taken);
+        // Only a line that is much longer than its counterpart can have been split, and only
+        // a much shorter one merged.
+        const double longer = double(left[i].flat.size()), shorter = double(right[r].flat.size());
+        Run run = longer >= kJoinLength * shorter ? best_run(left[i].flat, right, r, taken)
+                                                  : Run{r, r, alone};
         if (run.to > run.from && run.content >= alone + kJoinGain) {
             double sc = combined(run.content, cosine(left[i].context, right[r].context));
             if (sc < Scores::kFloor) continue;
@@ -397,7 +448,7 @@ LineMap::LineMap(const std::vector<std::string_view>& base,
             split[i] = run;
             continue;
         }
-        if (match[i] == none) continue;
+        if (match[i] == none || shorter < kJoinLength * longer) continue;
         Run joined_left = best_run(right[r].flat, left, i, left_taken);
         if (joined_left.to > joined_left.from && joined_left.content >= alone + kJoinGain) {
             double sc = combined(joined_left.content, cosine(left[i].context, right[r].context));

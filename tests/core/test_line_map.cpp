@@ -1,5 +1,9 @@
 // Line-level precision inside changed code: hand-worked cases of which target line each base
 // line became, with the hunks written out as git would give them.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
 #include "context_pack/core/line_map.hpp"
 #include "support/catch.hpp"
 
@@ -270,4 +274,36 @@ TEST_CASE("line map: a brace left in place does not hold a range whose code move
     CHECK(whole.end_line == 34);
     CHECK(whole.tier == LineTier::Moved);
     CHECK(whole.lines[1].line == 3);  // the brace's own answer stays in the line map
+}
+
+TEST_CASE("line map: the similarity of lines agrees with a plain edit-distance table") {
+    // Short lines take a bit-parallel path, long ones the table: both must give the same.
+    auto reference = [](const std::string& a, const std::string& b) {
+        std::vector<std::vector<std::size_t>> d(a.size() + 1,
+                                                std::vector<std::size_t>(b.size() + 1));
+        for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+        for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+        for (std::size_t i = 1; i <= a.size(); ++i)
+            for (std::size_t j = 1; j <= b.size(); ++j)
+                d[i][j] = std::min(
+                    {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+        if (a.empty() && b.empty()) return 1.0;
+        if (a.empty() || b.empty()) return 0.0;
+        return 1.0 - double(d[a.size()][b.size()]) / double(std::max(a.size(), b.size()));
+    };
+    std::uint32_t state = 12345;
+    auto next = [&](std::uint32_t n) {
+        state = state * 1664525u + 1013904223u;
+        return (state >> 8) % n;
+    };
+    for (int round = 0; round < 3000; ++round) {
+        std::string a, b;
+        const char* alphabet = round % 2 ? "ab" : "abcdefghij(){};=";
+        std::size_t letters = std::strlen(alphabet);
+        std::size_t na = next(round % 3 == 0 ? 120 : 70), nb = next(round % 3 == 0 ? 120 : 70);
+        for (std::size_t i = 0; i < na; ++i) a += alphabet[next(std::uint32_t(letters))];
+        for (std::size_t i = 0; i < nb; ++i) b += alphabet[next(std::uint32_t(letters))];
+        INFO(a << " / " << b);
+        REQUIRE(cp::line_similarity(a, b) == Approx(reference(a, b)));
+    }
 }
