@@ -3,15 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
+
+#include "context_pack/core/text.hpp"
 
 namespace cp {
 namespace {
 
 using Scores = LineMapScores;
 
-const std::size_t kAllPairs = std::size_t(1) << 20;  // removed x added lines scored all-to-all
 const LineNo kBand = 30;            // past that, lines this far apart in a hunk are not compared
 const std::size_t kTop = 8;         // candidates a removed line keeps for the finer score
 const std::size_t kContext = 4;     // non-blank lines above and below that make a line's context
@@ -35,10 +37,10 @@ std::string without_space(std::string_view line) {
     return out;
 }
 
-// The line's code without its comments (`/* */`, and `//` or ` #` to the end), whitespace
-// removed; empty when that leaves nothing.
-std::string code_of(std::string_view line) {
-    std::string out;
+// Each byte of the line's code, without its comments (`/* */`, and `//` or ` #` to the end)
+// and whitespace, given to `out`.
+template <class Out>
+void code_bytes(std::string_view line, Out out) {
     for (std::size_t i = 0; i < line.size(); ++i) {
         if (line.compare(i, 2, "/*") == 0) {
             auto end = line.find("*/", i + 2);
@@ -47,9 +49,30 @@ std::string code_of(std::string_view line) {
             continue;
         }
         if (line.compare(i, 2, "//") == 0 || (line[i] == '#' && i > 0 && space(line[i - 1]))) break;
-        if (!space(line[i])) out += line[i];
+        if (!space(line[i])) out(line[i]);
     }
+}
+
+// The line's code as code_bytes gives it; empty when that leaves nothing.
+std::string code_of(std::string_view line) {
+    std::string out;
+    code_bytes(line, [&](char c) { out += c; });
     return out;
+}
+
+// A text's key in the map's index of equal lines (FNV-1a of its bytes).
+struct Key {
+    std::uint64_t h = 14695981039346656037ull;
+    std::size_t bytes = 0;
+    void operator()(char c) {
+        h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+        ++bytes;
+    }
+};
+std::uint64_t key_of(const std::string& text) {
+    Key k;
+    for (char c : text) k(c);
+    return k.h;
 }
 
 std::vector<std::uint16_t> bigrams(const std::string& s) {
@@ -215,25 +238,18 @@ struct Changed {
     Bag context;
 };
 
-std::vector<Changed> changed_lines(const std::vector<std::string_view>& lines,
-                                   std::span<const Hunk> hunks, bool old_side) {
-    std::vector<Changed> out;
-    for (std::size_t k = 0; k < hunks.size(); ++k) {
-        LineNo start = old_side ? hunks[k].old_start : hunks[k].new_start;
-        LineNo count = old_side ? hunks[k].old_count : hunks[k].new_count;
-        for (LineNo n = start; n < start + count && n <= LineNo(lines.size()); ++n) {
-            Changed c;
-            c.line = n;
-            c.hunk = k;
-            c.position = count > 1 ? double(n - start) / double(count - 1) : 0.5;
-            c.flat = without_space(lines[std::size_t(n - 1)]);
-            c.code = code_of(lines[std::size_t(n - 1)]);
-            c.grams = bigrams(c.flat);
-            c.context = context_of(lines, std::size_t(n - 1));
-            out.push_back(std::move(c));
-        }
-    }
-    return out;
+// Line `n` of `lines`, of hunk `k` whose side starts at `start` with `count` lines.
+Changed prepare(const std::vector<std::string_view>& lines, LineNo n, std::size_t k, LineNo start,
+                LineNo count) {
+    Changed c;
+    c.line = n;
+    c.hunk = k;
+    c.position = count > 1 ? double(n - start) / double(count - 1) : 0.5;
+    c.flat = without_space(lines[std::size_t(n - 1)]);
+    c.code = code_of(lines[std::size_t(n - 1)]);
+    c.grams = bigrams(c.flat);
+    c.context = context_of(lines, std::size_t(n - 1));
+    return c;
 }
 
 // Their text's similarity, or their code's where it says more: comments aside, but a little
@@ -309,8 +325,9 @@ struct Run {
 Run best_run(const std::string& text, const std::vector<Changed>& lines, std::size_t at,
              const std::vector<bool>& taken) {
     Run best{at, at, similarity(text, lines[at].flat)};
-    auto usable = [&](std::size_t i) {
-        return i == at || (lines[i].hunk == lines[at].hunk && !taken[i]);
+    auto usable = [&](std::size_t i) {  // of its hunk, next to it, and free
+        return i == at || (lines[i].hunk == lines[at].hunk &&
+                           lines[i].line - lines[at].line == LineNo(i) - LineNo(at) && !taken[i]);
     };
     for (std::size_t from = at;; --from) {
         if (!usable(from)) break;
@@ -353,40 +370,121 @@ double line_similarity(std::string_view a, std::string_view b) {
     return similarity(without_space(a), without_space(b));
 }
 
+LineMap::LineMap(std::shared_ptr<const std::string> base, std::shared_ptr<const std::string> target,
+                 std::span<const Hunk> hunks)
+    : base_text_(std::move(base)),
+      target_text_(std::move(target)),
+      hunks_(hunks.begin(), hunks.end()) {
+    base_ = text::split_lines(*base_text_);
+    target_ = text::split_lines(*target_text_);
+    start();
+}
+
 LineMap::LineMap(const std::vector<std::string_view>& base,
                  const std::vector<std::string_view>& target, std::span<const Hunk> hunks)
-    : hunks_(hunks.begin(), hunks.end()), telling_(base.size()) {
-    for (std::size_t i = 0; i < base.size(); ++i) telling_[i] = telling(base[i]);
-    auto left = changed_lines(base, hunks, true);
-    auto right = changed_lines(target, hunks, false);
-    if (left.empty()) return;
+    : hunks_(hunks.begin(), hunks.end()) {
+    auto own = [](const std::vector<std::string_view>& lines,
+                  std::vector<std::string_view>& views) {
+        auto text = std::make_shared<std::string>();
+        for (auto l : lines) text->append(l).push_back('\n');
+        std::size_t at = 0;
+        for (auto l : lines) views.emplace_back(text->data() + at, l.size()), at += l.size() + 1;
+        return std::shared_ptr<const std::string>(std::move(text));
+    };
+    base_text_ = own(base, base_);
+    target_text_ = own(target, target_);
+    start();
+}
 
-    // Candidates: every added line, or, for large rewrites, those near it in its own hunk and
-    // those of equal text anywhere.
-    const bool all = left.size() * right.size() <= kAllPairs;
+void LineMap::start() {
+    settled_.assign(hunks_.size(), false);
+    answers_.resize(hunks_.size());
+}
+
+// Where lines of equal text are, for the lines that left their hunk: every added line by its
+// text and its code, and how many removed lines have each.
+void LineMap::index() const {
+    if (indexed_) return;
+    indexed_ = true;
+    for (std::size_t k = 0; k < hunks_.size(); ++k) {
+        const Hunk& h = hunks_[k];
+        // A line's keys: its text without whitespace, and its code when that differs.
+        auto keys = [](std::string_view line) {
+            Key flat, code;
+            for (char c : line)
+                if (!space(c)) flat(c);
+            code_bytes(line, code);
+            return std::pair{flat, code};
+        };
+        for (LineNo n = h.new_start; n < h.new_start + h.new_count; ++n) {
+            if (n < 1 || n > LineNo(target_.size())) continue;
+            auto [flat, code] = keys(target_[std::size_t(n - 1)]);
+            if (flat.bytes) added_by_text_[flat.h].emplace_back(n, k);
+            if (code.bytes && code.h != flat.h) added_by_text_[code.h].emplace_back(n, k);
+        }
+        for (LineNo n = h.old_start; n < h.old_start + h.old_count; ++n) {
+            if (n < 1 || n > LineNo(base_.size())) continue;
+            auto [flat, code] = keys(base_[std::size_t(n - 1)]);
+            ++removed_count_[flat.h];
+            if (code.h != flat.h) ++removed_count_[code.h];
+        }
+    }
+}
+
+// The answers for the lines hunk `k` removes, made when one is first asked for: each is
+// matched among the lines the hunk adds and, when its text is the only one of the removed
+// lines, the lines of that text the other hunks add.
+void LineMap::settle(std::size_t hunk_index) const {
+    const std::size_t k = hunk_index;
+    if (settled_[k]) return;
+    settled_[k] = true;
+    const Hunk& h = hunks_[k];
+    const auto& base = base_;
+    const auto& target = target_;
+    std::vector<Changed> left, right;
+    for (LineNo n = h.old_start; n < h.old_start + h.old_count && n <= LineNo(base.size()); ++n)
+        left.push_back(prepare(base, n, k, h.old_start, h.old_count));
+    for (LineNo n = h.new_start; n < h.new_start + h.new_count && n <= LineNo(target.size()); ++n)
+        right.push_back(prepare(target, n, k, h.new_start, h.new_count));
+    const std::size_t own = right.size();  // its own added lines, in line order, come first
+    std::vector<LineAnswer>& answers = answers_[k];
+    answers.assign(left.size(), LineAnswer{});
+    if (left.empty()) return;
+    index();
+    std::map<LineNo, std::size_t> elsewhere;  // target line -> index in `right`
     std::unordered_map<std::string, std::vector<std::size_t>> by_text;
-    if (!all)
-        for (std::size_t r = 0; r < right.size(); ++r) by_text[right[r].flat].push_back(r);
-    std::vector<std::size_t> every(right.size());
-    for (std::size_t r = 0; r < right.size(); ++r) every[r] = r;
+    for (const Changed& l : left)
+        for (const std::string* text : {&l.flat, &l.code}) {
+            if (text->empty()) continue;
+            auto same = added_by_text_.find(key_of(*text));
+            if (same == added_by_text_.end()) continue;
+            for (std::size_t c = 0; c < same->second.size() && c < kTop; ++c) {
+                auto [n, hunk] = same->second[c];
+                if (hunk == k) continue;
+                auto [at, added] = elsewhere.try_emplace(n, right.size());
+                if (added)
+                    right.push_back(
+                        prepare(target, n, hunk, hunks_[hunk].new_start, hunks_[hunk].new_count));
+                by_text[*text].push_back(at->second);
+            }
+        }
+
+    // Candidates: the added lines near its place in its own hunk, and those elsewhere whose
+    // text, or code, is its own (a line from another hunk must read almost the same anyway).
     std::vector<std::vector<Scored>> candidates(left.size());
     for (std::size_t i = 0; i < left.size(); ++i) {
         const Changed& l = left[i];
-        if (all) {
-            candidates[i] = best_of(l, right, every);
-            continue;
-        }
         std::vector<std::size_t> pool;
-        const Hunk& h = hunks_[l.hunk];
         LineNo centre = h.new_start + LineNo(std::llround(l.position * double(h.new_count - 1)));
-        // The added lines are in line order: those within the band are one run of them.
-        auto from = std::lower_bound(right.begin(), right.end(), centre - kBand,
-                                     [](const Changed& c, LineNo line) { return c.line < line; });
-        for (auto r = from; r != right.end() && r->line <= centre + kBand; ++r)
-            if (r->hunk == l.hunk) pool.push_back(std::size_t(r - right.begin()));
-        if (auto same = by_text.find(l.flat); same != by_text.end())
-            for (std::size_t k = 0; k < same->second.size() && k < kTop; ++k)
-                pool.push_back(same->second[k]);
+        auto first =
+            std::lower_bound(right.begin(), right.begin() + std::ptrdiff_t(own), centre - kBand,
+                             [](const Changed& c, LineNo line) { return c.line < line; });
+        for (auto r = first; r != right.begin() + std::ptrdiff_t(own) && r->line <= centre + kBand;
+             ++r)
+            pool.push_back(std::size_t(r - right.begin()));
+        for (const std::string* text : {&l.flat, &l.code})
+            if (auto same = by_text.find(*text); same != by_text.end())
+                pool.insert(pool.end(), same->second.begin(), same->second.end());
         std::sort(pool.begin(), pool.end());
         pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
         candidates[i] = best_of(l, right, pool);
@@ -400,12 +498,16 @@ LineMap::LineMap(const std::vector<std::string_view>& base,
     };
     std::vector<Pairing> pairings;
     for (std::size_t i = 0; i < left.size(); ++i) {
-        // A line from another hunk must read almost the same, and be the only one that does.
+        // A line from another hunk must read almost the same, be the only one that does, and
+        // its text be no other removed line's.
         auto alike = std::count_if(candidates[i].begin(), candidates[i].end(),
                                    [](const Scored& s) { return s.content >= kMovedContent; });
+        const bool unique = removed_count_[key_of(left[i].flat)] == 1 &&
+                            (left[i].code.empty() || removed_count_[key_of(left[i].code)] == 1);
         for (const Scored& s : candidates[i])
             if (s.score >= Scores::kFloor && s.content >= Scores::kContent &&
-                (right[s.to].hunk == left[i].hunk || (s.content >= kMovedContent && alike == 1)))
+                (right[s.to].hunk == left[i].hunk ||
+                 (s.content >= kMovedContent && alike == 1 && unique)))
                 pairings.push_back({i, s.to, s.score});
     }
     auto nearness = [&](const Pairing& p) { return distance(left[p.l], right[p.r]); };
@@ -443,7 +545,7 @@ LineMap::LineMap(const std::vector<std::string_view>& base,
         if (run.to > run.from && run.content >= alone + kJoinGain) {
             double sc = combined(run.content, cosine(left[i].context, right[r].context));
             if (sc < Scores::kFloor) continue;
-            for (std::size_t k = run.from; k <= run.to; ++k) taken[k] = true;
+            for (std::size_t q = run.from; q <= run.to; ++q) taken[q] = true;
             match[i] = r, score[i] = sc, left_taken[i] = true;
             split[i] = run;
             continue;
@@ -452,16 +554,15 @@ LineMap::LineMap(const std::vector<std::string_view>& base,
         Run joined_left = best_run(right[r].flat, left, i, left_taken);
         if (joined_left.to > joined_left.from && joined_left.content >= alone + kJoinGain) {
             double sc = combined(joined_left.content, cosine(left[i].context, right[r].context));
-            for (std::size_t k = joined_left.from; k <= joined_left.to; ++k) {
-                match[k] = r, score[k] = std::max(sc, Scores::kFloor), left_taken[k] = true;
-                merged[k] = true;
+            for (std::size_t q = joined_left.from; q <= joined_left.to; ++q) {
+                match[q] = r, score[q] = std::max(sc, Scores::kFloor), left_taken[q] = true;
+                merged[q] = true;
             }
         }
     }
 
-    removed_.reserve(left.size());  // in line order, as the hunks are
     for (std::size_t i = 0; i < left.size(); ++i) {
-        LineAnswer& a = removed_.emplace_back(left[i].line, LineAnswer{}).second;
+        LineAnswer& a = answers[i];
         const std::size_t r = match[i];
         if (r == none) {
             // Its text is in several other hunks, nearly as it was: moved, but to which?
@@ -504,15 +605,21 @@ LineMap::LineMap(const std::vector<std::string_view>& base,
 }
 
 LineAnswer LineMap::at(LineNo base_line) const {
-    auto removed = std::lower_bound(
-        removed_.begin(), removed_.end(), base_line,
-        [](const std::pair<LineNo, LineAnswer>& e, LineNo line) { return e.first < line; });
-    const bool says = base_line >= 1 && base_line <= LineNo(telling_.size()) &&
-                      telling_[std::size_t(base_line - 1)];
-    if (removed != removed_.end() && removed->first == base_line) {
-        LineAnswer a = removed->second;
-        a.telling = says;
-        return a;
+    const bool says = base_line >= 1 && base_line <= LineNo(base_.size()) &&
+                      telling(base_[std::size_t(base_line - 1)]);
+    // The hunk that removes it, if one does: the last one starting at or before it.
+    auto after = std::upper_bound(hunks_.begin(), hunks_.end(), base_line,
+                                  [](LineNo line, const Hunk& h) { return line < h.old_start; });
+    if (after != hunks_.begin()) {
+        const auto k = std::size_t(after - hunks_.begin() - 1);
+        const Hunk& h = hunks_[k];
+        if (h.old_count && base_line < h.old_start + h.old_count &&
+            base_line <= LineNo(base_.size())) {
+            settle(k);
+            LineAnswer a = answers_[k][std::size_t(base_line - h.old_start)];
+            a.telling = says;
+            return a;
+        }
     }
     LineNo shift = 0;  // a kept line moves by what the hunks before it add and remove
     for (const Hunk& h : hunks_) {
@@ -526,6 +633,7 @@ LineAnswer LineMap::at(LineNo base_line) const {
     kept.score = 1;
     kept.tier = LineTier::Exact;
     kept.telling = says;
+    kept.kept = true;
     return kept;
 }
 
@@ -585,15 +693,21 @@ RangeAnswer map_lines(const LineMap& map, LineRange range) {
         LineNo first = 0, last = 0;
         std::size_t size = 0;
         double total = 0;
+        bool kept = false;  // holds a line the diff kept
     };
     std::vector<Group> groups;
+    const LineAnswer* previous = nullptr;
     for (const LineAnswer* a : placing) {
-        if (groups.empty() || a->line > groups.back().last + width + 3)
-            groups.push_back({a->line, a->end_line, 0, 0});
+        // Lines the diff kept stay together whatever it put between them: it keeps their order.
+        bool together = previous && previous->kept && a->kept;
+        if (groups.empty() || (a->line > groups.back().last + width + 3 && !together))
+            groups.push_back({a->line, a->end_line, 0, 0, false});
         Group& g = groups.back();
         g.last = std::max(g.last, a->end_line);
         ++g.size;
         g.total += a->score;
+        g.kept = g.kept || a->kept;
+        previous = a;
     }
     std::stable_sort(groups.begin(), groups.end(),
                      [](const Group& a, const Group& b) { return a.size > b.size; });
@@ -606,12 +720,14 @@ RangeAnswer map_lines(const LineMap& map, LineRange range) {
         out.score = out.candidates.front().score;
         return out;
     }
-    // The other lines found within reach of the group join it.
+    // The other lines found within reach of the group join it, and the lines the diff kept
+    // join a group that holds such a line.
     double total = 0;
     std::size_t counted = 0;
     LineTier tier = LineTier::Exact;
     for (const LineAnswer& a : out.lines) {
-        if (!a.located() || a.end_line < most.first - width || a.line > most.last + width) continue;
+        const bool reach = a.end_line >= most.first - width && a.line <= most.last + width;
+        if (!a.located() || !(reach || (a.kept && most.kept))) continue;
         out.line = out.line ? std::min(out.line, a.line) : a.line;
         out.end_line = std::max(out.end_line, a.end_line);
         total += a.score;

@@ -186,7 +186,7 @@ Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
                                kind_word(delta->new_kind));
         return Unit{};
     }
-    auto carried = carry(p, r, *delta, base_bytes, check_symbols);
+    auto carried = carry(p, r, *delta, base.value(), check_symbols);
     if (carried && delta->untracked && delta->old_path == delta->new_path && !r.reason)
         r.reason = fmt::format(
             "{} deleted from the index (as by git rm --cached); still on disk, untracked: "
@@ -225,7 +225,8 @@ Result<Bytes> AnchorRules::read_base(Pair& p, AnchorResult& r, const git::Entry&
 }
 
 Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delta,
-                                const std::string& base_bytes, bool check_symbols) {
+                                const Bytes& base, bool check_symbols) {
+    const std::string& base_bytes = *base;
     const Anchor& a = r.anchor;
     r.renamed = delta.change == Change::Renamed;
     auto found_hunks = pairs_.hunks_for(p, delta, &base_bytes);
@@ -265,10 +266,7 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     if (r.status == Status::Touched && target_content.value()) {
         auto made = p.line_maps.find(a.path);
         if (made == p.line_maps.end())
-            made = p.line_maps
-                       .try_emplace(a.path, text::split_lines(base_bytes),
-                                    text::split_lines(*target_content.value()), h.hunks)
-                       .first;
+            made = p.line_maps.try_emplace(a.path, base, target_content.value(), h.hunks).first;
         r.best = map_lines(made->second, range);
         // Its text found elsewhere, verbatim, while the line map says it was changed here:
         // the evidence disagrees, so neither is picked.
@@ -281,9 +279,14 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
         if (best.line > 0 && best.tier != LineTier::Exact &&
             ((found && !agrees(found->at)) ||
              (several && std::none_of(several->listed.begin(), several->listed.end(), agrees)))) {
-            best.candidates = {{best.line, best.score, best.end_line}};
-            best.line = best.end_line = 0;
-            best.tier = LineTier::Ambiguous;
+            auto open = [](auto& answer) {  // a LineAnswer or the RangeAnswer
+                answer.candidates = {{answer.line, answer.score, answer.end_line}};
+                answer.line = answer.end_line = 0;
+                answer.tier = LineTier::Ambiguous;
+            };
+            for (LineAnswer& l : best.lines)
+                if (l.located() && l.tier != LineTier::Exact) open(l);
+            open(best);
         }
     }
     if (check_symbols) check_symbol(r, target_content.value().get());

@@ -48,8 +48,8 @@ class AnchorRules {
     // The anchor's file at base, or nullptr when `r` got its reason (too large, too short).
     Result<Bytes> read_base(Pair& p, AnchorResult& r, const git::Entry& entry);
     // Through a changed file: the hunks, the boundary rule, then relocation and the symbol.
-    Result<Unit> carry(Pair& p, AnchorResult& r, const git::Delta& delta,
-                       const std::string& base_bytes, bool check_symbols);
+    Result<Unit> carry(Pair& p, AnchorResult& r, const git::Delta& delta, const Bytes& base,
+                       bool check_symbols);
     // A path absent at base: NEW for an edit (or an --anchor), UNRESOLVED for a read.
     Result<Unit> resolve_absent(Pair& p, AnchorResult& r);
     Result<Unit> resolve_new(Pair& p, AnchorResult& r);

@@ -596,12 +596,10 @@ TEST_CASE("line map: properties that hold for random edit scripts", "[line_map][
     CHECK(edited.wrong * 20 < edited.exact + edited.wrong);
 }
 
-// Found by the test above, and kept out of it: a range whose every line the diff kept, with new
-// lines put between them, is not given their span. map_lines groups its lines' answers as if
-// they were guesses, so a kept brace more than the range's width past the others is dropped,
-// and two kept lines far apart become two candidates.
+// Found by the test above: a range whose every line the diff kept, with new lines put between
+// them, spans them all, however many new lines there are (kept lines are not guesses to group).
 TEST_CASE("line map: a range of kept lines with new lines between them spans them all",
-          "[line_map][!mayfail]") {
+          "[line_map]") {
     const std::string call = "\tint value_1 = compute(opts, 7);";
     SECTION("a kept brace past the new lines") {
         std::vector<std::string> base = {call, "}"};
@@ -612,7 +610,7 @@ TEST_CASE("line map: a range of kept lines with new lines between them spans the
         REQUIRE(map.at(2).line == 4);
         CHECK(got.tier == LineTier::Exact);
         CHECK(got.line == 1);
-        CHECK(got.end_line == 4);  // 1..1 as it stands
+        CHECK(got.end_line == 4);
     }
     SECTION("two kept lines far apart") {
         std::vector<std::string> base = {call, "\treturn value_1 + 3;"};
@@ -623,7 +621,7 @@ TEST_CASE("line map: a range of kept lines with new lines between them spans the
         const cp::LineMap map(views(base), views(target), hunks);
         const cp::RangeAnswer got = cp::map_lines(map, {1, 2});
         REQUIRE(map.at(2).line == 7);
-        CHECK(got.tier == LineTier::Exact);  // Ambiguous between 1..1 and 7..7 as it stands
+        CHECK(got.tier == LineTier::Exact);
         CHECK(got.line == 1);
         CHECK(got.end_line == 7);
     }

@@ -7,8 +7,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <span>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -36,6 +40,7 @@ struct LineAnswer {
     LineTier tier = LineTier::Deleted;
     std::vector<LineCandidate> candidates;  // Ambiguous only, best first
     bool telling = true;                    // the base line has four non-space bytes or more
+    bool kept = false;                      // the diff kept the line (no hunk removed it)
 
     bool located() const { return line > 0; }
 };
@@ -55,9 +60,14 @@ struct LineMapScores {
     static constexpr double kMargin = 0.04;
 };
 
+// The map keeps both files and settles a hunk's lines the first time one of them is asked
+// for, so that a file with many hunks costs only those its anchors touch.
 class LineMap {
   public:
     // `hunks`: the file's -U0 hunks from base to target, sorted, as map_range takes them.
+    // The files' bytes are shared, not copied, and kept while the map lives.
+    LineMap(std::shared_ptr<const std::string> base, std::shared_ptr<const std::string> target,
+            std::span<const Hunk> hunks);
     LineMap(const std::vector<std::string_view>& base, const std::vector<std::string_view>& target,
             std::span<const Hunk> hunks);
 
@@ -65,9 +75,20 @@ class LineMap {
     LineAnswer at(LineNo base_line) const;
 
   private:
+    void start();
+    void index() const;
+    void settle(std::size_t hunk) const;
+
+    std::shared_ptr<const std::string> base_text_, target_text_;
+    std::vector<std::string_view> base_, target_;  // their lines
     std::vector<Hunk> hunks_;
-    std::vector<std::pair<LineNo, LineAnswer>> removed_;  // the removed lines', by line
-    std::vector<bool> telling_;                           // by base line - 1
+    mutable std::vector<bool> settled_;                     // by hunk
+    mutable std::vector<std::vector<LineAnswer>> answers_;  // by hunk, a removed line each
+    mutable bool indexed_ = false;
+    // Every added line by the key of its text and of its code: (target line, hunk).
+    mutable std::unordered_map<std::uint64_t, std::vector<std::pair<LineNo, std::size_t>>>
+        added_by_text_;
+    mutable std::unordered_map<std::uint64_t, std::size_t> removed_count_;  // removed, by key
 };
 
 // The answer for a range of base lines: the span of target lines its located lines map to.
