@@ -610,6 +610,15 @@ def reference_for_pair(git, blobs, pair, anchors):
         if p not in base_modes:
             ref["status"] = "NEW"
             ref["exists_at_target"] = p in tgt_modes
+            # A non-empty text file at the target gives the anchor a range there: its own
+            # lines, the end clamped to the file, or the file's first lines when it starts
+            # past the end (README, "NEW").
+            if tgt_modes.get(p) in ("100644", "100755") and s >= 1 and e >= s:
+                data = blobs.read(target, p)
+                n = len(split_lines(data)) if data and not is_binary(data) else 0
+                if n:
+                    first, last = (s, min(e, n)) if s <= n else (1, min(e - s + 1, n))
+                    ref["to"] = {"path": p, "line": first, "end_line": last}
             continue
         data = blobs.read(base, p)
         n = len(split_lines(data))
