@@ -105,56 +105,31 @@ TEST_CASE("line map: a line replaced by unrelated text is Deleted, never guessed
     CHECK_FALSE(m.at(4).located());
 }
 
+// Line 3 of first() leaves it: `gone` at base, `arrived` in second() at the target.
+Case moved_between_functions(const std::string& gone, const std::string& arrived) {
+    std::vector<std::string> rest = {"\treturn 0;", "}", "", "int second(void)", "{"};
+    Case c;
+    c.base = {"int first(void)", "{", gone};
+    c.base.insert(c.base.end(), rest.begin(), rest.end());
+    c.target = {"int first(void)", "{"};
+    c.target.insert(c.target.end(), rest.begin(), rest.end());
+    c.target.push_back(arrived);
+    for (auto* side : {&c.base, &c.target}) side->insert(side->end(), {"\treturn 1;", "}"});
+    c.hunks = {{3, 1, 2, 0}, {8, 0, 8, 1}};
+    return c;
+}
+
 TEST_CASE("line map: a line moved verbatim to another hunk is Moved") {
-    std::vector<std::string> base = {"int first(void)",
-                                     "{",
-                                     "\tload_config_from_environment(opts, argv);",
-                                     "\treturn 0;",
-                                     "}",
-                                     "",
-                                     "int second(void)",
-                                     "{",
-                                     "\treturn 1;",
-                                     "}"};
-    std::vector<std::string> target = {"int first(void)",
-                                       "{",
-                                       "\treturn 0;",
-                                       "}",
-                                       "",
-                                       "int second(void)",
-                                       "{",
-                                       "\tload_config_from_environment(opts, argv);",
-                                       "\treturn 1;",
-                                       "}"};
-    Case c{base, target, {{3, 1, 2, 0}, {8, 0, 8, 1}}};
-    auto m = c.map();
+    const std::string line = "\tload_config_from_environment(opts, argv);";
+    auto m = moved_between_functions(line, line).map();
     CHECK(m.at(3).tier == LineTier::Moved);
     CHECK(m.at(3).line == 8);
 }
 
 TEST_CASE("line map: a moved line that was also edited is not taken for a move") {
-    std::vector<std::string> base = {"int first(void)",
-                                     "{",
-                                     "\tprepare_the_index(opts, argv);",
-                                     "\treturn 0;",
-                                     "}",
-                                     "",
-                                     "int second(void)",
-                                     "{",
-                                     "\treturn 1;",
-                                     "}"};
-    std::vector<std::string> target = {"int first(void)",
-                                       "{",
-                                       "\treturn 0;",
-                                       "}",
-                                       "",
-                                       "int second(void)",
-                                       "{",
-                                       "\tprepare_some_cache(ctx, argv);",
-                                       "\treturn 1;",
-                                       "}"};
-    Case c{base, target, {{3, 1, 2, 0}, {8, 0, 8, 1}}};
-    auto m = c.map();
+    auto m = moved_between_functions("\tprepare_the_index(opts, argv);",
+                                     "\tprepare_some_cache(ctx, argv);")
+                 .map();
     CHECK_FALSE(m.at(3).located());
 }
 
