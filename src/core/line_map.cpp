@@ -516,12 +516,12 @@ void LineMap::settle(std::size_t hunk_index) const {
         return nearness(a) < nearness(b);
     });
     const std::size_t none = left.size() + right.size();
-    std::vector<std::size_t> match(left.size(), none), owner(right.size(), none);
+    std::vector<std::size_t> match(left.size(), none);
     std::vector<double> score(left.size(), 0);
     std::vector<bool> taken(right.size(), false), merged(left.size(), false);
     for (const Pairing& p : pairings) {
         if (match[p.l] != none || taken[p.r]) continue;
-        match[p.l] = p.r, owner[p.r] = p.l, taken[p.r] = true, score[p.l] = p.score;
+        match[p.l] = p.r, taken[p.r] = true, score[p.l] = p.score;
     }
 
     // A removed line split into several added lines, or several removed lines merged into one:
