@@ -156,10 +156,7 @@ struct Bag {
 };
 
 void add_tokens(std::string_view line, std::vector<std::uint32_t>& out) {
-    auto word = [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '_';
-    };
+    auto word = [](char c) { return text::is_word_byte(static_cast<unsigned char>(c)); };
     for (std::size_t i = 0; i < line.size();) {
         if (space(line[i])) {
             ++i;
@@ -271,7 +268,6 @@ double combined(double content, double context) {
     return kContentWeight * content + (1 - kContentWeight) * context;
 }
 
-// A removed line's best kTop counterparts among `pool`, finely scored, best first.
 // How far apart two changed lines are: their places within one hunk, or 2 across hunks.
 double distance(const Changed& l, const Changed& r) {
     return l.hunk == r.hunk ? std::abs(l.position - r.position) : 2.0;
@@ -304,7 +300,6 @@ std::vector<Scored> best_of(const Changed& l, const std::vector<Changed>& added,
         s.score = combined(s.content, s.context);
         out.push_back(s);
     }
-
     std::sort(out.begin(), out.end(),
               [](const Scored& a, const Scored& b) { return a.score > b.score; });
     return out;
@@ -434,18 +429,15 @@ void LineMap::index() const {
 // The answers for the lines hunk `k` removes, made when one is first asked for: each is
 // matched among the lines the hunk adds and, when its text is the only one of the removed
 // lines, the lines of that text the other hunks add.
-void LineMap::settle(std::size_t hunk_index) const {
-    const std::size_t k = hunk_index;
+void LineMap::settle(std::size_t k) const {
     if (settled_[k]) return;
     settled_[k] = true;
     const Hunk& h = hunks_[k];
-    const auto& base = base_;
-    const auto& target = target_;
     std::vector<Changed> left, right;
-    for (LineNo n = h.old_start; n < h.old_start + h.old_count && n <= LineNo(base.size()); ++n)
-        left.push_back(prepare(base, n, k, h.old_start, h.old_count));
-    for (LineNo n = h.new_start; n < h.new_start + h.new_count && n <= LineNo(target.size()); ++n)
-        right.push_back(prepare(target, n, k, h.new_start, h.new_count));
+    for (LineNo n = h.old_start; n < h.old_start + h.old_count && n <= LineNo(base_.size()); ++n)
+        left.push_back(prepare(base_, n, k, h.old_start, h.old_count));
+    for (LineNo n = h.new_start; n < h.new_start + h.new_count && n <= LineNo(target_.size()); ++n)
+        right.push_back(prepare(target_, n, k, h.new_start, h.new_count));
     const std::size_t own = right.size();  // its own added lines, in line order, come first
     std::vector<LineAnswer>& answers = answers_[k];
     answers.assign(left.size(), LineAnswer{});
@@ -464,7 +456,7 @@ void LineMap::settle(std::size_t hunk_index) const {
                 auto [at, added] = elsewhere.try_emplace(n, right.size());
                 if (added)
                     right.push_back(
-                        prepare(target, n, hunk, hunks_[hunk].new_start, hunks_[hunk].new_count));
+                        prepare(target_, n, hunk, hunks_[hunk].new_start, hunks_[hunk].new_count));
                 by_text[*text].push_back(at->second);
             }
         }
@@ -593,8 +585,8 @@ void LineMap::settle(std::size_t hunk_index) const {
         const bool joined_run = split[i].to > split[i].from;
         a.line = right[joined_run ? split[i].from : r].line;
         a.end_line = right[joined_run ? split[i].to : r].line;
-        std::string_view old_text = base[std::size_t(left[i].line - 1)];
-        std::string_view new_text = target[std::size_t(right[r].line - 1)];
+        std::string_view old_text = base_[std::size_t(left[i].line - 1)];
+        std::string_view new_text = target_[std::size_t(right[r].line - 1)];
         a.tier = joined_run                      ? LineTier::Split
                  : merged[i]                     ? LineTier::Merged
                  : left[i].hunk != right[r].hunk ? LineTier::Moved
@@ -621,15 +613,8 @@ LineAnswer LineMap::at(LineNo base_line) const {
             return a;
         }
     }
-    LineNo shift = 0;  // a kept line moves by what the hunks before it add and remove
-    for (const Hunk& h : hunks_) {
-        bool before =
-            h.old_count ? h.old_start + h.old_count - 1 < base_line : h.old_start < base_line;
-        if (!before) break;
-        shift += h.new_count - h.old_count;
-    }
-    LineAnswer kept;
-    kept.line = kept.end_line = base_line + shift;
+    LineAnswer kept;  // where the boundary rule puts a line no hunk removes
+    kept.line = kept.end_line = map_range(hunks_, {base_line, base_line}).to.start;
     kept.score = 1;
     kept.tier = LineTier::Exact;
     kept.telling = says;

@@ -224,6 +224,31 @@ Result<Bytes> AnchorRules::read_base(Pair& p, AnchorResult& r, const git::Entry&
     return std::move(base_content).value();
 }
 
+// A TOUCHED anchor whose text relocation found verbatim elsewhere, while its line map says
+// the lines were changed here: the evidence disagrees, so its best lines are left open
+// (Ambiguous, the map's answer the one candidate), and `found_at` or the candidates still
+// name the copies.
+static void weigh_against_relocation(AnchorResult& r) {
+    RangeAnswer& best = *r.best;
+    auto agrees = [&](const Location& l) {
+        return l.path == r.to->path && l.line == best.line && l.end_line == best.end_line;
+    };
+    const auto* found = r.relocation ? r.relocation->found_at() : nullptr;
+    const auto* several = r.relocation ? r.relocation->candidates() : nullptr;
+    if (best.line == 0 || best.tier == LineTier::Exact) return;
+    if (!(found && !agrees(found->at)) &&
+        !(several && std::none_of(several->listed.begin(), several->listed.end(), agrees)))
+        return;
+    auto open = [](auto& answer) {  // a LineAnswer or the RangeAnswer
+        answer.candidates = {{answer.line, answer.score, answer.end_line}};
+        answer.line = answer.end_line = 0;
+        answer.tier = LineTier::Ambiguous;
+    };
+    for (LineAnswer& l : best.lines)
+        if (l.located() && l.tier != LineTier::Exact) open(l);
+    open(best);
+}
+
 Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delta,
                                 const Bytes& base, bool check_symbols) {
     const std::string& base_bytes = *base;
@@ -268,26 +293,7 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
         if (made == p.line_maps.end())
             made = p.line_maps.try_emplace(a.path, base, target_content.value(), h.hunks).first;
         r.best = map_lines(made->second, range);
-        // Its text found elsewhere, verbatim, while the line map says it was changed here:
-        // the evidence disagrees, so neither is picked.
-        RangeAnswer& best = *r.best;
-        auto agrees = [&](const Location& l) {
-            return l.path == r.to->path && l.line == best.line && l.end_line == best.end_line;
-        };
-        const auto* found = r.relocation ? r.relocation->found_at() : nullptr;
-        const auto* several = r.relocation ? r.relocation->candidates() : nullptr;
-        if (best.line > 0 && best.tier != LineTier::Exact &&
-            ((found && !agrees(found->at)) ||
-             (several && std::none_of(several->listed.begin(), several->listed.end(), agrees)))) {
-            auto open = [](auto& answer) {  // a LineAnswer or the RangeAnswer
-                answer.candidates = {{answer.line, answer.score, answer.end_line}};
-                answer.line = answer.end_line = 0;
-                answer.tier = LineTier::Ambiguous;
-            };
-            for (LineAnswer& l : best.lines)
-                if (l.located() && l.tier != LineTier::Exact) open(l);
-            open(best);
-        }
+        weigh_against_relocation(r);
     }
     if (check_symbols) check_symbol(r, target_content.value().get());
     return Unit{};
