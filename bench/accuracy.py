@@ -294,19 +294,18 @@ def edited_for_pair(blobs, rng, pair, texts, want, taken):
     rng.shuffle(pool)
     new_texts = {}
 
-    def base_text(path):
-        if path not in texts:
-            data = blobs.read(base, path)
-            texts[path] = (split_lines(data) if data and not is_binary(data)
+    def text_at(rev, cache, path):
+        if path not in cache:
+            data = blobs.read(rev, path)
+            cache[path] = (split_lines(data) if data and not is_binary(data)
                            and "\n" not in path else None)
-        return texts[path]
+        return cache[path]
+
+    def base_text(path):
+        return text_at(base, texts, path)
 
     def target_text(path):
-        if path not in new_texts:
-            data = blobs.read(target, path)
-            new_texts[path] = (split_lines(data) if data and not is_binary(data)
-                               and "\n" not in path else None)
-        return new_texts[path]
+        return text_at(target, new_texts, path)
 
     out = []
     for path, (os_, oc, ns_, nc) in pool:
