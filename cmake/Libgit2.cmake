@@ -17,11 +17,13 @@
 #                       never reaches) comes from src/git/no_gssapi.cpp instead of the Kerberos
 #                       libraries, whose loading cost 1.5 ms of every start: where libgit2.a
 #                       names no more of it than that file answers, and the link still works.
-#   CP_CA_BUNDLE_WRAP   the link wraps mbedTLS's CA bundle parser (src/git/libgit2.cpp), when
-#                       libgit2 is built with mbedTLS: the wrap reaches libgit2.a's reference to
-#                       it, never one inside libgit2.so.
-# Both become compile definitions of cp_libgit2 (CONTEXT_PACK_DIRECT_XDIFF and
-# CONTEXT_PACK_CA_BUNDLE_WRAP, 0 or 1). libgit2's headers are system headers, so that -Werror
+#   CP_NO_TLS_INIT      the link wraps libgit2's mbedTLS set-up (the entropy pool, the CA
+#   CP_NO_SSH_INIT      bundle) and libssh2's init (which initialises OpenSSL), which a tool
+#                       without remotes never uses (src/git/libgit2.cpp): where libgit2.a is
+#                       built with mbedTLS, or with libssh2, and a program so wrapped links. A
+#                       wrap reaches libgit2.a's references, never one inside libgit2.so.
+# They become compile definitions of cp_libgit2 (CONTEXT_PACK_DIRECT_XDIFF,
+# CONTEXT_PACK_NO_TLS_INIT and CONTEXT_PACK_NO_SSH_INIT, 0 or 1). libgit2's headers are system headers, so that -Werror
 # applies to our code only.
 include_guard(GLOBAL)
 include(CheckCXXSourceCompiles)
@@ -139,10 +141,12 @@ function(cp_libgit2_static_libraries out)
   set(${out} ${libraries} PARENT_SCOPE)
 endfunction()
 
-# Whether `source` links against `libraries` (a check run at every configure, not cached).
+# Whether `source` links against `libraries` (a check run at every configure, not cached), with
+# the link options given after them.
 function(cp_libgit2_links result source libraries)
   cmake_push_check_state(RESET)
   set(CMAKE_REQUIRED_QUIET ON)
+  set(CMAKE_REQUIRED_LINK_OPTIONS ${ARGN})
   set(CMAKE_REQUIRED_INCLUDES ${LIBGIT2_INCLUDE_DIRS})
   set(CMAKE_REQUIRED_LIBRARIES ${libraries} Threads::Threads ${CMAKE_DL_LIBS})
   unset(${result} CACHE)
@@ -172,7 +176,8 @@ if(NOT CONTEXT_PACK_LIBGIT2_LINK STREQUAL "shared" AND NOT CP_LIBGIT2_NO_PKG_CON
 endif()
 
 set(CP_DIRECT_XDIFF OFF)
-set(CP_CA_BUNDLE_WRAP OFF)
+set(CP_NO_TLS_INIT OFF)
+set(CP_NO_SSH_INIT OFF)
 add_library(cp_libgit2 INTERFACE)
 target_include_directories(cp_libgit2 SYSTEM INTERFACE ${LIBGIT2_INCLUDE_DIRS})
 target_compile_options(cp_libgit2 INTERFACE ${LIBGIT2_CFLAGS_OTHER})
@@ -185,11 +190,29 @@ if(CP_LIBGIT2_STATIC)
       "${CP_LIBGIT2_STATIC_LINK}")
     set(CP_DIRECT_XDIFF ${CP_LIBGIT2_HAS_XDL_DIFF})
   endif()
-  foreach(_cp_lib IN LISTS CP_LIBGIT2_STATIC_LINK)
-    if(_cp_lib MATCHES "mbedx509")
-      set(CP_CA_BUNDLE_WRAP ON)
-    endif()
-  endforeach()
+  # The network set-ups skipped where the archives hold them and the linker wraps (GNU ld's
+  # --wrap; not Apple's ld).
+  set(_cp_tls_wrap -Wl,--wrap=git_mbedtls_stream_global_init
+    -Wl,--wrap=git_mbedtls_stream_new -Wl,--wrap=git_mbedtls_stream_wrap)
+  set(_cp_ssh_wrap -Wl,--wrap=libssh2_init)
+  if(CP_LIBGIT2_STATIC_LINK MATCHES "mbedtls")
+    cp_libgit2_links(CP_LIBGIT2_LINKS_NO_TLS_INIT
+      "#include <git2.h>
+       extern \"C\" int __wrap_git_mbedtls_stream_global_init(void) { return 0; }
+       extern \"C\" int __wrap_git_mbedtls_stream_new(void**, const char*, const char*) { return -1; }
+       extern \"C\" int __wrap_git_mbedtls_stream_wrap(void**, void*, const char*) { return -1; }
+       int main() { return git_libgit2_init() < 0; }"
+      "${CP_LIBGIT2_STATIC_LINK}" ${_cp_tls_wrap})
+    set(CP_NO_TLS_INIT ${CP_LIBGIT2_LINKS_NO_TLS_INIT})
+  endif()
+  if(CP_LIBGIT2_STATIC_LINK MATCHES "ssh2")
+    cp_libgit2_links(CP_LIBGIT2_LINKS_NO_SSH_INIT
+      "#include <git2.h>
+       extern \"C\" int __wrap_libssh2_init(int) { return 0; }
+       int main() { return git_libgit2_init() < 0; }"
+      "${CP_LIBGIT2_STATIC_LINK}" ${_cp_ssh_wrap})
+    set(CP_NO_SSH_INIT ${CP_LIBGIT2_LINKS_NO_SSH_INIT})
+  endif()
   # Without the Kerberos libraries where no_gssapi.cpp answers all libgit2.a asks of GSSAPI.
   set(CP_NO_GSSAPI OFF)
   set(_cp_without_gssapi ${CP_LIBGIT2_STATIC_LINK})
@@ -209,8 +232,11 @@ if(CP_LIBGIT2_STATIC)
   endif()
   target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBGIT2_STATIC_LINK}
     $<$<BOOL:${CP_NO_GSSAPI}>:cp_no_gssapi> Threads::Threads ${CMAKE_DL_LIBS})
-  if(CP_CA_BUNDLE_WRAP)  # a GNU ld option; mbedTLS in a static libgit2 is a Linux build's
-    target_link_options(cp_libgit2 INTERFACE -Wl,--wrap=mbedtls_x509_crt_parse_file)
+  if(CP_NO_TLS_INIT)
+    target_link_options(cp_libgit2 INTERFACE ${_cp_tls_wrap})
+  endif()
+  if(CP_NO_SSH_INIT)
+    target_link_options(cp_libgit2 INTERFACE ${_cp_ssh_wrap})
   endif()
 else()
   set(_cp_linked "shared")
@@ -219,16 +245,19 @@ else()
 endif()
 target_compile_definitions(cp_libgit2 INTERFACE
   CONTEXT_PACK_DIRECT_XDIFF=$<BOOL:${CP_DIRECT_XDIFF}>
-  CONTEXT_PACK_CA_BUNDLE_WRAP=$<BOOL:${CP_CA_BUNDLE_WRAP}>)
+  CONTEXT_PACK_NO_TLS_INIT=$<BOOL:${CP_NO_TLS_INIT}>
+  CONTEXT_PACK_NO_SSH_INIT=$<BOOL:${CP_NO_SSH_INIT}>)
 if(CP_DIRECT_XDIFF)
   set(_cp_hunks "the direct xdl_diff call")
 else()
   set(_cp_hunks "libgit2's git_diff_buffers")
 endif()
-if(CP_CA_BUNDLE_WRAP)
-  set(_cp_ca ", mbedTLS's CA bundle parser wrapped")
-else()
-  set(_cp_ca "")
+set(_cp_ca "")
+if(CP_NO_TLS_INIT)
+  string(APPEND _cp_ca ", no mbedTLS set-up")
+endif()
+if(CP_NO_SSH_INIT)
+  string(APPEND _cp_ca ", no libssh2 init")
 endif()
 if(CP_NO_GSSAPI)
   string(APPEND _cp_ca ", no Kerberos libraries (src/git/no_gssapi.cpp)")

@@ -1,4 +1,4 @@
-// The error funnel, the library's setup (with the CA bundle it skips) and the deleters of the
+// The error funnel, the library's setup (with the network set-up it skips) and the deleters of the
 // public handles.
 #include "libgit2.hpp"
 
@@ -12,22 +12,43 @@
 #include "context_pack/core/text.hpp"
 #include "context_pack/sys/fs.hpp"
 
-// libgit2's init (Debian builds it with mbedTLS for HTTPS) parses the system's whole CA bundle,
-// about 140 certificates: 3.5 ms and 55 million instructions, a quarter of a small run, for a
-// tool that never opens a network connection. Where libgit2 and mbedTLS are linked statically,
-// the link wraps mbedTLS's parser (-Wl,--wrap=mbedtls_x509_crt_parse_file,
-// cmake/Libgit2.cmake), so libgit2's call lands here:
-// libgit2 gets an empty chain of trusted roots, and were a TLS connection ever made, it would
-// fail verification rather than trust anything.
+// libgit2's init sets up what its network transports need, for a tool that never opens a
+// network connection: mbedTLS for HTTPS (a ctr_drbg seeded through HAVEGE's entropy walk, and
+// the system's whole CA bundle parsed, about 140 certificates: 3.5 ms and 55 million
+// instructions), and libssh2, which initialises OpenSSL. Where libgit2 and those libraries are
+// linked statically, the link wraps them (-Wl,--wrap=..., cmake/Libgit2.cmake), so that
+// libgit2's calls land here instead:
+// - git_mbedtls_stream_global_init sets up nothing, and making a TLS stream fails with the
+//   reason: a TLS connection is refused, never attempted with a half-made configuration.
+// - libssh2_init does nothing: libssh2 initialises itself before its first session
+//   (_libssh2_init_if_needed), and its exit does nothing when it was never initialised.
 //
-// It lives beside init_library, so that the link always takes it: a member of libcp_git.a
+// They live beside init_library, so that the link always takes them: a member of libcp_git.a
 // that only libgit2.a refers to would be left out, as the linker reads libgit2.a after it.
 namespace {
-int ca_bundle_calls = 0;
+int network_inits_skipped = 0;
 }
-#if CONTEXT_PACK_CA_BUNDLE_WRAP
-extern "C" int __wrap_mbedtls_x509_crt_parse_file(void* /*chain*/, const char* /*path*/) {
-    ++ca_bundle_calls;
+#if CONTEXT_PACK_NO_TLS_INIT
+extern "C" int __wrap_git_mbedtls_stream_global_init(void) {
+    ++network_inits_skipped;
+    return 0;
+}
+static int no_tls_stream(void** out) {
+    *out = nullptr;
+    git_error_set_str(GIT_ERROR_SSL, "context-pack opens no network connection");
+    return -1;
+}
+extern "C" int __wrap_git_mbedtls_stream_new(void** out, const char* /*host*/,
+                                             const char* /*port*/) {
+    return no_tls_stream(out);
+}
+extern "C" int __wrap_git_mbedtls_stream_wrap(void** out, void* /*in*/, const char* /*host*/) {
+    return no_tls_stream(out);
+}
+#endif
+#if CONTEXT_PACK_NO_SSH_INIT
+extern "C" int __wrap_libssh2_init(int /*flags*/) {
+    ++network_inits_skipped;
     return 0;
 }
 #endif
@@ -181,8 +202,8 @@ Result<Unit> read_commit_tree(const Repository& repo, const std::string& commit_
     return Unit{};
 }
 
-bool ca_bundle_skipped() {
-    return ca_bundle_calls > 0;
+int network_inits_skipped_count() {
+    return network_inits_skipped;
 }
 
 void RepoDeleter::operator()(git_repository* repo) const {

@@ -2,6 +2,8 @@
 // them (names, tags, short and ambiguous hashes, objects that are not commits), paths looked
 // up at a commit as `git ls-tree` lists them (stopping at submodules and symlinks), and
 // libgit2's init without the CA bundle.
+#include <git2.h>
+
 #include <map>
 #include <set>
 #include <string>
@@ -243,19 +245,30 @@ TEST_CASE("lookup agrees with git ls-tree and stops at submodules and symlinks",
     CHECK(opened.lookup(first, "sub/x")->blocked_by.empty());
 }
 
-TEST_CASE("libgit2's init skips parsing the CA bundle, and repositories still open", "[git]") {
-    // The tool never opens a network connection; libgit2.cpp stands in for mbedTLS's bundle
-    // parser so that every run saves the 3.5 ms libgit2's init spends on ~140 certificates.
-    // This fails if the link stops putting that definition first (or libgit2 stops calling
-    // it). A build on a shared libgit2 cannot wrap the call (cmake/Libgit2.cmake) and says so.
+TEST_CASE("libgit2's init sets up no TLS or SSH, and a TLS connection is refused", "[git]") {
+    // The tool never opens a network connection; libgit2.cpp stands in for libgit2's mbedTLS
+    // set-up (its entropy pool and the CA bundle, 3.5 ms) and for libssh2's init (OpenSSL's).
+    // This fails if the link stops putting those definitions first (or libgit2 stops calling
+    // them). A build on a shared libgit2 cannot wrap the calls (cmake/Libgit2.cmake).
     Repo repo;
     repo.write("a.txt", "a\n");
     repo.commit();
     auto opened = open_repo(repo);
-#if CONTEXT_PACK_CA_BUNDLE_WRAP
-    CHECK(cp::git::ca_bundle_skipped());
-#else
-    CHECK_FALSE(cp::git::ca_bundle_skipped());
-#endif
+    CHECK(cp::git::network_inits_skipped_count() ==
+          CONTEXT_PACK_NO_TLS_INIT + CONTEXT_PACK_NO_SSH_INIT);
     CHECK_FALSE(opened.head_commit().value().empty());
+#if CONTEXT_PACK_NO_TLS_INIT
+    // Without the set-up, an HTTPS stream is refused before any socket is opened: an error
+    // that says so, not a configuration half made.
+    git_repository* raw = nullptr;
+    REQUIRE(git_repository_open(&raw, repo.dir().c_str()) == 0);
+    git_remote* remote = nullptr;
+    REQUIRE(git_remote_create_anonymous(&remote, raw, "https://127.0.0.1:9/r.git") == 0);
+    CHECK(git_remote_connect(remote, GIT_DIRECTION_FETCH, nullptr, nullptr, nullptr) < 0);
+    const git_error* e = git_error_last();
+    REQUIRE(e != nullptr);
+    CHECK(std::string(e->message).find("opens no network connection") != std::string::npos);
+    git_remote_free(remote);
+    git_repository_free(raw);
+#endif
 }

@@ -325,10 +325,10 @@ class Repository {
     Settings settings_;
 };
 
-// Whether libgit2's init skipped parsing the CA bundle (see src/git/libgit2.cpp): true once
-// a repository was opened, where libgit2 and mbedTLS are linked statically (the link wraps
-// the parser there); false in every other build.
-bool ca_bundle_skipped();
+// How many of libgit2's network set-ups its init skipped (mbedTLS's, libssh2's; see
+// src/git/libgit2.cpp), once a repository was opened: where libgit2 and those libraries are
+// linked statically the link wraps them; 0 in every other build.
+int network_inits_skipped_count();
 
 // libgit2's version, as "1.5.1".
 std::string library_version();
