@@ -255,7 +255,7 @@ void add_options(CLI::App& app, Options& o) {
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20).description(""));
     app.add_option("--cache-mib", o.cache_mib,
                    "MiB of file contents kept for reuse while the run goes on, 0 to 1048576 "
-                   "(default 64); the output never depends on it")
+                   "(default 16); the output never depends on it")
         ->type_name("N")
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 20).description(""));
     app.add_option("--jobs", o.request.jobs,

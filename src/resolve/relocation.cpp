@@ -13,8 +13,8 @@ using git::EntryKind;
 
 namespace {
 
-const std::size_t kLimit = 10;  // places listed; one more is looked for, to know there are more
-const std::size_t kHaystacks = 256;  // haystacks kept before the stale ones are dropped
+const std::size_t kLimit = 10;      // places listed; one more is looked for, to know there are more
+const std::size_t kHaystacks = 32;  // haystacks kept before those of given-up bytes are dropped
 
 // True when the line just above or just below a block at base is also just above or below
 // where it was found.

@@ -27,9 +27,9 @@ namespace cp {
 // A file's bytes, shared by the cache and whoever reads them.
 using Bytes = std::shared_ptr<const std::string>;
 
-// 64 MiB of blobs by default (--cache-mib): on git/git, a 300-pair batch reads no faster with
-// more.
-inline constexpr std::uint64_t kDefaultCacheBytes = std::uint64_t{64} << 20;
+// 16 MiB of blobs by default (--cache-mib): on git/git, a 300-pair batch reads no faster with
+// 64 (docs/performance.md), and a pair's own reads fit many times over.
+inline constexpr std::uint64_t kDefaultCacheBytes = std::uint64_t{16} << 20;
 
 class Content {
   public:
