@@ -200,12 +200,12 @@ Result<Bytes> AnchorRules::read_base(Pair& p, AnchorResult& r, const git::Entry&
     if (const git::Delta* d = p.diff.answers_for(a.path) ? p.diff.find_old(a.path) : nullptr)
         ahead_.collect_hunks(p, *d);
     ahead_.collect_blob(entry.oid);
-    // A blob in the cache is within the size limit; any other is measured before it is read.
-    auto base_size = content_.held(entry.oid)
-                         ? Result<std::uint64_t>(0)
-                         : repo_.blob_size(entry.oid, "of " + a.path + " at base");
-    if (!base_size) return base_size.error();
-    if (base_size.value() > repo_.max_file_bytes()) {
+    const std::string of = "of " + a.path + " at base";
+    auto base_content = content_.blob(entry.oid, of);  // measured before it is read
+    if (!base_content) return base_content.error();
+    if (!base_content.value()) {  // over the size limit
+        auto base_size = repo_.blob_size(entry.oid, of);
+        if (!base_size) return base_size.error();
         r.reason = fmt::format(
             "{} is {} MiB at base, over the {} MiB the tool reads; raise "
             "{} to carry it",
@@ -213,8 +213,6 @@ Result<Bytes> AnchorRules::read_base(Pair& p, AnchorResult& r, const git::Entry&
             repo_.option_names().max_file_mib.name);
         return Bytes();
     }
-    auto base_content = content_.blob(entry.oid, "of " + a.path + " at base");
-    if (!base_content) return base_content.error();
     std::int64_t lines = text::count_lines(*base_content.value());
     if (a.last_line() > lines) {
         r.reason = fmt::format("{}:{}-{} is past the end of the file at base ({} lines)", a.path,
