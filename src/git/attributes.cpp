@@ -132,14 +132,19 @@ Result<Repository> Repository::open_without_index() const {
     return out;
 }
 
-const Repository& Repository::attribute_handle() const {
+const Repository& Repository::attribute_handle(
+    const std::map<std::string, std::array<unsigned char, 20>>* tracked) const {
     if (!attributes_->decided) {
         attributes_->decided = true;
         const std::string root = workdir();
-        auto tracked = root.empty() ? std::nullopt : read_index_entries(index_file(), {});
-        bool on_disk = tracked.has_value();
-        if (tracked) {
-            for (const auto& entry : tracked->attributes) {
+        std::optional<IndexLookup> read;
+        if (!tracked && !root.empty()) {
+            read = read_index_entries(index_file(), {});
+            if (read) tracked = &read->attributes;
+        }
+        bool on_disk = !root.empty() && tracked;
+        if (on_disk) {
+            for (const auto& entry : *tracked) {
                 auto st = on_disk ? sys::lstat(root + entry.first) : std::nullopt;
                 on_disk = st && st->kind == sys::Kind::regular;
             }

@@ -1,7 +1,6 @@
 #include "context_pack/git/index_file.hpp"
 
 #include <cstring>
-#include <functional>
 #include <string_view>
 
 #include "context_pack/sys/fs.hpp"
@@ -31,11 +30,9 @@ class Mapped {
 };
 
 // Calls `visit(path, entry bytes, flags)` for every entry in order; false when the file is
-// not one this reader takes.
-using EntryVisitor =
-    std::function<void(std::string_view path, const unsigned char* e, const IndexEntry& flags)>;
-
-bool parse(const Mapped& file, const EntryVisitor& visit) {
+// not one this reader takes, an index whose paths are out of git's order among them.
+template <class Visit>
+bool parse(const Mapped& file, Visit&& visit) {
     const std::size_t hash = 20;  // SHA-1: the only object format libgit2 1.5 opens
     if (!file.data() || file.size() < 12 + hash) return false;
     const unsigned char* bytes = file.data();
@@ -46,6 +43,7 @@ bool parse(const Mapped& file, const EntryVisitor& visit) {
     const std::uint32_t count = be32(bytes + 8);
 
     std::size_t at = 12;
+    std::string_view last;
     for (std::uint32_t i = 0; i < count; ++i) {
         // ctime, mtime, dev, ino, mode, uid, gid, size (40 bytes), the id, 16 bits of flags
         const std::size_t fixed = 40 + hash + 2;
@@ -62,13 +60,16 @@ bool parse(const Mapped& file, const EntryVisitor& visit) {
         const std::size_t room = end - (at + header);
         if (length == 0xfff) length = strnlen(name, room);  // a long name: up to its NUL
         if (length >= room || name[length] != '\0') return false;
+        const std::string_view path(name, length);
+        if (path < last) return false;  // git sorts entries by path (then stage)
+        last = path;
         IndexEntry entry;
         entry.mode = be32(e + 24);
         entry.stage = (flags >> 12) & 3;
         entry.assume_valid = flags & 0x8000;
         entry.skip_worktree = more & 0x4000;
         entry.intent_to_add = more & 0x2000;
-        visit(std::string_view(name, length), e, entry);
+        visit(path, e, entry);
         at += (header + length + 8) & ~std::size_t(7);  // NUL-padded to a multiple of 8
     }
     // Extensions: a split index ("link") keeps entries elsewhere, a sparse one ("sdir")
@@ -87,15 +88,18 @@ std::optional<IndexLookup> read_index_entries(const std::string& index_file,
                                               const std::set<std::string, std::less<>>& paths) {
     Mapped file(index_file);
     IndexLookup out;
+    // The entries come in path order, as `paths` does: one comparison an entry finds them.
+    auto next = paths.begin();
     bool read =
         parse(file, [&](std::string_view path, const unsigned char* e, const IndexEntry& entry) {
-            if (path == ".gitattributes" || path.ends_with("/.gitattributes")) {
+            if (path.ends_with(".gitattributes") &&
+                (path.size() == 14 || path[path.size() - 15] == '/')) {
                 auto& id =
                     out.attributes[std::string(path)];  // the last stage wins: conflicts bail
                 std::memcpy(id.data(), e + 40, id.size());
             }
-            if (auto wanted = paths.find(path); wanted != paths.end())
-                out.entries[*wanted].push_back(entry);
+            while (next != paths.end() && std::string_view(*next) < path) ++next;
+            if (next != paths.end() && *next == path) out.entries[*next].push_back(entry);
         });
     if (!read) return std::nullopt;
     return out;

@@ -137,7 +137,8 @@ Result<std::optional<Diff>> Repository::worktree_diff_of(
         if (!same) return same.error();
         if (!same.value()) return whole;
     }
-    auto deltas = hashed_deltas(*this, attribute_handle(), *settle.value(), *filemode);
+    auto deltas =
+        hashed_deltas(*this, attribute_handle(&index->attributes), *settle.value(), *filemode);
     if (!deltas) return deltas.error();
     if (!deltas.value()) return whole;
 

@@ -548,6 +548,7 @@ TEST_CASE("index file: damaged or foreign bytes are refused", "[git]") {
         {"version 5", with_checksum(header(5, 2) + first + second)},
         {"an extended entry in version 2", with_checksum(header(2, 1) + entry_bytes(extended))},
         {"a count larger than the entries", with_checksum(header(2, 3) + first + second)},
+        {"entries out of git's path order", with_checksum(header(2, 2) + second + first)},
         {"a count far larger than the file", with_checksum(header(2, 0xffffffffu) + first)},
         {"the second entry cut mid-way",
          with_checksum(header(2, 2) + first + second.substr(0, 50))},
@@ -592,7 +593,7 @@ TEST_CASE("index file: every proper prefix of an index without extensions is ref
     // With no extension after the entries, a cut anywhere leaves the entries running into what
     // would be the checksum, or the count unmet.
     std::string whole = index_bytes(
-        2, {record("a.txt", 1), record("dir/b.txt", 2), record(std::string(70, 'c'), 3)});
+        2, {record("a.txt", 1), record(std::string(70, 'c'), 3), record("dir/b.txt", 2)});
     {
         File file(whole);
         REQUIRE(read_index_file(file.path()).has_value());

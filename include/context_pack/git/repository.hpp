@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -298,8 +299,11 @@ class Repository {
     // not load the real index (a parse and a SHA-1 of it: 45 ms at 100,000 files), when that
     // gives the same answers: every .gitattributes the index tracks is a file on disk, which
     // libgit2 reads before it looks in the index. Else this handle. Main thread (it fills
-    // the attribute cache).
-    const Repository& attribute_handle() const;
+    // the attribute cache). `tracked`: the index's .gitattributes (IndexLookup::attributes)
+    // where the caller has just read them, so that the index is not read again; else they
+    // are read here.
+    const Repository& attribute_handle(
+        const std::map<std::string, std::array<unsigned char, 20>>* tracked = nullptr) const;
 
     std::unique_ptr<git_repository, RepoDeleter> repo_;
     // Caches that const methods fill (src/git/caches.hpp). Mutable, and without a lock: a
