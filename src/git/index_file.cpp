@@ -92,8 +92,7 @@ std::optional<IndexLookup> read_index_entries(const std::string& index_file,
     auto next = paths.begin();
     bool read =
         parse(file, [&](std::string_view path, const unsigned char* e, const IndexEntry& entry) {
-            if (path.ends_with(".gitattributes") &&
-                (path.size() == 14 || path[path.size() - 15] == '/')) {
+            if (path == ".gitattributes" || path.ends_with("/.gitattributes")) {
                 auto& id =
                     out.attributes[std::string(path)];  // the last stage wins: conflicts bail
                 std::memcpy(id.data(), e + 40, id.size());

@@ -1,7 +1,7 @@
 // The repository layer against the git CLI: revisions resolved as `git rev-parse` resolves
 // them (names, tags, short and ambiguous hashes, objects that are not commits), paths looked
 // up at a commit as `git ls-tree` lists them (stopping at submodules and symlinks), and
-// libgit2's init without the CA bundle.
+// libgit2's init without its network set-up.
 #include <git2.h>
 
 #include <map>
