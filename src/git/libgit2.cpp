@@ -3,6 +3,7 @@
 #include "libgit2.hpp"
 
 #include <fmt/format.h>
+#include <git2/sys/repository.h>  // git_repository_set_index
 #include <stdlib.h>
 
 #include <climits>
@@ -161,6 +162,16 @@ int set_workdir(git_repository* repo, const std::string& dir) {
     const char* now = git_repository_workdir(repo);
     if (now && want == now) return 0;
     return git_repository_set_workdir(repo, dir.c_str(), 0);
+}
+
+Result<Unit> set_index_file(git_repository* repo, const std::string& path, std::string_view what,
+                            const OptionNames& names) {
+    Handle<git_index, git_index_free> index;  // the repository keeps its own reference
+    if (git_index_open(index.out(), path.c_str()) < 0 ||
+        (git_repository_set_index(repo, index.get()),
+         git_index_set_caps(index.get(), GIT_INDEX_CAPABILITY_FROM_OWNER) < 0))
+        return failure(fmt::format("cannot read {}", what), names);
+    return Unit{};
 }
 
 void init_library() {

@@ -51,6 +51,11 @@ void init_library();
 // git_repository_set_workdir, skipped when `dir` already is the working tree: libgit2 1.5
 // then returns early without freeing the path it made (a leak on every such call).
 int set_workdir(git_repository* repo, const std::string& dir);
+// The index at `path` as the repository's own (GIT_INDEX_FILE, a reader's copy of it), with
+// its case and file-mode rules taken from the configuration; `what` names it in the error
+// ("the index GIT_INDEX_FILE names").
+Result<Unit> set_index_file(git_repository* repo, const std::string& path, std::string_view what,
+                            const OptionNames& names);
 
 // Every libgit2 object is freed by its type, once.
 template <class T, void (*Free)(T*)>

@@ -244,12 +244,8 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
         return used.error();
     if (env.index_file && !env.index_file->empty()) {
         settings_.index_file = absolute_from(top, *env.index_file);
-        Handle<git_index, git_index_free> index;  // the repository keeps its own reference
-        if (git_index_open(index.out(), settings_.index_file.c_str()) < 0)
-            return failure("cannot read the index GIT_INDEX_FILE names", settings_.names);
-        git_repository_set_index(raw, index.get());
-        if (git_index_set_caps(index.get(), GIT_INDEX_CAPABILITY_FROM_OWNER) < 0)
-            return failure("cannot read the index GIT_INDEX_FILE names", settings_.names);
+        return set_index_file(raw, settings_.index_file, "the index GIT_INDEX_FILE names",
+                              settings_.names);
     }
     return Unit{};
 }
@@ -366,8 +362,17 @@ Result<Repository> Repository::open_reader() const {
         return failure("cannot open the repository again");
     Repository reader;
     reader.repo_.reset(raw);
+    // The same working tree and index, for what a pair of commits asks of them: the diff
+    // attribute (.gitattributes on disk, then in the index).
+    if (const char* work = git_repository_workdir(repo_.get()); work && set_workdir(raw, work) < 0)
+        return failure("cannot open the repository again");
     if (auto used = use_object_store(raw, settings_.object_directory, settings_.alternates); !used)
         return used.error();
+    if (!settings_.index_file.empty())
+        if (auto set = set_index_file(raw, settings_.index_file, "the index GIT_INDEX_FILE names",
+                                      settings_.names);
+            !set)
+            return set.error();
     reader.settings_ = settings_;
     return reader;
 }

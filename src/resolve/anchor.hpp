@@ -4,7 +4,7 @@
 // When the diff lost its lines, the Relocator looks for them; its symbol is looked for in the
 // lines it landed on; with --since, edited_since says whether an edit since then touched it.
 // Per-anchor outcomes are data in the AnchorResult; errors only stop the whole run.
-// Main thread only.
+// One thread's, as Pairs.
 #pragma once
 
 #include <map>

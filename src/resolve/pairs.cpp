@@ -15,17 +15,20 @@ Pairs::~Pairs() {
     ahead_.wait();
 }
 
-void Pairs::expect(const std::vector<Spec>& specs, const std::vector<StartedSpec>& starts) {
+RenameSources rename_sources_of(const std::vector<Spec>& specs,
+                                const std::vector<StartedSpec>& starts) {
+    RenameSources sources;
     for (std::size_t i = 0; i < specs.size(); ++i) {
         if (!starts[i].problem.empty()) continue;
-        auto& paths = rename_sources_[pair_key(starts[i].out.base, starts[i].target())];
+        auto& paths = sources[pair_key(starts[i].out.base, starts[i].target())];
         for (const Anchor& a : specs[i].anchors)
             if (!path_problem(a.path)) paths.push_back(a.path);
     }
-    for (auto& [key, paths] : rename_sources_) {
+    for (auto& [key, paths] : sources) {
         std::sort(paths.begin(), paths.end());
         paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
     }
+    return sources;
 }
 
 const std::vector<std::string>* Pairs::rename_sources(const std::string& key) const {

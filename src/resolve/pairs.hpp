@@ -2,8 +2,9 @@
 // every spec on that pair, and the -U0 hunks of each anchored path, made once. For the working
 // tree the diff may be partial: only the anchored paths, each settled alone, with the whole
 // diff made later only if relocation needs it.
-// Main thread only. The pool's tasks (read_ahead.hpp) read a pair's Diff but never change it;
-// a pair is never removed while they may run (~Pairs waits for them).
+// One thread's: the main thread's, or in a batch of pairs of commits a pool task's, over its
+// reader (resolve.cpp). The pool's tasks (read_ahead.hpp) read a pair's Diff but never change
+// it; a pair is never removed while they may run (~Pairs waits for them).
 #pragma once
 
 #include <map>
@@ -38,21 +39,26 @@ struct Pair {
 // The key of a pair in the caches: "base:target" or "base:worktree".
 std::string pair_key(const std::string& base, const std::optional<std::string>& target);
 
+// The anchored base paths of every started spec, by pair key, sorted: the only paths whose
+// renames the pair's diff looks for (git::Repository::diff's rename_sources), which spares
+// scoring every other deleted file against every added one. A pair no spec starts on (one
+// that --since asks for) has none, and gets the whole detection. Made once for the batch;
+// read, never changed, by every thread that resolves pairs.
+using RenameSources = std::map<std::string, std::vector<std::string>>;
+RenameSources rename_sources_of(const std::vector<Spec>& specs,
+                                const std::vector<StartedSpec>& starts);
+
 class Pairs {
   public:
-    // `ahead` gives the diffs and hunks the pool made; it must outlive the pairs.
-    Pairs(const git::Repository& repo, Content& content, ReadAhead& ahead)
-        : repo_(repo), content_(content), ahead_(ahead) {}
+    // `ahead` gives the diffs and hunks the pool made; it and `sources` must outlive the pairs.
+    Pairs(const git::Repository& repo, Content& content, ReadAhead& ahead,
+          const RenameSources& sources)
+        : repo_(repo), content_(content), ahead_(ahead), rename_sources_(sources) {}
     ~Pairs();  // waits for the pool's tasks, which read the pairs' diffs
 
     bool has(const std::string& key) const { return pairs_.count(key) > 0; }
 
-    // The anchored base paths of every started spec, by pair: the only paths whose renames
-    // the pair's diff looks for (git::Repository::diff's rename_sources), which spares scoring
-    // every other deleted file against every added one. A pair no spec starts on (one that
-    // --since asks for) gets the whole detection.
-    void expect(const std::vector<Spec>& specs, const std::vector<StartedSpec>& starts);
-    // The paths expect() gathered for a pair key, sorted; null for none.
+    // The rename sources of a pair key (rename_sources_of); null for none.
     const std::vector<std::string>* rename_sources(const std::string& key) const;
 
     // The pair, its diff made (or taken from the pool) the first time it is asked for.
@@ -89,8 +95,8 @@ class Pairs {
     const git::Repository& repo_;
     Content& content_;
     ReadAhead& ahead_;
-    std::map<std::string, std::unique_ptr<Pair>> pairs_;              // by pair_key
-    std::map<std::string, std::vector<std::string>> rename_sources_;  // by pair_key
+    std::map<std::string, std::unique_ptr<Pair>> pairs_;  // by pair_key
+    const RenameSources& rename_sources_;
 };
 
 }  // namespace cp

@@ -6,9 +6,10 @@
 // functions, so the report never depends on the pool. Without a pool nothing is queued and
 // every taker makes its result on the spot. Working a few pairs ahead, not the whole batch,
 // keeps in memory what those pairs need.
-// Threads: every method here is called on the main thread. The tasks it queues run on pool
-// threads and read only through their thread's reader handle, blobs and trees, or a pair's
-// Diff (const); files, filters and attributes stay on the main thread.
+// Threads: every method here is called on the thread that resolves (the main thread; a pool
+// task that resolves a pair of commits whole has a ReadAhead without a pool). The tasks it
+// queues run on pool threads and read only through their thread's reader handle, blobs and
+// trees, or a pair's Diff (const); files, filters and attributes stay on the main thread.
 #pragma once
 
 #include <future>

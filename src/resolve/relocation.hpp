@@ -3,7 +3,7 @@
 // Relocation (report.hpp). Exact matches first, in its own file (only among lines the diff
 // added there, so an old copy that never moved is not taken for it) and, when windows are
 // wanted, in every file the diff added or changed; then the same ignoring whitespace.
-// Main thread only.
+// One thread's, as Pairs.
 #pragma once
 
 #include <map>

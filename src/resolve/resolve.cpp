@@ -3,7 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
+#include <future>
 #include <map>
+#include <optional>
+#include <utility>
 
 #include "anchor.hpp"
 #include "context_pack/core/text.hpp"
@@ -70,11 +75,11 @@ Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pai
 // --history: every anchor of the pair's specs that has lines at the target, followed back to
 // the base in one walk (git::Repository::line_history).
 Result<Unit> add_history(const git::Repository& repo, const PairGroup& group,
-                         std::vector<std::optional<SpecReport>>& done) {
+                         std::vector<SpecReport>& reports) {
     std::vector<git::LineQuery> queries;
     std::vector<AnchorResult*> asked;
-    for (std::size_t i : group.specs)
-        for (AnchorResult& r : done[i]->anchors) {
+    for (SpecReport& report : reports)
+        for (AnchorResult& r : report.anchors) {
             if (!r.to || r.to->end_line < r.to->line) continue;
             queries.push_back({r.to->path, line_log::range_of(r.to->line, r.to->end_line)});
             asked.push_back(&r);
@@ -170,6 +175,97 @@ Result<std::optional<std::vector<Spec>>> settle_mentions(const git::Repository& 
     return settled;
 }
 
+// What resolves pairs through one handle: the main thread's, over the main handle, with the
+// pool's head start; or, in a batch of pairs of commits, a pool task's over its reader, which
+// resolves a pair alone. Either gives the same reports.
+struct Resolver {
+    Resolver(Content& c, Pool* pool, const RenameSources& sources, bool search_elsewhere)
+        : content(c),
+          ahead(c.repo(), c, pool),
+          pairs(c.repo(), c, ahead, sources),
+          relocator(c, pairs, search_elsewhere),
+          rules(c.repo(), c, pairs, ahead, relocator) {}
+
+    // The group's specs, each handed to `take` with its index once resolved (with --history,
+    // once the pair's are all followed back); then the pair is given up. `starts` of the
+    // group's specs are moved from.
+    Result<Unit> resolve(const PairGroup& group, const std::vector<Spec>& specs,
+                         std::vector<StartedSpec>& starts, bool history,
+                         const std::function<void(std::size_t, SpecReport)>& take) {
+        std::vector<SpecReport> held;  // --history: the pair's, until the walk is made
+        for (std::size_t i : group.specs) {
+            auto one = resolve_spec(content, rules, pairs, specs[i], std::move(starts[i]));
+            if (!one) return one.error();
+            one->history = history;
+            if (history)
+                held.push_back(std::move(one).value());
+            else
+                take(i, std::move(one).value());
+        }
+        if (history) {  // the pair's anchors all known: one walk for all of them
+            if (group.has_pair)
+                if (auto added = add_history(content.repo(), group, held); !added)
+                    return added.error();
+            for (std::size_t n = 0; n < held.size(); ++n) take(group.specs[n], std::move(held[n]));
+        }
+        if (group.has_pair) pairs.release(group.base, group.target);
+        return Unit{};
+    }
+
+    Content& content;
+    // The pairs are declared after the read-ahead, so they outlive the pool's tasks that
+    // read their diffs.
+    ReadAhead ahead;
+    Pairs pairs;
+    Relocator relocator;
+    AnchorRules rules;
+};
+
+// A batch's pairs of commits, each resolved on the pool by a task of its own, over the
+// thread's reader, with a content cache of its own, while the main thread takes the results
+// in order and resolves the other groups. Waits for the tasks it queued when it goes, so that
+// none outlives what it reads; those not yet begun then do nothing.
+class PairTasks {
+  public:
+    using Done = std::vector<std::pair<std::size_t, SpecReport>>;  // spec index, report
+
+    // Queues every group of `groups` between two commits.
+    PairTasks(Pool& pool, const Content& content, const std::vector<PairGroup>& groups,
+              const std::vector<Spec>& specs, std::vector<StartedSpec>& starts,
+              const RenameSources& sources, const ResolveOptions& options)
+        : tasks_(groups.size()) {
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            if (!groups[g].has_pair || !groups[g].target) continue;
+            tasks_[g] = pool.run(
+                [&, g, budget = content.budget()](const git::Repository& reader) -> Result<Done> {
+                    Done done;
+                    if (stop_) return done;
+                    Content own(reader, budget);
+                    Resolver resolver(own, nullptr, sources, options.search_elsewhere);
+                    auto made = resolver.resolve(
+                        groups[g], specs, starts, options.history,
+                        [&](std::size_t i, SpecReport r) { done.emplace_back(i, std::move(r)); });
+                    if (!made) return made.error();
+                    return done;
+                });
+        }
+    }
+    ~PairTasks() {
+        stop_ = true;
+        for (auto& task : tasks_)
+            if (task.valid()) task.wait();
+    }
+
+    // Whether group `g` is the pool's.
+    bool has(std::size_t g) const { return tasks_[g].valid(); }
+    // Its reports, once its task is done (an exception it threw, thrown here).
+    Result<Done> take(std::size_t g) { return tasks_[g].get(); }
+
+  private:
+    std::atomic<bool> stop_{false};
+    std::vector<std::future<Result<Done>>> tasks_;
+};
+
 }  // namespace
 
 Result<Report> resolve(Content& content, const std::vector<Spec>& given,
@@ -183,54 +279,48 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& given,
     if (!mentions) return mentions.error();
     const std::vector<Spec>& specs = mentions.value() ? *mentions.value() : given;
 
-    // The pairs are declared after the read-ahead, so they outlive the pool's tasks that
-    // read their diffs.
-    ReadAhead ahead(repo, content, pool);
-    Pairs pairs(repo, content, ahead);
-    pairs.expect(specs, starts);
+    const std::vector<PairGroup> groups = group_by_pair(starts);
+    const RenameSources sources = rename_sources_of(specs, starts);
+    // Two pairs of commits or more: each resolved whole on a pool thread. Else the main
+    // thread resolves every pair, the pool reading and diffing a little ahead.
+    const auto between_commits = std::count_if(groups.begin(), groups.end(), [](const auto& g) {
+        return g.has_pair && g.target.has_value();
+    });
+    const bool by_pair = pool && between_commits >= 2;
+    Resolver main(content, by_pair ? nullptr : pool, sources, options.search_elsewhere);
     // A working tree whose anchored paths are simple is diffed at those paths alone.
     if (options.settle_paths_alone) {
-        if (auto settled = pairs.settle_paths_alone(specs, starts); !settled)
+        if (auto settled = main.pairs.settle_paths_alone(specs, starts); !settled)
             return settled.error();
     }
-    // Pair by pair; the pool reads and diffs a little ahead, and resolution takes its results
-    // where it would make them.
-    const std::vector<PairGroup> groups = group_by_pair(starts);
-    ahead.plan(specs, groups, pairs);
-
-    // Per anchor: the boundary rule over the pair's hunks, NEW, symbols, relocation, --since.
-    Relocator relocator(content, pairs, options.search_elsewhere);
-    AnchorRules rules(repo, content, pairs, ahead, relocator);
+    main.ahead.plan(specs, groups, main.pairs);
     // The last group on each base: past it, the base's paths listed for near misses go.
     std::map<std::string, std::size_t> last_on_base;
     for (std::size_t g = 0; g < groups.size(); ++g)
         if (groups[g].has_pair) last_on_base[groups[g].base] = g;
+
     std::vector<std::optional<SpecReport>> done(specs.size());
     std::size_t resolved = 0, told = 0;  // specs resolved; given to on_spec, in input order
+    auto take = [&](std::size_t i, SpecReport one) {
+        done[i] = std::move(one);
+        for (; told < done.size() && done[told]; ++told)
+            if (options.on_spec) options.on_spec(*done[told]);
+        if (options.on_progress) options.on_progress(++resolved, specs.size());
+    };
+    std::optional<PairTasks> tasks;
+    if (by_pair) tasks.emplace(*pool, content, groups, specs, starts, sources, options);
     for (std::size_t g = 0; g < groups.size(); ++g) {
         const PairGroup& group = groups[g];
-        ahead.advance(g);
-        auto tell = [&] {
-            for (; told < done.size() && done[told]; ++told)
-                if (options.on_spec) options.on_spec(*done[told]);
-            if (options.on_progress) options.on_progress(++resolved, specs.size());
-        };
-        for (std::size_t i : group.specs) {
-            auto one = resolve_spec(content, rules, pairs, specs[i], std::move(starts[i]));
-            if (!one) return one.error();
-            done[i] = std::move(one).value();
-            done[i]->history = options.history;
-            if (!options.history) tell();
+        if (tasks && tasks->has(g)) {
+            auto got = tasks->take(g);
+            if (!got) return got.error();
+            for (auto& [i, one] : got.value()) take(i, std::move(one));
+            continue;
         }
-        if (options.history) {  // the pair's anchors all known: one walk for all of them
-            if (group.has_pair)
-                if (auto added = add_history(repo, group, done); !added) return added.error();
-            for (std::size_t n = 0; n < group.specs.size(); ++n) tell();
-        }
-        if (group.has_pair) {
-            pairs.release(group.base, group.target);
-            if (last_on_base[group.base] == g) rules.forget_paths(group.base);
-        }
+        main.ahead.advance(g);
+        if (auto made = main.resolve(group, specs, starts, options.history, take); !made)
+            return made.error();
+        if (group.has_pair && last_on_base[group.base] == g) main.rules.forget_paths(group.base);
     }
     Report report;
     for (auto& one : done) report.specs.push_back(std::move(*one));

@@ -526,6 +526,11 @@ TEST_CASE("the answers never depend on the threads that read and diff, nor on th
     write_all();
     repo.write("logo.bin", std::string("\0\1\2binary", 9));
     repo.write("big.txt", std::string(6000, 'x') + "\n");
+    auto table = [&](int c) {
+        repo.write("table.gen",
+                   numbered(29, "row") + fmt::format("version {}\n", c) + numbered(30, "more"));
+    };
+    table(0);
     std::vector<std::string> commits{repo.commit("c0")};
     for (int c = 1; c <= 4; ++c) {
         for (int e = 0; e < 12; ++e) {  // edits: insert, delete, change, move a block away
@@ -563,8 +568,12 @@ TEST_CASE("the answers never depend on the threads that read and diff, nor on th
         files[fmt::format("new{}.c", c)] = {"int added(void) { return 0; }"};
         write_all();
         repo.write("logo.bin", std::string("\0\1\2binary", 9) + std::to_string(c));
+        table(c);
         commits.push_back(repo.commit("c" + std::to_string(c)));
     }
+    // Text that the working tree's attributes make binary, in a .gitattributes no commit or
+    // index has: a pool thread's reader must ask them as the main handle does.
+    repo.write(".gitattributes", "*.gen -diff\n");
     // The working tree: an unstaged edit, a staged rename with an edit on top, an untracked copy.
     files.begin()->second.insert(files.begin()->second.begin() + 2, "// uncommitted");
     write_all();
@@ -622,7 +631,13 @@ TEST_CASE("the answers never depend on the threads that read and diff, nor on th
     for (const auto& s : report.specs)
         for (const auto& a : s.anchors) outcomes.insert(a.status_label());
     INFO("outcomes: " << fmt::format("{}", fmt::join(outcomes, ", ")));
-    CHECK(outcomes.size() >= 8);  // the fixture is varied enough to mean something
+    CHECK(outcomes.size() >= 8);   // the fixture is varied enough to mean something
+    std::size_t by_attribute = 0;  // table.gen's anchors, binary by .gitattributes alone
+    for (const auto& s : report.specs)
+        for (const auto& a : s.anchors)
+            by_attribute += a.anchor.path == "table.gen" && a.binary && a.reason &&
+                            a.reason->find("binary file table.gen changed") != std::string::npos;
+    CHECK(by_attribute > 0);
     for (unsigned jobs : {2u, 3u, 8u}) {
         INFO("jobs " << jobs);
         CHECK(report_with(jobs).first == alone);

@@ -92,8 +92,12 @@ struct LineChange {
 // "its owner" below. A pool thread may also call, on the main handle while the main thread
 // goes on using it, what says "any thread": those read only values fixed at open, files
 // beneath the working tree, or objects through the caller's own reader. The rest is for the
-// main thread alone: it reads through this handle's libgit2 repository or fills its caches
-// (the mutable members below) from const methods.
+// main thread alone on the main handle: it reads through this handle's libgit2 repository or
+// fills its caches (the mutable members below) from const methods. A pool thread may call the
+// same on its own reader where they read only commits, trees, blobs and attributes (lookup,
+// blob, diff and line_history between commits, tracked_files at a commit, diff_attribute,
+// is_shallow): a reader has the main handle's working tree, index and settings, and caches
+// of its own, so it gives the main handle's answers.
 class Repository {
   public:
     // Opens the repository that contains `dir` (searching upwards, as git does), or the one
@@ -210,10 +214,10 @@ class Repository {
     Result<std::optional<Diff>> worktree_diff_of(const std::string& base,
                                                  const std::vector<std::string>& paths) const;
 
-    // Another handle on the same object database, for another thread's reads (blobs, trees,
-    // commits; nothing of the working tree): libgit2 1.5 reads one handle's objects under one
-    // lock, so threads sharing a handle would take turns. Main thread, before the threads
-    // that will own the readers start.
+    // Another handle on the same repository (objects, working tree, index, settings), for
+    // another thread's reads: libgit2 1.5 reads one handle's objects under one lock, so
+    // threads sharing a handle would take turns. Main thread, before the threads that will
+    // own the readers start.
     Result<Repository> open_reader() const;
 
     // Whether the file at `path` is on disk as the blob `id` (read raw, no filter).

@@ -8,6 +8,10 @@
 // shared pointer, so one given up while a caller holds it stays alive for that caller. The
 // working tree's files are kept for the whole run, so that resolution, windows and callers
 // all see the same bytes of a file that may be changing.
+//
+// One thread's. A pool task that resolves a pair of commits whole has its own, over its
+// reader, with the main one's budget; it reads no working-tree file, so every step still
+// sees the main Content's one set of those bytes.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +59,7 @@ class Content {
                                                const std::string& path);
 
     const git::Repository& repo() const { return repo_; }
+    std::uint64_t budget() const { return budget_; }
     // The bytes of the blobs kept now, and the most they ever came to.
     std::uint64_t kept_bytes() const { return kept_; }
     std::uint64_t peak_bytes() const { return peak_; }

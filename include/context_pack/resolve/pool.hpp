@@ -1,8 +1,9 @@
 // Threads that run tasks in the order given, each reading through a handle of its own on the
 // repository (git::Repository::open_reader): libgit2 1.5 reads one handle's objects under one
 // lock. The pipeline makes one pool a run (--jobs); resolution and the caller scan hand it
-// what reads only objects, files or nothing at all: the name diff of a pair of commits,
-// blobs, xdiff, tracked files for callers. Everything else stays on the main thread.
+// what reads only objects, files or nothing at all: a whole pair of commits resolved, or the
+// name diff of one, blobs, xdiff, tracked files for callers. Everything else stays on the
+// main thread.
 #pragma once
 
 #include <condition_variable>

@@ -45,7 +45,8 @@ struct ResolveOptions {
 // per-anchor outcomes, including a base that is not in the repository and an object the store
 // cannot give (missing, or damaged: the anchors that need it say so), are report data.
 // `content` carries the repository and caches the file bytes that later steps read again.
-// `pool`, when given, reads and diffs ahead (see pool.hpp); the report is the same without.
+// `pool`, when given, resolves pairs of commits on its threads when there are two or more,
+// else reads and diffs ahead (see pool.hpp); the report is the same without.
 Result<Report> resolve(Content& content, const std::vector<Spec>& specs,
                        const ResolveOptions& options, Pool* pool = nullptr);
 
