@@ -606,14 +606,15 @@ TEST_CASE("the answers never depend on the threads that read and diff, nor on th
         specs.push_back(spec);
     }
 
-    auto report_with = [&](unsigned jobs, std::uint64_t cache_bytes = cp::kDefaultCacheBytes) {
+    auto report_with = [&](unsigned jobs, std::uint64_t cache_bytes = cp::kDefaultCacheBytes,
+                           const cp::ResolveOptions& asked = {}) {
         auto opened = cp::git::Repository::open(repo.dir());
         REQUIRE(opened.ok());
         opened->set_max_file_bytes(4096);  // big.txt is over it
         cp::Content content(opened.value(), cache_bytes);
         auto pool = cp::Pool::start(opened.value(), jobs);
         CHECK((pool ? pool->size() : 1) == jobs);
-        cp::ResolveOptions options;
+        cp::ResolveOptions options = asked;
         std::vector<std::string> told;
         options.on_spec = [&](const cp::SpecReport& s) { told.push_back(s.source); };
         auto report = cp::resolve(content, specs, options, pool.get());
@@ -647,6 +648,23 @@ TEST_CASE("the answers never depend on the threads that read and diff, nor on th
             INFO("jobs " << jobs << ", cache of " << cache << " bytes");
             CHECK(report_with(jobs, cache).first == alone);
         }
+    }
+    // --history and --since, which a pool thread answers for the pairs it resolves.
+    cp::ResolveOptions deeper;
+    deeper.history = true;
+    deeper.since = commits[1];
+    auto [followed, with_history] = report_with(1, cp::kDefaultCacheBytes, deeper);
+    std::size_t histories = 0, edited = 0;
+    for (const auto& s : with_history.specs)
+        for (const auto& a : s.anchors) {
+            histories += a.history && !a.history->empty();
+            edited += a.edited_since == true;
+        }
+    CHECK(histories > 0);
+    CHECK(edited > 0);
+    for (unsigned jobs : {2u, 3u}) {
+        INFO("jobs " << jobs << ", --history and --since");
+        CHECK(report_with(jobs, cp::kDefaultCacheBytes, deeper).first == followed);
     }
 }
 
