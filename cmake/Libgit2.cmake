@@ -22,13 +22,18 @@
 #                       without remotes never uses (src/git/libgit2.cpp): where libgit2.a is
 #                       built with mbedTLS, or with libssh2, and a program so wrapped links. A
 #                       wrap reaches libgit2.a's references, never one inside libgit2.so.
+#   CP_FAST_INFLATE     the link wraps zlib's inflate, which src/git/inflate.cpp offers to
+#                       libdeflate first: where libdeflate.a and its header are found
+#                       (Debian's libdeflate-dev) and CONTEXT_PACK_FAST_INFLATE is on.
 # They become compile definitions of cp_libgit2 (CONTEXT_PACK_DIRECT_XDIFF,
-# CONTEXT_PACK_NO_TLS_INIT and CONTEXT_PACK_NO_SSH_INIT, 0 or 1). libgit2's headers are system headers, so that -Werror
+# CONTEXT_PACK_NO_TLS_INIT, CONTEXT_PACK_NO_SSH_INIT and CONTEXT_PACK_FAST_INFLATE, 0 or 1). libgit2's headers are system headers, so that -Werror
 # applies to our code only.
 include_guard(GLOBAL)
 include(CheckCXXSourceCompiles)
 include(CMakePushCheckState)
 
+option(CONTEXT_PACK_FAST_INFLATE
+  "With the static libgit2, offer zlib's inflate to libdeflate first, where it is found" ON)
 set(CONTEXT_PACK_LIBGIT2_LINK auto CACHE STRING
   "How to link libgit2: auto (static where its archives are present), static or shared")
 set_property(CACHE CONTEXT_PACK_LIBGIT2_LINK PROPERTY STRINGS auto static shared)
@@ -142,12 +147,12 @@ function(cp_libgit2_static_libraries out)
 endfunction()
 
 # Whether `source` links against `libraries` (a check run at every configure, not cached), with
-# the link options given after them.
+# the link options given after them, and CP_CHECK_INCLUDES beside libgit2's headers.
 function(cp_libgit2_links result source libraries)
   cmake_push_check_state(RESET)
   set(CMAKE_REQUIRED_QUIET ON)
   set(CMAKE_REQUIRED_LINK_OPTIONS ${ARGN})
-  set(CMAKE_REQUIRED_INCLUDES ${LIBGIT2_INCLUDE_DIRS})
+  set(CMAKE_REQUIRED_INCLUDES ${LIBGIT2_INCLUDE_DIRS} ${CP_CHECK_INCLUDES})
   set(CMAKE_REQUIRED_LIBRARIES ${libraries} Threads::Threads ${CMAKE_DL_LIBS})
   unset(${result} CACHE)
   check_cxx_source_compiles("${source}" ${result})
@@ -178,6 +183,7 @@ endif()
 set(CP_DIRECT_XDIFF OFF)
 set(CP_NO_TLS_INIT OFF)
 set(CP_NO_SSH_INIT OFF)
+set(CP_FAST_INFLATE OFF)
 add_library(cp_libgit2 INTERFACE)
 target_include_directories(cp_libgit2 SYSTEM INTERFACE ${LIBGIT2_INCLUDE_DIRS})
 target_compile_options(cp_libgit2 INTERFACE ${LIBGIT2_CFLAGS_OTHER})
@@ -213,6 +219,27 @@ if(CP_LIBGIT2_STATIC)
       "${CP_LIBGIT2_STATIC_LINK}" ${_cp_ssh_wrap})
     set(CP_NO_SSH_INIT ${CP_LIBGIT2_LINKS_NO_SSH_INIT})
   endif()
+  # zlib's inflate offered to libdeflate first (src/git/inflate.cpp), where its archive is
+  # found and a program so wrapped links.
+  find_path(CP_LIBDEFLATE_INCLUDE_DIR libdeflate.h)
+  find_library(CP_LIBDEFLATE_ARCHIVE NAMES libdeflate.a)
+  set(_cp_inflate_wrap -Wl,--wrap=inflate)
+  if(CONTEXT_PACK_FAST_INFLATE AND CP_LIBDEFLATE_INCLUDE_DIR AND CP_LIBDEFLATE_ARCHIVE)
+    set(CP_CHECK_INCLUDES ${CP_LIBDEFLATE_INCLUDE_DIR})
+    cp_libgit2_links(CP_LIBGIT2_LINKS_FAST_INFLATE
+      "#include <git2.h>
+       #include <libdeflate.h>
+       #include <zlib.h>
+       extern \"C\" int __real_inflate(z_streamp, int);
+       extern \"C\" int __wrap_inflate(z_streamp s, int f) {
+         libdeflate_free_decompressor(libdeflate_alloc_decompressor());
+         return __real_inflate(s, f);
+       }
+       int main() { return git_libgit2_init() < 0; }"
+      "${CP_LIBGIT2_STATIC_LINK};${CP_LIBDEFLATE_ARCHIVE}" ${_cp_inflate_wrap})
+    unset(CP_CHECK_INCLUDES)
+    set(CP_FAST_INFLATE ${CP_LIBGIT2_LINKS_FAST_INFLATE})
+  endif()
   # Without the Kerberos libraries where no_gssapi.cpp answers all libgit2.a asks of GSSAPI.
   set(CP_NO_GSSAPI OFF)
   set(_cp_without_gssapi ${CP_LIBGIT2_STATIC_LINK})
@@ -238,6 +265,11 @@ if(CP_LIBGIT2_STATIC)
   if(CP_NO_SSH_INIT)
     target_link_options(cp_libgit2 INTERFACE ${_cp_ssh_wrap})
   endif()
+  if(CP_FAST_INFLATE)
+    target_include_directories(cp_libgit2 SYSTEM INTERFACE ${CP_LIBDEFLATE_INCLUDE_DIR})
+    target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBDEFLATE_ARCHIVE})
+    target_link_options(cp_libgit2 INTERFACE ${_cp_inflate_wrap})
+  endif()
 else()
   set(_cp_linked "shared")
   target_link_libraries(cp_libgit2 INTERFACE ${LIBGIT2_LINK_LIBRARIES} Threads::Threads)
@@ -246,7 +278,8 @@ endif()
 target_compile_definitions(cp_libgit2 INTERFACE
   CONTEXT_PACK_DIRECT_XDIFF=$<BOOL:${CP_DIRECT_XDIFF}>
   CONTEXT_PACK_NO_TLS_INIT=$<BOOL:${CP_NO_TLS_INIT}>
-  CONTEXT_PACK_NO_SSH_INIT=$<BOOL:${CP_NO_SSH_INIT}>)
+  CONTEXT_PACK_NO_SSH_INIT=$<BOOL:${CP_NO_SSH_INIT}>
+  CONTEXT_PACK_FAST_INFLATE=$<BOOL:${CP_FAST_INFLATE}>)
 if(CP_DIRECT_XDIFF)
   set(_cp_hunks "the direct xdl_diff call")
 else()
@@ -261,6 +294,9 @@ if(CP_NO_SSH_INIT)
 endif()
 if(CP_NO_GSSAPI)
   string(APPEND _cp_ca ", no Kerberos libraries (src/git/no_gssapi.cpp)")
+endif()
+if(CP_FAST_INFLATE)
+  string(APPEND _cp_ca ", inflate through libdeflate (src/git/inflate.cpp)")
 endif()
 # zlib, which src/git/object_store.cpp calls itself to read loose objects, as the interface
 # target cp_zlib: the archive a static libgit2 is already linked with, else the system's.

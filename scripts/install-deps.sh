@@ -7,8 +7,9 @@ set -euo pipefail
 [ "${CONTEXT_PACK_SKIP_DEPS:-}" = 1 ] && exit 0
 # The same names on Debian 12 and 13. libgit2 is linked statically where its archives are
 # present (cmake/Libgit2.cmake): the archives of its dependencies are named too (libgit2-dev
-# pulls most in already; Debian 13's libcrypto.a also needs libzstd's). clang-format is the
-# format test's, which needs release 14 (Debian 12's; on Debian 13 the test is left out).
+# pulls most in already; Debian 13's libcrypto.a also needs libzstd's), and libdeflate's,
+# which inflates objects beside it (src/git/inflate.cpp). clang-format is the format test's,
+# which needs release 14 (Debian 12's; on Debian 13 the test is left out).
 # Without dpkg: Homebrew's formulae where brew is (macOS), else nothing is installed and cmake
 # says what it could not find.
 if ! command -v dpkg-query >/dev/null 2>&1; then
@@ -28,7 +29,7 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
     exit 0
 fi
 packages=(g++ cmake make pkg-config git libgit2-dev libmbedtls-dev libssh2-1-dev libssl-dev
-          libzstd-dev libhttp-parser-dev libpcre2-dev zlib1g-dev libcli11-dev libfmt-dev
+          libzstd-dev libhttp-parser-dev libpcre2-dev zlib1g-dev libdeflate-dev libcli11-dev libfmt-dev
           nlohmann-json3-dev catch2 clang-format strace "$@")
 missing=()
 for p in "${packages[@]}"; do

@@ -338,6 +338,10 @@ class Repository {
 // linked statically the link wraps them; 0 in every other build.
 int network_inits_skipped_count();
 
+// How many zlib streams of objects libdeflate inflated whole, where the link wraps zlib's
+// inflate (src/git/inflate.cpp); 0 in every other build.
+std::uint64_t streams_inflated_whole();
+
 // libgit2's version, as "1.5.1".
 std::string library_version();
 
