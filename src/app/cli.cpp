@@ -259,7 +259,8 @@ void add_options(CLI::App& app, Options& o) {
         ->type_name("N")
         ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 20).description(""));
     app.add_option("--jobs", o.request.jobs,
-                   "Threads that read and diff, 1 to 256 (default: one a core, at most 8, and "
+                   "Threads that read and diff (and resolve whole pairs of commits), 1 to 256 "
+                   "(default: one a core, at most 8, and "
                    "none for 16 anchors or fewer; 1: none besides the main one)")
         ->type_name("N")
         ->check(CLI::Range(1u, 256u).description(""));

@@ -222,7 +222,8 @@ struct Resolver {
 };
 
 // A batch's pairs of commits, each resolved on the pool by a task of its own, over the
-// thread's reader, with a content cache of its own, while the main thread takes the results
+// thread's reader, with a content cache of its own (the pairs in flight share the budget of
+// --cache-mib, each a thread's part of it), while the main thread takes the results
 // in order and resolves the other groups. Waits for the tasks it queued when it goes, so that
 // none outlives what it reads; those not yet begun then do nothing.
 class PairTasks {
@@ -236,18 +237,18 @@ class PairTasks {
         : tasks_(groups.size()) {
         for (std::size_t g = 0; g < groups.size(); ++g) {
             if (!groups[g].has_pair || !groups[g].target) continue;
-            tasks_[g] = pool.run(
-                [&, g, budget = content.budget()](const git::Repository& reader) -> Result<Done> {
-                    Done done;
-                    if (stop_) return done;
-                    Content own(reader, budget);
-                    Resolver resolver(own, nullptr, sources, options.search_elsewhere);
-                    auto made = resolver.resolve(
-                        groups[g], specs, starts, options.history,
-                        [&](std::size_t i, SpecReport r) { done.emplace_back(i, std::move(r)); });
-                    if (!made) return made.error();
-                    return done;
-                });
+            tasks_[g] = pool.run([&, g, budget = content.budget() / pool.size()](
+                                     const git::Repository& reader) -> Result<Done> {
+                Done done;
+                if (stop_) return done;
+                Content own(reader, budget);
+                Resolver resolver(own, nullptr, sources, options.search_elsewhere);
+                auto made = resolver.resolve(
+                    groups[g], specs, starts, options.history,
+                    [&](std::size_t i, SpecReport r) { done.emplace_back(i, std::move(r)); });
+                if (!made) return made.error();
+                return done;
+            });
         }
     }
     ~PairTasks() {

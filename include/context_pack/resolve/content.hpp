@@ -10,8 +10,8 @@
 // all see the same bytes of a file that may be changing.
 //
 // One thread's. A pool task that resolves a pair of commits whole has its own, over its
-// reader, with the main one's budget; it reads no working-tree file, so every step still
-// sees the main Content's one set of those bytes.
+// reader, with a pool thread's part of the main one's budget; it reads no working-tree file,
+// so every step still sees the main Content's one set of those bytes.
 #pragma once
 
 #include <cstdint>
