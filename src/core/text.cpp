@@ -173,20 +173,21 @@ std::string_view extension_of(std::string_view name) {
 
 }  // namespace
 
-std::vector<std::string> similar_paths(std::string_view path, const std::vector<std::string>& paths,
-                                       std::size_t most, std::size_t* more) {
+std::vector<std::string> similar_paths(std::string_view path,
+                                       std::span<const std::string_view> paths, std::size_t most,
+                                       std::size_t* more) {
     const std::string_view name = basename_of(path);
     const std::string_view ext = extension_of(name);
     const std::size_t stem = name.size() - ext.size();
     const std::size_t limit = stem >= 6 ? 2 : stem >= 3 ? 1 : 0;
     std::vector<std::string> found;
-    for (const std::string& p : paths) {
+    for (std::string_view p : paths) {
         if (p == path) continue;
         const std::string_view other = basename_of(p);
         bool close = other == name;
         if (!close && limit > 0 && extension_of(other) == ext)
             close = edit_distance(path, p, limit) <= limit;
-        if (close) found.push_back(p);
+        if (close) found.emplace_back(p);
     }
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());

@@ -253,6 +253,61 @@ Result<CommitDeltas> commit_deltas(const Repository& objects, const git_tree* ba
     return out;
 }
 
+namespace {
+
+// The regular files of a commit's tree, depth first in tree order (as git_tree_walk's
+// pre-order visits them): `on_file(path, entry)` for each, the path in one buffer reused from
+// entry to entry, and the levels on the heap (a tree's depth is the repository author's to
+// choose). A subtree the store does not give goes to `skip` when given, else is the error.
+template <class OnFile>
+Result<Unit> walk_files(const Repository& repo, const std::string& commit,
+                        const Repository::SkipVisitor& skip, OnFile on_file) {
+    TreeHandle tree;
+    if (auto r = read_commit_tree(repo, commit, tree); !r) return r.error();
+    struct Open {
+        TreeHandle owned;
+        const git_tree* tree;
+        std::size_t prefix;  // the length of its path, with its '/'
+        std::size_t next = 0;
+    };
+    std::vector<Open> stack;
+    stack.push_back({TreeHandle(), tree.get(), 0, 0});
+    std::string path;
+    std::size_t paths = 0;
+    while (!stack.empty()) {
+        Open& open = stack.back();
+        if (open.next >= git_tree_entrycount(open.tree)) {
+            stack.pop_back();
+            continue;
+        }
+        const git_tree_entry* e = git_tree_entry_byindex(open.tree, open.next++);
+        path.resize(open.prefix);
+        path += git_tree_entry_name(e);
+        if (auto many = check_paths(++paths, repo.max_tree_paths(), path); !many)
+            return many.error();
+        auto mode = git_tree_entry_filemode(e);
+        if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE) {
+            on_file(path, e);
+            continue;
+        }
+        if (mode != GIT_FILEMODE_TREE) continue;
+        if (auto deep = check_depth(stack.size() + 1, repo.max_tree_depth(), path); !deep)
+            return deep.error();
+        auto sub = tree_of(repo, e, path);
+        if (!sub && skip && sub.error().unreadable_object()) {
+            skip(path, sub.error());
+            continue;
+        }
+        if (!sub) return sub.error();
+        const git_tree* t = sub.value().get();
+        path += '/';
+        stack.push_back({std::move(sub).value(), t, path.size(), 0});  // `open` not used after
+    }
+    return Unit{};
+}
+
+}  // namespace
+
 Result<std::vector<TrackedFile>> Repository::tracked_files(const std::optional<std::string>& target,
                                                            const SkipVisitor& skip) const {
     std::vector<TrackedFile> files;
@@ -269,47 +324,29 @@ Result<std::vector<TrackedFile>> Repository::tracked_files(const std::optional<s
         }
         return files;
     }
-    TreeHandle tree;
-    if (auto r = read_commit_tree(*this, *target, tree); !r) return r.error();
-    // Depth first in tree order, as git_tree_walk's pre-order visits files, with the levels
-    // on the heap: a tree's depth is the repository author's to choose.
-    struct Open {
-        TreeHandle owned;
-        const git_tree* tree;
-        std::string prefix;
-        std::size_t next = 0;
-    };
-    std::vector<Open> stack;
-    stack.push_back({TreeHandle(), tree.get(), "", 0});
-    std::size_t paths = 0;
-    while (!stack.empty()) {
-        Open& open = stack.back();
-        if (open.next >= git_tree_entrycount(open.tree)) {
-            stack.pop_back();
-            continue;
-        }
-        const git_tree_entry* e = git_tree_entry_byindex(open.tree, open.next++);
-        std::string path = open.prefix + git_tree_entry_name(e);
-        if (auto many = check_paths(++paths, settings_.max_tree_paths, path); !many)
-            return many.error();
-        auto mode = git_tree_entry_filemode(e);
-        if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE) {
-            files.push_back({std::move(path), hex(git_tree_entry_id(e))});
-            continue;
-        }
-        if (mode != GIT_FILEMODE_TREE) continue;
-        if (auto deep = check_depth(stack.size() + 1, settings_.max_tree_depth, path); !deep)
-            return deep.error();
-        auto sub = tree_of(*this, e, path);
-        if (!sub && skip && sub.error().unreadable_object()) {
-            skip(path, sub.error());
-            continue;
-        }
-        if (!sub) return sub.error();
-        const git_tree* t = sub.value().get();
-        stack.push_back({std::move(sub).value(), t, path + "/", 0});  // `open` not used after
-    }
+    auto walked = walk_files(*this, *target, skip, [&](const std::string& path, const auto* e) {
+        files.push_back({path, hex(git_tree_entry_id(e))});
+    });
+    if (!walked) return walked.error();
     return files;
+}
+
+Result<std::unique_ptr<const PathList>> Repository::tracked_paths(const std::string& commit,
+                                                                  const SkipVisitor& skip) const {
+    auto list = std::make_unique<PathList>();
+    std::vector<std::size_t> ends;
+    auto walked = walk_files(*this, commit, skip, [&](const std::string& path, const auto*) {
+        list->bytes += path;
+        ends.push_back(list->bytes.size());
+    });
+    if (!walked) return walked.error();
+    list->paths.reserve(ends.size());
+    std::size_t begin = 0;
+    for (std::size_t end : ends) {
+        list->paths.emplace_back(list->bytes.data() + begin, end - begin);
+        begin = end;
+    }
+    return std::unique_ptr<const PathList>(std::move(list));
 }
 
 Result<Unit> Repository::read_tracked(const std::vector<TrackedFile>& files, std::size_t begin,

@@ -307,15 +307,14 @@ static void backslash_note(AnchorResult& r) {
 std::string AnchorRules::near_miss(const std::string& base, const std::string& path) {
     auto listed = base_paths_.find(base);
     if (listed == base_paths_.end()) {
-        listed = base_paths_.emplace(base, std::vector<std::string>{}).first;
         // A tree the store does not give is passed over: the note is a hint, never a failure.
-        auto files = repo_.tracked_files(base, [](const std::string&, const Error&) {});
-        if (files)
-            for (auto& f : files.value()) listed->second.push_back(std::move(f.path));
+        auto files = repo_.tracked_paths(base, [](const std::string&, const Error&) {});
+        listed = base_paths_.emplace(base, files ? std::move(files).value() : nullptr).first;
     }
+    if (!listed->second) return "";
     constexpr std::size_t kMost = 3;
     std::size_t more = 0;
-    auto close = text::similar_paths(path, listed->second, kMost, &more);
+    auto close = text::similar_paths(path, listed->second->paths, kMost, &more);
     if (close.empty()) return "";
     std::string named;
     for (std::size_t i = 0; i < close.size(); ++i) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,8 +66,9 @@ class AnchorRules {
     Pairs& pairs_;
     ReadAhead& ahead_;
     Relocator& relocator_;
-    // The regular files of each base near_miss looked in, in path order.
-    std::map<std::string, std::vector<std::string>> base_paths_;
+    // The regular files of each base near_miss looked in, in path order (null: its tree
+    // could not be read).
+    std::map<std::string, std::unique_ptr<const git::PathList>> base_paths_;
 };
 
 }  // namespace cp

@@ -7,6 +7,7 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -133,7 +134,7 @@ Result<std::optional<std::vector<Spec>>> settle_mentions(const git::Repository& 
                                                          const std::vector<Spec>& specs,
                                                          const std::vector<StartedSpec>& starts) {
     std::optional<std::vector<Spec>> settled;
-    std::map<std::string, std::vector<std::string>> base_files;
+    std::map<std::string, std::unique_ptr<const git::PathList>> base_files;  // null: unread
     for (std::size_t i = 0; i < specs.size(); ++i) {
         if (!starts[i].problem.empty()) continue;
         const std::string& base = starts[i].out.base;
@@ -145,17 +146,16 @@ Result<std::optional<std::vector<Spec>>> settle_mentions(const git::Repository& 
             if (!found || found->entry || !found->blocked_by.empty()) continue;  // fill() says
             auto listed = base_files.find(base);
             if (listed == base_files.end()) {
-                listed = base_files.emplace(base, std::vector<std::string>{}).first;
-                auto files = repo.tracked_files(base, [](const std::string&, const Error&) {});
-                if (files)
-                    for (auto& f : files.value()) listed->second.push_back(std::move(f.path));
+                auto files = repo.tracked_paths(base, [](const std::string&, const Error&) {});
+                listed = base_files.emplace(base, files ? std::move(files).value() : nullptr).first;
             }
             std::vector<std::string> named;
             std::size_t total = 0;
-            for (const std::string& f : listed->second)
-                if (f.size() > a.path.size() && f.ends_with(a.path) &&
-                    f[f.size() - a.path.size() - 1] == '/' && ++total <= 3)
-                    named.push_back(f);
+            if (listed->second)
+                for (std::string_view f : listed->second->paths)
+                    if (f.size() > a.path.size() && f.ends_with(a.path) &&
+                        f[f.size() - a.path.size() - 1] == '/' && ++total <= 3)
+                        named.emplace_back(f);
             if (!settled) settled = specs;
             Anchor& out = (*settled)[i].anchors[k];
             if (total == 1) {

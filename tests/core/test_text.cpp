@@ -110,9 +110,9 @@ TEST_CASE("edit_distance: optimal string alignment, cut at the limit") {
 }
 
 TEST_CASE("similar_paths: the same basename elsewhere, or a typo away with the same extension") {
-    const std::vector<std::string> base = {"README.md",  "lib/util.c",  "src/Makefile",
-                                           "src/a.c",    "src/cache.c", "src/parser.c",
-                                           "src/util.c", "test/util.c", "tools/parser.py"};
+    const std::vector<std::string_view> base = {"README.md",  "lib/util.c",  "src/Makefile",
+                                                "src/a.c",    "src/cache.c", "src/parser.c",
+                                                "src/util.c", "test/util.c", "tools/parser.py"};
     struct Row {
         const char* absent;
         std::vector<std::string> meant;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,7 +72,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t li
 // at most 2 edits apart (edit_distance) when the basename's stem (before the extension) is 6
 // bytes or longer, at most 1 for a stem of 3 to 5 bytes, and none for a shorter one ("a.c" is
 // not "b.c"). One pass over `paths`; `path` itself is never among them.
-std::vector<std::string> similar_paths(std::string_view path, const std::vector<std::string>& paths,
-                                       std::size_t most, std::size_t* more = nullptr);
+std::vector<std::string> similar_paths(std::string_view path,
+                                       std::span<const std::string_view> paths, std::size_t most,
+                                       std::size_t* more = nullptr);
 
 }  // namespace cp::text

@@ -62,6 +62,16 @@ struct TrackedFile {
     std::string oid;
 };
 
+// Paths in one buffer, for a search over every file of a tree: two allocations however many
+// files there are. Not copied: `paths` point into `bytes`.
+struct PathList {
+    PathList() = default;
+    PathList(const PathList&) = delete;
+    PathList& operator=(const PathList&) = delete;
+    std::string bytes;                    // the paths, one after another
+    std::vector<std::string_view> paths;  // each a part of `bytes`, in path order
+};
+
 // git's repository environment (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY,
 // GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_CEILING_DIRECTORIES), as git passes it to the
 // commands it runs (`git --git-dir=X context-pack`, hooks). An unset variable is nullopt.
@@ -275,6 +285,10 @@ class Repository {
     // called on the thread that reads.
     Result<std::vector<TrackedFile>> tracked_files(const std::optional<std::string>& target,
                                                    const SkipVisitor& skip = nullptr) const;
+    // The paths alone of the regular files a commit tracks, as tracked_files lists them;
+    // `skip` as there. Main thread, or a pool thread on its reader.
+    Result<std::unique_ptr<const PathList>> tracked_paths(const std::string& commit,
+                                                          const SkipVisitor& skip = nullptr) const;
     // The working tree's untracked files that are not ignored, as git status lists them
     // (untracked directories walked into, .gitignore and info/exclude obeyed, each ignore
     // file checked as side_files_of does): regular files only, in path order. Main thread.
