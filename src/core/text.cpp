@@ -4,12 +4,18 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace cp::text {
 
-std::int64_t count_lines(std::string_view content) {
-    auto n = static_cast<std::int64_t>(std::count(content.begin(), content.end(), '\n'));
-    if (!content.empty() && content.back() != '\n') ++n;
+std::int64_t count_lines(std::string_view content, std::int64_t most) {
+    std::int64_t n = 0;
+    const char* at = content.data();
+    const char* const end = at + content.size();
+    for (; at < end && n < most; ++n) {  // each pass one line, ended by '\n' or by the buffer
+        const void* nl = std::memchr(at, '\n', std::size_t(end - at));
+        at = nl ? static_cast<const char*>(nl) + 1 : end;
+    }
     return n;
 }
 

@@ -362,25 +362,28 @@ void print_jsonl_end(std::ostream& out, const Report& report) {
 
 namespace {
 
-// As nlohmann::json's dump with an indent of 2 prints `j` at nesting `depth`. Paths and
-// symbols are bytes; invalid UTF-8 is replaced rather than aborting the print.
-std::string pretty(const ordered_json& j, int depth) {
-    std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    const std::string indent(std::size_t(2 * depth), ' ');
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {  // a newline is never inside a dumped string: it is escaped there
-        out += c;
-        if (c == '\n') out += indent;
+// Appends `j` to `to` as nlohmann::json's dump with an indent of 2 prints it at nesting
+// `depth`. Paths and symbols are bytes; invalid UTF-8 is replaced rather than aborting the
+// print.
+void append_pretty(std::string& to, const ordered_json& j, int depth) {
+    const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string_view rest(text);
+    to.reserve(to.size() + text.size() + text.size() / 4);
+    std::size_t from = 0;  // a newline is never inside a dumped string: it is escaped there
+    for (std::size_t nl; (nl = rest.find('\n', from)) != std::string_view::npos; from = nl + 1) {
+        to.append(rest.substr(from, nl + 1 - from));
+        to.append(std::size_t(2 * depth), ' ');
     }
-    return out;
+    to.append(rest.substr(from));
 }
 
 }  // namespace
 
 void print_json(std::ostream& out, const Report& report, const JsonCaps* caps) {
+    std::string text;
     if (caps) {  // the cuts are known once every spec is marked: the whole document at once
-        out << pretty(report_to_json(report, caps), 0) << '\n';
+        append_pretty(text, report_to_json(report, caps), 0);
+        out << text << '\n';
         return;
     }
     // Spec by spec, so that a batch's document is never whole in memory; the same bytes as
@@ -391,13 +394,19 @@ void print_json(std::ostream& out, const Report& report, const JsonCaps* caps) {
         out << "[]";
     } else {
         out << "[\n";
-        for (std::size_t i = 0; i < report.specs.size(); ++i)
-            out << "    " << pretty(spec_json(report.specs[i]), 2)
-                << (i + 1 < report.specs.size() ? ",\n" : "\n");
+        for (std::size_t i = 0; i < report.specs.size(); ++i) {
+            text.assign("    ");
+            append_pretty(text, spec_json(report.specs[i]), 2);
+            text += i + 1 < report.specs.size() ? ",\n" : "\n";
+            out << text;
+        }
         out << "  ]";
     }
-    if (report.specs.size() > 1)
-        out << ",\n  \"summary\": " << pretty(summary_json(summarize(report)), 1);
+    if (report.specs.size() > 1) {
+        text.assign(",\n  \"summary\": ");
+        append_pretty(text, summary_json(summarize(report)), 1);
+        out << text;
+    }
     out << "\n}\n";
 }
 

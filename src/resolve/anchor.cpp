@@ -213,7 +213,8 @@ Result<Bytes> AnchorRules::read_base(Pair& p, AnchorResult& r, const git::Entry&
             repo_.option_names().max_file_mib.name);
         return Bytes();
     }
-    std::int64_t lines = text::count_lines(*base_content.value());
+    // Counted up to the anchor's last line: past it only when the file ends before.
+    const std::int64_t lines = text::count_lines(*base_content.value(), a.last_line());
     if (a.last_line() > lines) {
         r.reason = fmt::format("{}:{}-{} is past the end of the file at base ({} lines)", a.path,
                                a.line, a.last_line(), lines);

@@ -49,6 +49,7 @@ Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pai
         else  // an object the whole diff needs: every anchor of the spec says which
             started.problem = made.error().message;
     }
+    out.anchors.reserve(spec.anchors.size());
     for (const Anchor& anchor : spec.anchors) {
         AnchorResult r;
         r.anchor = anchor;

@@ -15,6 +15,16 @@ TEST_CASE("count_lines counts like git: a final line without newline is a line")
     CHECK(count_lines("\n\n\n") == 3);
 }
 
+TEST_CASE("count_lines stops at the most lines asked, and is exact below them") {
+    CHECK(count_lines("a\nb\nc\n", 2) == 2);
+    CHECK(count_lines("a\nb\nc", 3) == 3);
+    CHECK(count_lines("a\nb\nc", 4) == 3);
+    CHECK(count_lines("a\nb\nc\n", 4) == 3);
+    CHECK(count_lines("\n\n", 1) == 1);
+    CHECK(count_lines("", 1) == 0);
+    CHECK(count_lines("a\nb", 0) == 0);
+}
+
 TEST_CASE("split_lines drops the newline and one carriage return before it") {
     CHECK(split_lines("") == std::vector<std::string_view>{});
     CHECK(split_lines("a\r\nb\r\n") == std::vector<std::string_view>{"a", "b"});

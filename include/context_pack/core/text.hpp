@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,8 +14,10 @@
 namespace cp::text {
 
 // Number of lines as git counts them: every '\n' ends one, and trailing bytes without a final
-// newline are one more. An empty buffer has 0 lines.
-std::int64_t count_lines(std::string_view content);
+// newline are one more. An empty buffer has 0 lines. Counting stops at `most` lines: whether a
+// file reaches a line is told without reading past it.
+std::int64_t count_lines(std::string_view content,
+                         std::int64_t most = std::numeric_limits<std::int64_t>::max());
 
 // The lines of `content`, without their '\n' and without one '\r' before it (CRLF files).
 std::vector<std::string_view> split_lines(std::string_view content);
