@@ -62,8 +62,9 @@ struct TrackedFile {
     std::string oid;
 };
 
-// Paths in one buffer, for a search over every file of a tree: two allocations however many
-// files there are. Not copied: `paths` point into `bytes`.
+// Paths in one buffer, for a search over every file of a tree: two arrays however many files
+// there are (and, while it is made, a third of where each path ends), not a string a file.
+// Not copied: `paths` point into `bytes`.
 struct PathList {
     PathList() = default;
     PathList(const PathList&) = delete;
