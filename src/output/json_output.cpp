@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include "context_pack/model/summary.hpp"
 
@@ -377,13 +380,46 @@ void append_pretty(std::string& to, const ordered_json& j, int depth) {
     to.append(rest.substr(from));
 }
 
+// A spec's text in the document, at nesting 2, with the separator after it.
+std::string spec_text(const std::vector<SpecReport>& specs, std::size_t i) {
+    std::string text("    ");
+    append_pretty(text, spec_json(specs[i]), 2);
+    text += i + 1 < specs.size() ? ",\n" : "\n";
+    return text;
+}
+
+// The specs' texts, in order, made a round of specs at a time and written before the next
+// round is made, so that no more than a round's texts are held: the round's first half on
+// this thread, its second on a thread of its own.
+void write_specs(std::ostream& out, const std::vector<SpecReport>& specs) {
+    constexpr std::size_t kRound = 32;
+    auto make = [&specs](std::size_t first, std::size_t last) {
+        std::vector<std::string> texts;
+        for (std::size_t i = first; i < last; ++i) texts.push_back(spec_text(specs, i));
+        return texts;
+    };
+    for (std::size_t from = 0; from < specs.size(); from += kRound) {
+        const std::size_t end = std::min(specs.size(), from + kRound);
+        const std::size_t mid = from + (end - from + 1) / 2;
+        std::future<std::vector<std::string>> second;
+        if (mid < end) {
+            try {
+                second = std::async(std::launch::async, make, mid, end);
+            } catch (const std::system_error&) {  // no thread to be had: made here, after
+            }
+        }
+        for (const std::string& text : make(from, mid)) out << text;
+        for (const std::string& text : second.valid() ? second.get() : make(mid, end)) out << text;
+    }
+}
+
 }  // namespace
 
 void print_json(std::ostream& out, const Report& report, const JsonCaps* caps) {
-    std::string text;
     if (caps) {  // the cuts are known once every spec is marked: the whole document at once
-        append_pretty(text, report_to_json(report, caps), 0);
-        out << text << '\n';
+        out << report_to_json(report, caps)
+                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << '\n';
         return;
     }
     // Spec by spec, so that a batch's document is never whole in memory; the same bytes as
@@ -394,16 +430,11 @@ void print_json(std::ostream& out, const Report& report, const JsonCaps* caps) {
         out << "[]";
     } else {
         out << "[\n";
-        for (std::size_t i = 0; i < report.specs.size(); ++i) {
-            text.assign("    ");
-            append_pretty(text, spec_json(report.specs[i]), 2);
-            text += i + 1 < report.specs.size() ? ",\n" : "\n";
-            out << text;
-        }
+        write_specs(out, report.specs);
         out << "  ]";
     }
     if (report.specs.size() > 1) {
-        text.assign(",\n  \"summary\": ");
+        std::string text(",\n  \"summary\": ");
         append_pretty(text, summary_json(summarize(report)), 1);
         out << text;
     }

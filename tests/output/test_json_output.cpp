@@ -171,6 +171,10 @@ TEST_CASE("JSON output: the document printed spec by spec is report_to_json's, b
         {spec({"a.c:2-3@L2", "b\xff.c:1@f"}), spec({"a.c:40"}), spec({"gone.c:1"})}};
     batches[2][1].warnings = {"unknown key 'bse'; did you mean 'base'?",
                               "reads[0]: unknown key 'b\xff'"};  // not UTF-8 either
+    // More specs than one round of the printer's (32), in an odd number: made on two threads
+    // a round at a time, still printed in order.
+    auto& many = batches.emplace_back();
+    for (int i = 0; i < 71; ++i) many.push_back(spec({"a.c:" + std::to_string(1 + i % 7)}));
     for (const auto& specs : batches) {
         INFO(specs.size() << " specs");
         cp::Content content(opened.value());
