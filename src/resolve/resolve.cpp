@@ -274,7 +274,7 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& given,
                        const ResolveOptions& options, Pool* pool) {
     const git::Repository& repo = content.repo();
     // Every spec's base, target and since, each revision looked up once.
-    auto started = start_specs(repo, given, options);
+    auto started = start_specs(repo, given, options, pool);
     if (!started) return started.error();
     std::vector<StartedSpec>& starts = started.value();
     auto mentions = settle_mentions(repo, given, starts);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <future>
 #include <map>
 
 #include "context_pack/core/text.hpp"
@@ -23,13 +25,54 @@ class RevisionCache {
         return it->second;
     }
 
+    // Looks up the names not yet known, a batch's many shared among the pool's threads, each
+    // through its own handle, and this one.
+    void look_up(const std::vector<std::string>& names, Pool* pool) {
+        std::vector<std::string> unknown;
+        for (const std::string& name : names)
+            if (!revisions_.contains(name) &&
+                std::find(unknown.begin(), unknown.end(), name) == unknown.end())
+                unknown.push_back(name);
+        constexpr std::size_t kAlone = 16;  // fewer are looked up here alone
+        const std::size_t parts = pool && unknown.size() >= kAlone ? pool->size() + 1 : 1;
+        auto part = [&](std::size_t k) { return unknown.size() * k / parts; };
+        auto resolve_part = [&unknown](const git::Repository& repo, std::size_t from,
+                                       std::size_t to) {
+            std::vector<Revision> found;
+            for (std::size_t i = from; i < to; ++i)
+                found.push_back(repo.resolve_commit(unknown[i]));
+            return found;
+        };
+        std::vector<std::future<std::vector<Revision>>> asked;
+        struct Wait {  // the tasks read `unknown`: none outlives it, whatever is thrown here
+            std::vector<std::future<std::vector<Revision>>>& tasks;
+            ~Wait() {
+                for (auto& t : tasks)
+                    if (t.valid()) t.wait();
+            }
+        } wait{asked};
+        for (std::size_t k = 1; k < parts; ++k)
+            asked.push_back(
+                pool->run([&, from = part(k), to = part(k + 1)](const git::Repository& reader) {
+                    return resolve_part(reader, from, to);
+                }));
+        std::vector<Revision> here = resolve_part(repo_, 0, part(1));
+        for (std::size_t i = 0; i < here.size(); ++i)
+            revisions_.emplace(unknown[i], std::move(here[i]));
+        for (std::size_t k = 1; k < parts; ++k) {
+            std::vector<Revision> found = asked[k - 1].get();
+            for (std::size_t i = 0; i < found.size(); ++i)
+                revisions_.emplace(unknown[part(k) + i], std::move(found[i]));
+        }
+    }
+
   private:
     const git::Repository& repo_;
     std::map<std::string, Revision> revisions_;
 };
 
-Result<StartedSpec> start_spec(const git::Repository& repo, RevisionCache& revision,
-                               const Spec& spec, const ResolveOptions& options) {
+// A spec's report header: which revisions it names, not yet looked up.
+StartedSpec name_revisions(const Spec& spec, const ResolveOptions& options) {
     StartedSpec start;
     SpecReport& out = start.out;
     out.source = spec.source;
@@ -38,7 +81,14 @@ Result<StartedSpec> start_spec(const git::Repository& repo, RevisionCache& revis
     out.base_rev = options.base ? *options.base : spec.base.value_or("");
     out.target_rev = options.target ? *options.target : spec.target.value_or("");
     if (options.at_base) out.target_rev = out.base_rev;  // check the spec at its own base
+    if (options.since) out.since_rev = *options.since;
+    return start;
+}
 
+// The header's revisions looked up: base, target and since filled in, or the problem.
+Result<Unit> look_up_revisions(const git::Repository& repo, RevisionCache& revision,
+                               StartedSpec& start) {
+    SpecReport& out = start.out;
     const Revision& base = revision(out.base_rev);
     start.problem = revision_problem(repo, "base", out.base_rev, base);
     if (base.outcome == Revision::Outcome::Commit) out.base = base.oid;
@@ -60,34 +110,39 @@ Result<StartedSpec> start_spec(const git::Repository& repo, RevisionCache& revis
     out.target = target                   ? Target::at(*target)
                  : out.target_rev.empty() ? Target::working_tree()
                                           : Target{};
-    if (options.since) {
-        const Revision& s = revision(*options.since);
-        out.since_rev = *options.since;
+    if (!out.since_rev.empty()) {
+        const Revision& s = revision(out.since_rev);
         if (s.outcome == Revision::Outcome::Commit) out.since = s.oid;
     }
-    return start;
+    return Unit{};
 }
 
 }  // namespace
 
 Result<std::vector<StartedSpec>> start_specs(const git::Repository& repo,
                                              const std::vector<Spec>& specs,
-                                             const ResolveOptions& options) {
-    RevisionCache revision(repo);
+                                             const ResolveOptions& options, Pool* pool) {
     std::vector<StartedSpec> started;
-    std::optional<std::optional<std::string>> head;  // read once, for working-tree targets
+    std::vector<std::string> names;  // every revision named, as written
     for (const Spec& spec : specs) {
-        auto start = start_spec(repo, revision, spec, options);
-        if (!start) return start.error();
-        if (start->out.target.kind == Target::Kind::WorkingTree) {
+        started.push_back(name_revisions(spec, options));
+        const SpecReport& out = started.back().out;
+        for (const std::string* name : {&out.base_rev, &out.target_rev, &out.since_rev})
+            if (name == &out.base_rev || !name->empty()) names.push_back(*name);
+    }
+    RevisionCache revision(repo);
+    revision.look_up(names, pool);
+    std::optional<std::optional<std::string>> head;  // read once, for working-tree targets
+    for (StartedSpec& start : started) {
+        if (auto looked = look_up_revisions(repo, revision, start); !looked) return looked.error();
+        if (start.out.target.kind == Target::Kind::WorkingTree) {
             if (!head) {
                 auto read = repo.head_commit_if_born();
                 if (!read) return read.error();
                 head = read.value();
             }
-            start->out.head = *head;
+            start.out.head = *head;
         }
-        started.push_back(std::move(start).value());
     }
     return started;
 }

@@ -668,6 +668,70 @@ TEST_CASE("the answers never depend on the threads that read and diff, nor on th
     }
 }
 
+TEST_CASE("a batch's revisions looked up on the pool give the main thread's answers") {
+    // Sixteen distinct names or more are shared among the pool's threads, each asking its own
+    // reader: commits by full and short id, branch, tag and ancestry, and names that fail each
+    // way. Every spec's header and problem must be the main thread's alone, byte for byte.
+    Repo repo;
+    std::vector<std::string> commits;
+    for (int c = 0; c < 6; ++c) {
+        repo.write("a.c", numbered(10 + c));
+        commits.push_back(repo.commit("c" + std::to_string(c)));
+    }
+    repo.git("tag v1 " + commits[1]);
+    repo.git("tag -a -m annotated v2 " + commits[2]);
+    repo.git("branch side " + commits[3]);
+    std::string blob = repo.git("rev-parse HEAD:a.c");
+    blob.erase(blob.find_last_not_of("\n") + 1);
+    std::vector<std::string> names{"HEAD",    "HEAD~1",    "HEAD^^^",   "v1", "v2",
+                                   "side",    "side~2",    "no-branch", blob, "HEAD..v1",
+                                   "HEAD~99", "v2^{tree}", ""};
+    for (const auto& c : commits) {
+        names.push_back(c);
+        names.push_back(c.substr(0, 9));
+    }
+    REQUIRE(names.size() >= 16);
+    std::vector<cp::Spec> specs;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        cp::Spec spec;
+        spec.source = "spec " + std::to_string(i);
+        spec.base = names[i];
+        spec.target = names[(i + 5) % names.size()];
+        spec.anchors.push_back(cp::parse_anchor_arg("a.c:3").value());
+        specs.push_back(spec);
+    }
+    auto report_with = [&](unsigned jobs) {
+        auto opened = cp::git::Repository::open(repo.dir());
+        REQUIRE(opened.ok());
+        cp::Content content(opened.value());
+        auto pool = cp::Pool::start(opened.value(), jobs);
+        CHECK((pool ? pool->size() : 1) == jobs);
+        auto report = cp::resolve(content, specs, {}, pool.get());
+        REQUIRE(report.ok());
+        std::ostringstream out;
+        cp::print_json(out, report.value());
+        return std::make_pair(out.str(), report.value());
+    };
+    auto [alone, report] = report_with(1);
+    std::set<std::string> problems;  // the failing names' kinds, to mean something
+    std::size_t resolved = 0;
+    for (const auto& s : report.specs) {
+        resolved += !s.base.empty();
+        const auto& why = s.anchors.front().reason;
+        if (why && why->find("not in this repository") != std::string::npos)
+            problems.insert("missing");
+        if (why && why->find("not a commit") != std::string::npos) problems.insert("not a commit");
+        if (why && why->find("not a valid revision") != std::string::npos)
+            problems.insert("invalid");
+    }
+    CHECK(resolved >= 16);
+    CHECK(problems.size() == 3);
+    for (unsigned jobs : {2u, 3u}) {
+        INFO("jobs " << jobs);
+        CHECK(report_with(jobs).first == alone);
+    }
+}
+
 TEST_CASE("the working tree settled path by path gives the whole diff's report") {
     // Every anchored path qualifies for the partial diff (no attributes, plain index entries,
     // regular files), so resolution takes it; with it turned off, the whole diff. Lost lines

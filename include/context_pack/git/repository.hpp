@@ -105,10 +105,10 @@ struct LineChange {
 // beneath the working tree, or objects through the caller's own reader. The rest is for the
 // main thread alone on the main handle: it reads through this handle's libgit2 repository or
 // fills its caches (the mutable members below) from const methods. A pool thread may call the
-// same on its own reader where they read only commits, trees, blobs and attributes (lookup,
-// blob, diff and line_history between commits, tracked_files at a commit, diff_attribute,
-// is_shallow): a reader has the main handle's working tree, index and settings, and caches
-// of its own, so it gives the main handle's answers.
+// same on its own reader where they read only refs, commits, trees, blobs and attributes
+// (resolve_commit, lookup, blob, diff and line_history between commits, tracked_files at a
+// commit, diff_attribute, is_shallow): a reader has the main handle's working tree, index
+// and settings, and caches of its own, so it gives the main handle's answers.
 class Repository {
   public:
     // Opens the repository that contains `dir` (searching upwards, as git does), or the one

@@ -2,8 +2,8 @@
 // repository (git::Repository::open_reader): libgit2 1.5 reads one handle's objects under one
 // lock. The pipeline makes one pool a run (--jobs); resolution and the caller scan hand it
 // what reads only objects, files or nothing at all: a whole pair of commits resolved, or the
-// name diff of one, blobs, xdiff, tracked files for callers. Everything else stays on the
-// main thread.
+// name diff of one, revisions, blobs, xdiff, tracked files for callers. Everything else stays
+// on the main thread.
 #pragma once
 
 #include <condition_variable>
