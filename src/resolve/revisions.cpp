@@ -2,9 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <future>
 #include <map>
+#include <set>
+#include <string_view>
 
 #include "context_pack/core/text.hpp"
 
@@ -28,11 +29,10 @@ class RevisionCache {
     // Looks up the names not yet known, a batch's many shared among the pool's threads, each
     // through its own handle, and this one.
     void look_up(const std::vector<std::string>& names, Pool* pool) {
-        std::vector<std::string> unknown;
+        std::vector<std::string> unknown;  // each once, in the order first named
+        std::set<std::string_view> seen;
         for (const std::string& name : names)
-            if (!revisions_.contains(name) &&
-                std::find(unknown.begin(), unknown.end(), name) == unknown.end())
-                unknown.push_back(name);
+            if (!revisions_.contains(name) && seen.insert(name).second) unknown.push_back(name);
         constexpr std::size_t kAlone = 16;  // fewer are looked up here alone
         const std::size_t parts = pool && unknown.size() >= kAlone ? pool->size() + 1 : 1;
         auto part = [&](std::size_t k) { return unknown.size() * k / parts; };
@@ -125,10 +125,10 @@ Result<std::vector<StartedSpec>> start_specs(const git::Repository& repo,
     std::vector<StartedSpec> started;
     std::vector<std::string> names;  // every revision named, as written
     for (const Spec& spec : specs) {
-        started.push_back(name_revisions(spec, options));
-        const SpecReport& out = started.back().out;
-        for (const std::string* name : {&out.base_rev, &out.target_rev, &out.since_rev})
-            if (name == &out.base_rev || !name->empty()) names.push_back(*name);
+        const SpecReport& out = started.emplace_back(name_revisions(spec, options)).out;
+        names.push_back(out.base_rev);  // an empty base is looked up too: it is invalid
+        if (!out.target_rev.empty()) names.push_back(out.target_rev);
+        if (!out.since_rev.empty()) names.push_back(out.since_rev);
     }
     RevisionCache revision(repo);
     revision.look_up(names, pool);
