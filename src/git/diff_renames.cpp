@@ -39,10 +39,12 @@ class RenameFiles : public rename::Files {
     RenameFiles(const Repository& repo, bool worktree, std::vector<Unread>& unread)
         : repo_(repo), worktree_(worktree), unread_(unread) {}
 
-    // The candidates of the next detection.
-    void use(const std::vector<const Delta*>& sources, const std::vector<const Delta*>& targets) {
+    // The candidates of the next detection, and the blob sizes known of them.
+    void use(const std::vector<const Delta*>& sources, const std::vector<const Delta*>& targets,
+             const std::map<const Delta*, std::uint64_t>& sizes) {
         sources_ = &sources;
         targets_ = &targets;
+        sizes_ = &sizes;
     }
 
     std::string content_id(rename::Side side, std::size_t i) override {
@@ -57,7 +59,15 @@ class RenameFiles : public rename::Files {
         return hex(&oid);
     }
 
-    std::uint64_t size(rename::Side side, std::size_t i) override { return bytes(side, i).size(); }
+    // A blob's size is its header's, measured when the candidates were listed: the size test
+    // that comes before any scoring reads no content. A working-tree file's is that of its
+    // bytes as git would store them.
+    std::uint64_t size(rename::Side side, std::size_t i) override {
+        bool source = side == rename::Side::Source;
+        const Delta* d = source ? (*sources_)[i] : (*targets_)[i];
+        if (auto it = sizes_->find(d); it != sizes_->end()) return it->second;
+        return bytes(side, i).size();
+    }
 
     std::string_view bytes(rename::Side side, std::size_t i) override {
         bool source = side == rename::Side::Source;
@@ -92,13 +102,16 @@ class RenameFiles : public rename::Files {
     std::vector<Unread>& unread_;
     const std::vector<const Delta*>* sources_ = nullptr;
     const std::vector<const Delta*>* targets_ = nullptr;
+    const std::map<const Delta*, std::uint64_t>* sizes_ = nullptr;
     std::map<const Delta*, std::optional<std::string>> bytes_[2];
     std::optional<Error> error_;
 };
 
-// The deltas that take part in rename detection, each list in path order.
+// The deltas that take part in rename detection, each list in path order, and the sizes of
+// their blobs, read from the objects' headers.
 struct RenameCandidates {
     std::vector<const Delta*> sources, targets;
+    std::map<const Delta*, std::uint64_t> sizes;
 };
 
 // Deleted paths are rename sources, added and untracked ones targets, in path order.
@@ -131,6 +144,7 @@ Result<RenameCandidates> rename_candidates(const Repository& repo, const Reposit
             return true;
         }
         if (!size) return size.error();
+        c.sizes.emplace(d, size.value());
         return size.value() <= max;
     };
     if (sources.empty() || targets.empty()) return RenameCandidates{};  // nothing to pair
@@ -194,7 +208,7 @@ Result<PairedDeltas> pair_renames(const Repository& repo, const Repository& obje
         options.limit = limit.value();
     }
     RenameFiles files(objects, worktree, unread);
-    files.use(sources, targets);
+    files.use(sources, targets, candidates->sizes);
     rename::Detection detection;
     if (unread.empty()) {
         detection = rename::detect_renames(source_names, target_names, files, options);
