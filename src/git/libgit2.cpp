@@ -185,15 +185,17 @@ void init_library() {
         // the fetch that brings them: libgit2 1.5 fetches nothing by itself, nor does the tool.
         const char* extensions[] = {"worktreeconfig", "partialclone"};
         git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, std::size(extensions));
-        // Packs are mapped 16 MiB at a time, 256 MiB at most at once (libgit2's defaults on
+        // Packs are mapped 16 MiB at a time, 320 MiB at most at once (libgit2's defaults on
         // 64-bit systems: 1 GiB windows, 8 GiB): a batch over many pairs touches most of a
         // large pack, and every page of it touched would stay in the process's memory. On
-        // git/git's 496 MB pack that is 150 MB less at the peak of a 300-pair batch. Every
-        // handle of the process shares a pack's windows (libgit2 keeps one pack file a path):
-        // pool threads reading far apart in the pack closed and mapped 64 MiB windows again
-        // and again, where sixteen windows of 16 MiB keep what each reads (docs/performance.md).
+        // git/git's 496 MB pack, a 300-pair batch's peak is 145 MB where it would be 300 MB.
+        // Every handle of the process shares a pack's windows (libgit2 keeps one pack file a
+        // path): pool threads reading far apart in the pack closed and mapped 64 MiB windows
+        // again and again, where twenty windows of 16 MiB keep what each reads. Each window
+        // closed and mapped again costs an unmap seen by every core and its pages' faults:
+        // 256 MiB mapped 1,650 windows in that batch, 320 MiB 770 (docs/performance.md).
         git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, std::size_t{16} << 20);
-        git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, std::size_t{256} << 20);
+        git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, std::size_t{320} << 20);
         // No object cache of libgit2's: it keeps every small tree and commit read, up to
         // 256 MiB, for a batch about 15 MB at 300 pairs of git/git; the trees that path
         // lookups read again are kept, within a bound, by the tree cache (caches.hpp).
