@@ -33,6 +33,23 @@ std::vector<std::string_view> split_lines(std::string_view content) {
     return lines;
 }
 
+std::vector<std::string_view> split_lines(std::string_view content, std::int64_t first,
+                                          std::int64_t last) {
+    std::vector<std::string_view> lines;
+    const char* at = content.data();
+    const char* const end = at + content.size();
+    for (std::int64_t n = 1; at < end && n <= last; ++n) {
+        const auto* nl = static_cast<const char*>(std::memchr(at, '\n', std::size_t(end - at)));
+        if (n >= first) {
+            std::string_view line(at, std::size_t((nl ? nl : end) - at));
+            if (nl && !line.empty() && line.back() == '\r') line.remove_suffix(1);
+            lines.push_back(line);
+        }
+        at = nl ? nl + 1 : end;
+    }
+    return lines;
+}
+
 std::size_t cut_line(std::string& line, std::size_t max_bytes) {
     if (line.size() <= max_bytes) return 0;
     std::size_t keep = max_bytes;

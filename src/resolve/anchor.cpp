@@ -45,11 +45,9 @@ std::optional<std::string> malformed(const Anchor& a) {
 void check_symbol(AnchorResult& r, const std::string* content) {
     if (!r.anchor.symbol || !content) return;
     bool found = false;
-    if (r.to && r.to->end_line >= r.to->line) {
-        auto lines = text::split_lines(*content);
-        for (auto n = r.to->line; n <= r.to->end_line && n <= std::int64_t(lines.size()); ++n)
-            found = found || text::contains_word(lines[n - 1], *r.anchor.symbol);
-    }
+    if (r.to && r.to->end_line >= r.to->line)
+        for (std::string_view line : text::split_lines(*content, r.to->line, r.to->end_line))
+            found = found || text::contains_word(line, *r.anchor.symbol);
     r.symbol_found = found;
 }
 

@@ -33,6 +33,29 @@ TEST_CASE("split_lines drops the newline and one carriage return before it") {
     CHECK(split_lines("x\r") == std::vector<std::string_view>{"x\r"});  // no newline: kept
 }
 
+TEST_CASE("split_lines over a range gives split_lines' lines of that range") {
+    CHECK(split_lines("a\r\nb\nc", 2, 3) == std::vector<std::string_view>{"b", "c"});
+    CHECK(split_lines("a\nb\n", 2, 5) == std::vector<std::string_view>{"b"});
+    CHECK(split_lines("a\nb\n", 3, 3) == std::vector<std::string_view>{});
+    CHECK(split_lines("x\r", 1, 1) == std::vector<std::string_view>{"x\r"});
+    CHECK(split_lines("", 1, 2) == std::vector<std::string_view>{});
+    // Every range of every content made of a few of these pieces.
+    const std::string_view pieces[] = {"a", "\n", "\r", "\r\n", "bc"};
+    for (unsigned code = 0; code < 5 * 5 * 5 * 5 * 5; ++code) {
+        std::string content;
+        for (unsigned c = code, k = 0; k < 5; ++k, c /= 5) content += pieces[c % 5];
+        const auto all = split_lines(content);
+        for (std::int64_t first = 1; first <= 7; ++first)
+            for (std::int64_t last = first - 1; last <= 7; ++last) {
+                std::vector<std::string_view> want;
+                for (std::int64_t n = first; n <= last && n <= std::int64_t(all.size()); ++n)
+                    want.push_back(all[std::size_t(n - 1)]);
+                INFO(content << " " << first << ".." << last);
+                CHECK(split_lines(content, first, last) == want);
+            }
+    }
+}
+
 TEST_CASE("looks_binary: a NUL byte in the first 8000 bytes") {
     CHECK_FALSE(looks_binary("plain text\n"));
     CHECK(looks_binary("a\0b"sv));

@@ -21,6 +21,10 @@ std::int64_t count_lines(std::string_view content,
 
 // The lines of `content`, without their '\n' and without one '\r' before it (CRLF files).
 std::vector<std::string_view> split_lines(std::string_view content);
+// Lines `first` to `last` (1-based, both included) as split_lines gives them, fewer where the
+// content ends before `last`; the lines before `first` are passed over, those after not read.
+std::vector<std::string_view> split_lines(std::string_view content, std::int64_t first,
+                                          std::int64_t last);
 
 // Git's binary test: a NUL byte in the first 8000 bytes.
 bool looks_binary(std::string_view content);
