@@ -161,16 +161,14 @@ void Relocator::settle(Pair& p, AnchorResult& r, const std::vector<std::string_v
 
 const Haystack& Relocator::haystack(const Pair& p, const std::string& path, const Bytes& bytes) {
     auto key = std::pair{p.target, path};  // a target's file is the same in every pair
-    auto it = haystacks_.find(key);
-    if (it != haystacks_.end() && it->second.bytes.lock() == bytes) return it->second.haystack;
+    if (auto it = haystacks_.find(key); it != haystacks_.end()) {
+        if (it->second.bytes.lock() == bytes) return it->second.haystack;
+        haystacks_.erase(it);  // made from bytes the cache has since given up
+    }
     if (haystacks_.size() >= kHaystacks)  // those whose bytes the cache gave up go first
         std::erase_if(haystacks_, [](const auto& kept) { return kept.second.bytes.expired(); });
-    Kept made{bytes, Haystack(text::split_lines(*bytes))};
-    if (it != haystacks_.end())
-        it->second = std::move(made);
-    else
-        it = haystacks_.emplace(key, std::move(made)).first;
-    return it->second.haystack;
+    return haystacks_.emplace(key, Kept{bytes, Haystack(text::split_lines(*bytes))})
+        .first->second.haystack;
 }
 
 }  // namespace cp

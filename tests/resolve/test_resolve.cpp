@@ -800,3 +800,50 @@ TEST_CASE("the working tree settled path by path gives the whole diff's report")
     CHECK(report_with(true, 1).first == whole);
     CHECK(report_with(true, 2).first == whole);
 }
+
+TEST_CASE("relocation searches more changed files than it keeps prepared, with blobs given up") {
+    // Relocation prepares each target file's lines once (a haystack) and keeps at most 32
+    // while their bytes are held. Here an anchor's lines are deleted and found nowhere, so both
+    // passes (exact, then whitespace-blind) search its own file and 31 other changed files,
+    // which fill the 32; with a content cache that keeps nothing, the second pass finds each
+    // kept haystack's bytes given up, exactly when the full set is thinned. Once that freed a
+    // haystack and then wrote the new one into it (a heap corruption that a batch over real
+    // history met as an abort); the answer must be the default cache's.
+    Repo repo;
+    for (int i = 0; i < 31; ++i)
+        repo.write(fmt::format("other{:02}.c", i), numbered(40, fmt::format("int other{}_", i)));
+    repo.write("own.c", numbered(10, "int keep_") + "int lost_block_one(void);\n" +
+                            "int lost_block_two(void);\n" + "int lost_block_three(void);\n" +
+                            numbered(10, "int tail_"));
+    const std::string base = repo.commit("base");
+    for (int i = 0; i < 31; ++i)
+        repo.write(fmt::format("other{:02}.c", i),
+                   numbered(40, fmt::format("int other{}_", i)) + "int added(void);\n");
+    repo.write("own.c", numbered(10, "int keep_") + numbered(10, "int tail_"));
+    const std::string target = repo.commit("target");
+
+    cp::Spec spec;
+    spec.source = "test";
+    spec.base = base;
+    spec.target = target;
+    spec.anchors.push_back(cp::parse_anchor_arg("own.c:11-13").value());
+    auto run = [&](std::uint64_t cache_bytes) {
+        auto opened = cp::git::Repository::open(repo.dir());
+        REQUIRE(opened.ok());
+        cp::Content content(opened.value(), cache_bytes);
+        cp::ResolveOptions options;
+        options.search_elsewhere = true;
+        auto report = cp::resolve(content, {spec}, options);
+        INFO((report.ok() ? "" : report.error().message));
+        REQUIRE(report.ok());
+        std::ostringstream out;
+        cp::print_json(out, report.value());
+        return std::make_pair(out.str(), report->specs.at(0).anchors.at(0));
+    };
+    auto [kept_nothing, r] = run(0);
+    INFO(r.status_label() << " " << r.reason.value_or(""));
+    CHECK(r.status == Status::Touched);
+    CHECK(r.lines_deleted);
+    CHECK_FALSE(r.relocation.has_value());  // searched everywhere, found nowhere
+    CHECK(kept_nothing == run(cp::kDefaultCacheBytes).first);
+}
