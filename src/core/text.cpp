@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace cp::text {
 
@@ -17,20 +18,6 @@ std::int64_t count_lines(std::string_view content, std::int64_t most) {
         at = nl ? static_cast<const char*>(nl) + 1 : end;
     }
     return n;
-}
-
-std::vector<std::string_view> split_lines(std::string_view content) {
-    std::vector<std::string_view> lines;
-    while (!content.empty()) {
-        auto nl = content.find('\n');
-        auto line = content.substr(0, nl);
-        if (nl != std::string_view::npos && !line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        lines.push_back(line);
-        if (nl == std::string_view::npos) break;
-        content.remove_prefix(nl + 1);
-    }
-    return lines;
 }
 
 std::vector<std::string_view> split_lines(std::string_view content, std::int64_t first,
@@ -48,6 +35,10 @@ std::vector<std::string_view> split_lines(std::string_view content, std::int64_t
         at = nl ? nl + 1 : end;
     }
     return lines;
+}
+
+std::vector<std::string_view> split_lines(std::string_view content) {
+    return split_lines(content, 1, std::numeric_limits<std::int64_t>::max());
 }
 
 std::size_t cut_line(std::string& line, std::size_t max_bytes) {
