@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "context_pack/model/summary.hpp"
+#include "context_pack/output/json_writer.hpp"
 
 namespace cp {
 namespace {
@@ -16,61 +17,148 @@ using nlohmann::ordered_json;
 
 constexpr std::size_t kMaxHistory = 20;  // commits listed per anchor's history
 
-template <class T>
-ordered_json or_null(const std::optional<T>& v) {
-    return v ? ordered_json(*v) : ordered_json(nullptr);
+// The schema, once, over a writer: JsonText prints it, JsonDocument builds it
+// (json_writer.hpp). put() writes a value, field() a member.
+template <class W>
+void put(W& w, std::nullptr_t);
+template <class W, class T>
+void put(W& w, const T& v);
+template <class W, class T>
+void put(W& w, const std::optional<T>& v);
+template <class W>
+void put(W& w, const Location& l);
+template <class W>
+void put(W& w, const std::vector<std::string>& list);
+template <class W, class T>
+void field(W& w, std::string_view name, const T& v);
+
+template <class W>
+void put(W& w, std::nullptr_t) {
+    w.null();
+}
+template <class W, class T>
+void put(W& w, const T& v) {
+    w.value(v);
+}
+template <class W, class T>
+void put(W& w, const std::optional<T>& v) {
+    if (v)
+        put(w, *v);
+    else
+        w.null();
+}
+template <class W, class T>
+void field(W& w, std::string_view name, const T& v) {
+    w.key(name);
+    put(w, v);
+}
+// A string that is null when empty.
+std::optional<std::string_view> unless_empty(const std::string& s) {
+    return s.empty() ? std::nullopt : std::optional<std::string_view>(s);
 }
 
-ordered_json location_json(const std::optional<Location>& l) {
-    if (!l) return nullptr;
-    return ordered_json{{"path", l->path}, {"line", l->line}, {"end_line", l->end_line}};
+template <class W>
+void put(W& w, const Location& l) {
+    w.begin_object();
+    field(w, "path", l.path);
+    field(w, "line", l.line);
+    field(w, "end_line", l.end_line);
+    w.end_object();
 }
 
-ordered_json window_json(const SpecReport& spec, const Window& w) {
-    ordered_json lines = ordered_json::array();
-    for (const WindowLine& l : w.lines)
-        lines.push_back({{"line", l.number},
-                         {"text", l.text},
-                         {"anchored", l.anchored},
-                         {"best", l.best},
-                         {"cut_bytes", l.cut_bytes}});
-    ordered_json rows = ordered_json::array();
-    for (auto i : w.anchors) rows.push_back(spec.anchors[i].row);
-    ordered_json omitted = nullptr;
-    if (w.omitted())
-        omitted = {{"line", w.omitted_from}, {"end_line", w.omitted_to}, {"count", w.omitted()}};
-    return ordered_json{{"path", w.path},
-                        {"line", w.first},
-                        {"end_line", w.lines.empty() ? w.last : w.lines.back().number},
-                        {"rows", rows},
-                        {"lines", lines},
-                        {"omitted", omitted},
-                        {"definition", w.definition ? ordered_json{{"line", w.definition->line},
-                                                                   {"text", w.definition->text}}
-                                                    : ordered_json(nullptr)},
-                        {"unavailable", or_null(w.unavailable)}};
+template <class W>
+void put(W& w, const std::vector<std::string>& list) {
+    w.begin_array();
+    for (const std::string& s : list) w.value(s);
+    w.end_array();
 }
 
-ordered_json callers_json(const Callers& c) {
-    ordered_json hits = ordered_json::array();
-    for (const CallerHit& h : c.hits)
-        hits.push_back({{"path", h.path},
-                        {"line", h.line},
-                        {"text", h.text},
-                        {"cut_bytes", h.cut_bytes},
-                        {"group", caller_group_name(h.group)}});
-    ordered_json per_file = ordered_json::array();
-    for (const FileCount& f : c.per_file)
-        per_file.push_back({{"path", f.path}, {"count", f.count}});
-    ordered_json groups = ordered_json::array();
+template <class W>
+void write_window(W& w, const SpecReport& spec, const Window& win) {
+    w.begin_object();
+    field(w, "path", win.path);
+    field(w, "line", win.first);
+    field(w, "end_line", win.lines.empty() ? win.last : win.lines.back().number);
+    w.key("rows");
+    w.begin_array();
+    for (auto i : win.anchors) w.value(spec.anchors[i].row);
+    w.end_array();
+    w.key("lines");
+    w.begin_array();
+    for (const WindowLine& l : win.lines) {
+        w.begin_object();
+        field(w, "line", l.number);
+        field(w, "text", l.text);
+        field(w, "anchored", l.anchored);
+        field(w, "best", l.best);
+        field(w, "cut_bytes", l.cut_bytes);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("omitted");
+    if (win.omitted()) {
+        w.begin_object();
+        field(w, "line", win.omitted_from);
+        field(w, "end_line", win.omitted_to);
+        field(w, "count", win.omitted());
+        w.end_object();
+    } else {
+        w.null();
+    }
+    w.key("definition");
+    if (win.definition) {
+        w.begin_object();
+        field(w, "line", win.definition->line);
+        field(w, "text", win.definition->text);
+        w.end_object();
+    } else {
+        w.null();
+    }
+    field(w, "unavailable", win.unavailable);
+    w.end_object();
+}
+
+template <class W>
+void write_callers(W& w, const Callers& c) {
+    w.begin_object();
+    field(w, "symbol", c.symbol);
+    field(w, "language", c.language);
+    w.key("groups");
+    w.begin_array();
     for (CallerGroup g : kAllCallerGroups) {
         const GroupCount& n = c.groups[static_cast<std::size_t>(g)];
-        groups.push_back({{"group", caller_group_name(g)}, {"hits", n.hits}, {"files", n.files}});
+        w.begin_object();
+        field(w, "group", caller_group_name(g));
+        field(w, "hits", n.hits);
+        field(w, "files", n.files);
+        w.end_object();
     }
-    return ordered_json{
-        {"symbol", c.symbol}, {"language", c.language},     {"groups", std::move(groups)},
-        {"total", c.total},   {"in_windows", c.in_windows}, {"files_searched", c.files_scanned},
-        {"hits", hits},       {"per_file", per_file}};
+    w.end_array();
+    field(w, "total", c.total);
+    field(w, "in_windows", c.in_windows);
+    field(w, "files_searched", c.files_scanned);
+    w.key("hits");
+    w.begin_array();
+    for (const CallerHit& h : c.hits) {
+        w.begin_object();
+        field(w, "path", h.path);
+        field(w, "line", h.line);
+        field(w, "text", h.text);
+        field(w, "cut_bytes", h.cut_bytes);
+        field(w, "group", caller_group_name(h.group));
+        w.end_object();
+    }
+    w.end_array();
+    w.key("per_file");
+    w.begin_array();
+    for (const FileCount& f : c.per_file) {
+        w.begin_object();
+        field(w, "path", f.path);
+        field(w, "count", f.count);
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
 }
 
 // The arguments that lift a cut: {"only": ["3"]} plus the cap raised, if any.
@@ -140,182 +228,264 @@ void mark_cuts(ordered_json& s, const SpecReport& spec, const JsonCaps& caps,
 }
 
 // The relocation keys, every one present on every anchor (null, false or empty without it).
-void add_relocation(ordered_json& j, const std::optional<Relocation>& r) {
+template <class W>
+void write_relocation(W& w, const std::optional<Relocation>& r) {
     const auto* moved = r ? r->moved() : nullptr;
     const auto* found = r ? r->found_at() : nullptr;
     const auto* several = r ? r->candidates() : nullptr;
-    j["by"] = moved ? ordered_json("content") : ordered_json(nullptr);
-    j["whitespace"] = r && r->whitespace;
-    j["diff"] = moved ? ordered_json{{"to", location_json(moved->diff_to)},
-                                     {"lines_deleted", moved->diff_lines_deleted}}
-                      : ordered_json(nullptr);
-    j["found_at"] = found ? location_json(found->at) : ordered_json(nullptr);
-    ordered_json candidates = ordered_json::array();
+    w.key("by");
+    if (moved)
+        w.value("content");
+    else
+        w.null();
+    field(w, "whitespace", r && r->whitespace);
+    w.key("diff");
+    if (moved) {
+        w.begin_object();
+        field(w, "to", moved->diff_to);
+        field(w, "lines_deleted", moved->diff_lines_deleted);
+        w.end_object();
+    } else {
+        w.null();
+    }
+    w.key("found_at");
+    if (found)
+        put(w, found->at);
+    else
+        w.null();
+    w.key("candidates");
+    w.begin_array();
     if (several)
-        for (const Location& c : several->listed) candidates.push_back(location_json(c));
-    j["candidates"] = std::move(candidates);
-    j["candidates_total"] = several ? several->total : std::size_t{0};
+        for (const Location& c : several->listed) put(w, c);
+    w.end_array();
+    field(w, "candidates_total", several ? several->total : std::size_t{0});
 }
 
 double rounded(double score) {
     return std::round(score * 100) / 100;
 }
 
+// A line number, or null where the line is not located.
+std::optional<LineNo> located(bool is, LineNo line) {
+    return is ? std::optional<LineNo>(line) : std::nullopt;
+}
+
 // A TOUCHED anchor's line-level precision: `best` (the lines its base lines became, or the
 // candidates when they are not settled) and `line_map`, one entry a base line.
-void add_best(ordered_json& j, const AnchorResult& a) {
+template <class W>
+void write_best(W& w, const AnchorResult& a) {
     if (!a.best || !a.to) {
-        j["best"] = nullptr;
-        j["line_map"] = nullptr;
+        field(w, "best", nullptr);
+        field(w, "line_map", nullptr);
         return;
     }
     const RangeAnswer& best = *a.best;
-    const bool located = best.line > 0;
-    ordered_json b{{"path", a.to->path},
-                   {"line", located ? ordered_json(best.line) : ordered_json(nullptr)},
-                   {"end_line", located ? ordered_json(best.end_line) : ordered_json(nullptr)},
-                   {"score", rounded(best.score)},
-                   {"tier", tier_name(best.tier)}};
+    const bool is = best.line > 0;
+    w.key("best");
+    w.begin_object();
+    field(w, "path", a.to->path);
+    field(w, "line", located(is, best.line));
+    field(w, "end_line", located(is, best.end_line));
+    field(w, "score", rounded(best.score));
+    field(w, "tier", tier_name(best.tier));
     if (best.tier == LineTier::Ambiguous) {
-        ordered_json list = ordered_json::array();
-        for (const LineCandidate& c : best.candidates)
-            list.push_back({{"path", a.to->path},
-                            {"line", c.line},
-                            {"end_line", c.last()},
-                            {"score", rounded(c.score)}});
-        b["candidates"] = std::move(list);
+        w.key("candidates");
+        w.begin_array();
+        for (const LineCandidate& c : best.candidates) {
+            w.begin_object();
+            field(w, "path", a.to->path);
+            field(w, "line", c.line);
+            field(w, "end_line", c.last());
+            field(w, "score", rounded(c.score));
+            w.end_object();
+        }
+        w.end_array();
     }
-    j["best"] = std::move(b);
-    ordered_json lines = ordered_json::array();
+    w.end_object();
+    w.key("line_map");
+    w.begin_array();
     LineNo base = a.anchor.line;
-    for (const LineAnswer& l : best.lines)
-        lines.push_back({{"base", base++},
-                         {"target", l.located() ? ordered_json(l.line) : ordered_json(nullptr)},
-                         {"score", rounded(l.score)},
-                         {"tier", tier_name(l.tier)}});
-    j["line_map"] = std::move(lines);
+    for (const LineAnswer& l : best.lines) {
+        w.begin_object();
+        field(w, "base", base++);
+        field(w, "target", located(l.located(), l.line));
+        field(w, "score", rounded(l.score));
+        field(w, "tier", tier_name(l.tier));
+        w.end_object();
+    }
+    w.end_array();
 }
 
 // --history: the newest kMaxHistory commits, the working tree's entry after them, and what
 // the cap left out.
-void add_history(ordered_json& j, const std::optional<std::vector<HistoryEntry>>& history) {
+template <class W>
+void write_history(W& w, const std::optional<std::vector<HistoryEntry>>& history) {
     if (!history) {
-        j["history"] = nullptr;
-        j["history_more"] = nullptr;
+        field(w, "history", nullptr);
+        field(w, "history_more", nullptr);
         return;
     }
-    ordered_json list = ordered_json::array();
     std::size_t commits = 0, listed = 0;
+    w.key("history");
+    w.begin_array();
     for (const HistoryEntry& e : *history) {
         if (e.worktree()) {
-            list.push_back(
-                {{"commit", "worktree"}, {"author_time", nullptr}, {"subject", nullptr}});
+            w.begin_object();
+            field(w, "commit", "worktree");
+            field(w, "author_time", nullptr);
+            field(w, "subject", nullptr);
+            w.end_object();
             continue;
         }
         ++commits;
         if (listed == kMaxHistory) continue;
         ++listed;
-        list.push_back(
-            {{"commit", e.commit}, {"author_time", e.author_time}, {"subject", e.subject}});
+        w.begin_object();
+        field(w, "commit", e.commit);
+        field(w, "author_time", e.author_time);
+        field(w, "subject", e.subject);
+        w.end_object();
     }
-    j["history"] = std::move(list);
-    j["history_more"] =
-        commits > listed
-            ? ordered_json{{"count", commits - listed}, {"by", "history_cap"}, {"cap", kMaxHistory}}
-            : ordered_json(nullptr);
+    w.end_array();
+    w.key("history_more");
+    if (commits > listed) {
+        w.begin_object();
+        field(w, "count", commits - listed);
+        field(w, "by", "history_cap");
+        field(w, "cap", kMaxHistory);
+        w.end_object();
+    } else {
+        w.null();
+    }
 }
 
-ordered_json anchor_json(const SpecReport& spec, std::size_t index,
-                         std::optional<std::size_t> window_of) {
+template <class W>
+void write_anchor(W& w, const SpecReport& spec, std::size_t index,
+                  std::optional<std::size_t> window_of) {
     const AnchorResult& a = spec.anchors[index];
     const Anchor& in = a.anchor;
-    ordered_json j;
-    j["row"] = a.row;
-    j["kind"] = in.kind == AnchorKind::Edit ? "edit" : "read";
-    j["label"] = anchor_label(in);
-    j["path"] = in.path;
-    j["line"] = in.line;
-    j["end_line"] = in.last_line();
-    j["symbol"] = or_null(in.symbol);
-    j["status"] = status_name(a.status);
-    j["renamed"] = a.renamed;
-    j["to"] = location_json(a.to);
-    j["symbol_found"] = or_null(a.symbol_found);
-    j["lines_deleted"] = a.lines_deleted;
-    j["reason"] = or_null(a.reason);
-    j["exists_at_target"] = or_null(a.exists_at_target);
-    j["binary"] = a.binary;
-    j[in.kind == AnchorKind::Edit ? "change" : "why"] = in.note;
+    w.begin_object();
+    field(w, "row", a.row);
+    field(w, "kind", in.kind == AnchorKind::Edit ? "edit" : "read");
+    field(w, "label", anchor_label(in));
+    field(w, "path", in.path);
+    field(w, "line", in.line);
+    field(w, "end_line", in.last_line());
+    field(w, "symbol", in.symbol);
+    field(w, "status", status_name(a.status));
+    field(w, "renamed", a.renamed);
+    field(w, "to", a.to);
+    field(w, "symbol_found", a.symbol_found);
+    field(w, "lines_deleted", a.lines_deleted);
+    field(w, "reason", a.reason);
+    field(w, "exists_at_target", a.exists_at_target);
+    field(w, "binary", a.binary);
+    field(w, in.kind == AnchorKind::Edit ? "change" : "why", in.note);
     // --prose: where the mention was written, and as what.
-    j["mention"] = in.mention
-                       ? ordered_json{{"field", in.mention->field}, {"text", in.mention->text}}
-                       : ordered_json(nullptr);
-    j["edited_since"] = or_null(a.edited_since);
-    j["base_blob"] = or_null(a.base_blob);
-    j["target_blob"] = or_null(a.target_blob);
-    add_relocation(j, a.relocation);
-    add_best(j, a);
-    j["window"] = or_null(window_of);  // an index into the spec's windows
-    if (spec.history) add_history(j, a.history);
-    return j;
+    w.key("mention");
+    if (in.mention) {
+        w.begin_object();
+        field(w, "field", in.mention->field);
+        field(w, "text", in.mention->text);
+        w.end_object();
+    } else {
+        w.null();
+    }
+    field(w, "edited_since", a.edited_since);
+    field(w, "base_blob", a.base_blob);
+    field(w, "target_blob", a.target_blob);
+    write_relocation(w, a.relocation);
+    write_best(w, a);
+    field(w, "window", window_of);  // an index into the spec's windows
+    if (spec.history) write_history(w, a.history);
+    w.end_object();
 }
 
-ordered_json counts_json(const Counts& c) {
-    ordered_json j{{"anchors", c.total}};
-    for (Status s : kAllStatuses) j[std::string(status_name(s))] = c.of(s);
-    j["RENAMED"] = c.renamed;
-    j["SYMBOL_MISSING"] = c.symbol_missing;
-    j["drifted"] = c.drifted();
-    return j;
+template <class W>
+void write_counts_fields(W& w, const Counts& c) {
+    field(w, "anchors", c.total);
+    for (Status s : kAllStatuses) field(w, status_name(s), c.of(s));
+    field(w, "RENAMED", c.renamed);
+    field(w, "SYMBOL_MISSING", c.symbol_missing);
+    field(w, "drifted", c.drifted());
+}
+
+template <class W>
+void write_summary(W& w, const Summary& summary) {
+    auto counts_list = [&w](std::string_view key, std::string_view name_key, const auto& list) {
+        w.key(key);
+        w.begin_array();
+        for (const auto& [name, c] : list) {
+            w.begin_object();
+            write_counts_fields(w, c);
+            field(w, name_key, name);
+            w.end_object();
+        }
+        w.end_array();
+    };
+    w.begin_object();
+    w.key("all");
+    w.begin_object();
+    write_counts_fields(w, summary.all);
+    w.end_object();
+    counts_list("by_spec", "spec", summary.by_spec);
+    counts_list("by_prefix", "prefix", summary.by_prefix);
+    w.end_object();
+}
+
+// One spec's part of the document: its members, for the document's object of it or a JSON
+// line's.
+template <class W>
+void write_spec_fields(W& w, const SpecReport& spec) {
+    field(w, "id", unless_empty(spec.id));
+    field(w, "source", spec.source);
+    field(w, "base", unless_empty(spec.base));
+    field(w, "base_rev", spec.base_rev);
+    w.key("target");
+    if (spec.target.resolved())
+        w.value(spec.target.name());
+    else
+        w.null();
+    field(w, "head", spec.head);
+    field(w, "target_rev", unless_empty(spec.target_rev));
+    field(w, "since", unless_empty(spec.since));
+    field(w, "since_rev", unless_empty(spec.since_rev));
+    // Windows are listed once per spec; each anchor names the one that holds it.
+    std::vector<std::optional<std::size_t>> window_of(spec.anchors.size());
+    for (std::size_t i = 0; i < spec.windows.size(); ++i)
+        for (auto a : spec.windows[i].anchors) window_of[a] = i;
+    w.key("anchors");
+    w.begin_array();
+    for (std::size_t i = 0; i < spec.anchors.size(); ++i) write_anchor(w, spec, i, window_of[i]);
+    w.end_array();
+    w.key("windows");
+    w.begin_array();
+    for (const Window& win : spec.windows) write_window(w, spec, win);
+    w.end_array();
+    w.key("callers");
+    w.begin_array();
+    for (const Callers& c : spec.callers) write_callers(w, c);
+    w.end_array();
+    field(w, "warnings", spec.warnings);
+}
+
+template <class W>
+void write_spec(W& w, const SpecReport& spec) {
+    w.begin_object();
+    write_spec_fields(w, spec);
+    w.end_object();
+}
+
+ordered_json spec_json(const SpecReport& spec) {
+    JsonDocument d;
+    write_spec(d, spec);
+    return d.take();
 }
 
 ordered_json summary_json(const Summary& summary) {
-    ordered_json by_spec = ordered_json::array(), by_prefix = ordered_json::array();
-    for (const auto& [name, c] : summary.by_spec) {
-        auto j = counts_json(c);
-        j["spec"] = name;
-        by_spec.push_back(std::move(j));
-    }
-    for (const auto& [name, c] : summary.by_prefix) {
-        auto j = counts_json(c);
-        j["prefix"] = name;
-        by_prefix.push_back(std::move(j));
-    }
-    return ordered_json{{"all", counts_json(summary.all)},
-                        {"by_spec", std::move(by_spec)},
-                        {"by_prefix", std::move(by_prefix)}};
-}
-
-// One spec's part of the document.
-ordered_json spec_json(const SpecReport& spec) {
-    ordered_json s;
-    s["id"] = spec.id.empty() ? ordered_json(nullptr) : ordered_json(spec.id);
-    s["source"] = spec.source;
-    s["base"] = spec.base.empty() ? ordered_json(nullptr) : ordered_json(spec.base);
-    s["base_rev"] = spec.base_rev;
-    s["target"] = spec.target.resolved() ? ordered_json(spec.target.name()) : ordered_json(nullptr);
-    s["head"] = or_null(spec.head);
-    s["target_rev"] =
-        spec.target_rev.empty() ? ordered_json(nullptr) : ordered_json(spec.target_rev);
-    s["since"] = spec.since.empty() ? ordered_json(nullptr) : ordered_json(spec.since);
-    s["since_rev"] = spec.since_rev.empty() ? ordered_json(nullptr) : ordered_json(spec.since_rev);
-    // Windows are listed once per spec; each anchor names the one that holds it.
-    std::vector<std::optional<std::size_t>> window_of(spec.anchors.size());
-    ordered_json windows = ordered_json::array();
-    for (std::size_t w = 0; w < spec.windows.size(); ++w) {
-        for (auto i : spec.windows[w].anchors) window_of[i] = w;
-        windows.push_back(window_json(spec, spec.windows[w]));
-    }
-    ordered_json anchors = ordered_json::array();
-    for (std::size_t i = 0; i < spec.anchors.size(); ++i)
-        anchors.push_back(anchor_json(spec, i, window_of[i]));
-    s["anchors"] = std::move(anchors);
-    s["windows"] = std::move(windows);
-    ordered_json callers = ordered_json::array();
-    for (const Callers& c : spec.callers) callers.push_back(callers_json(c));
-    s["callers"] = std::move(callers);
-    s["warnings"] = spec.warnings;
-    return s;
+    JsonDocument d;
+    write_summary(d, summary);
+    return d.take();
 }
 
 std::string compact(const ordered_json& j) {
@@ -338,7 +508,7 @@ ordered_json report_to_json(const Report& report, const JsonCaps* caps) {
     }
     ordered_json out{{"format_version", kJsonFormatVersion}, {"exit_status", report.exit_status()}};
     if (caps) {
-        out["caps"] = {{"max_lines", or_null(caps->max_lines)},
+        out["caps"] = {{"max_lines", caps->max_lines ? ordered_json(*caps->max_lines) : nullptr},
                        {"max_window_lines", caps->max_window_lines},
                        {"max_callers", caps->max_callers},
                        {"max_line_bytes", caps->max_line_bytes}};
@@ -350,9 +520,14 @@ ordered_json report_to_json(const Report& report, const JsonCaps* caps) {
 }
 
 void print_jsonl_spec(std::ostream& out, const SpecReport& spec) {
-    ordered_json line{{"type", "spec"}, {"format_version", kJsonFormatVersion}};
-    line.update(spec_json(spec));
-    out << compact(line) << '\n' << std::flush;  // read while the batch runs
+    std::string line;
+    JsonText w(line);
+    w.begin_object();
+    field(w, "type", "spec");
+    field(w, "format_version", kJsonFormatVersion);
+    write_spec_fields(w, spec);
+    w.end_object();
+    out << line << '\n' << std::flush;  // read while the batch runs
 }
 
 void print_jsonl_end(std::ostream& out, const Report& report) {
@@ -365,25 +540,11 @@ void print_jsonl_end(std::ostream& out, const Report& report) {
 
 namespace {
 
-// Appends `j` to `to` as nlohmann::json's dump with an indent of 2 prints it at nesting
-// `depth`. Paths and symbols are bytes; invalid UTF-8 is replaced rather than aborting the
-// print.
-void append_pretty(std::string& to, const ordered_json& j, int depth) {
-    const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    const std::string_view rest(text);
-    to.reserve(to.size() + text.size() + text.size() / 4);
-    std::size_t from = 0;  // a newline is never inside a dumped string: it is escaped there
-    for (std::size_t nl; (nl = rest.find('\n', from)) != std::string_view::npos; from = nl + 1) {
-        to.append(rest.substr(from, nl + 1 - from));
-        to.append(std::size_t(2 * depth), ' ');
-    }
-    to.append(rest.substr(from));
-}
-
 // A spec's text in the document, at nesting 2, with the separator after it.
 std::string spec_text(const std::vector<SpecReport>& specs, std::size_t i) {
     std::string text("    ");
-    append_pretty(text, spec_json(specs[i]), 2);
+    JsonText w(text, 2, 2);
+    write_spec(w, specs[i]);
     text += i + 1 < specs.size() ? ",\n" : "\n";
     return text;
 }
@@ -435,7 +596,8 @@ void print_json(std::ostream& out, const Report& report, const JsonCaps* caps) {
     }
     if (report.specs.size() > 1) {
         std::string text(",\n  \"summary\": ");
-        append_pretty(text, summary_json(summarize(report)), 1);
+        JsonText w(text, 2, 1);
+        write_summary(w, summarize(report));
         out << text;
     }
     out << "\n}\n";
