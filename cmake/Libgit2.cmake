@@ -25,8 +25,13 @@
 #   CP_FAST_INFLATE     the link wraps zlib's inflate, which src/git/inflate.cpp offers to
 #                       libdeflate first: where libdeflate.a and its header are found
 #                       (Debian's libdeflate-dev) and CONTEXT_PACK_FAST_INFLATE is on.
+#   CP_SPIN_LOCKS       the link wraps pthread_mutex_lock, which src/git/spin_locks.cpp makes
+#                       spin a little before it sleeps (libgit2's pack locks, which the pool's
+#                       threads share): where the C library is glibc, the wrapped program
+#                       links, and CONTEXT_PACK_SPIN_LOCKS is on.
 # They become compile definitions of cp_libgit2 (CONTEXT_PACK_DIRECT_XDIFF,
-# CONTEXT_PACK_NO_TLS_INIT, CONTEXT_PACK_NO_SSH_INIT and CONTEXT_PACK_FAST_INFLATE, 0 or 1). libgit2's headers are system headers, so that -Werror
+# CONTEXT_PACK_NO_TLS_INIT, CONTEXT_PACK_NO_SSH_INIT, CONTEXT_PACK_FAST_INFLATE and
+# CONTEXT_PACK_SPIN_LOCKS, 0 or 1). libgit2's headers are system headers, so that -Werror
 # applies to our code only.
 include_guard(GLOBAL)
 include(CheckCXXSourceCompiles)
@@ -34,6 +39,8 @@ include(CMakePushCheckState)
 
 option(CONTEXT_PACK_FAST_INFLATE
   "With the static libgit2, offer zlib's inflate to libdeflate first, where it is found" ON)
+option(CONTEXT_PACK_SPIN_LOCKS
+  "With the static libgit2 and glibc, let a held mutex be waited for briefly before sleeping" ON)
 set(CONTEXT_PACK_LIBGIT2_LINK auto CACHE STRING
   "How to link libgit2: auto (static where its archives are present), static or shared")
 set_property(CACHE CONTEXT_PACK_LIBGIT2_LINK PROPERTY STRINGS auto static shared)
@@ -184,6 +191,7 @@ set(CP_DIRECT_XDIFF OFF)
 set(CP_NO_TLS_INIT OFF)
 set(CP_NO_SSH_INIT OFF)
 set(CP_FAST_INFLATE OFF)
+set(CP_SPIN_LOCKS OFF)
 add_library(cp_libgit2 INTERFACE)
 target_include_directories(cp_libgit2 SYSTEM INTERFACE ${LIBGIT2_INCLUDE_DIRS})
 target_compile_options(cp_libgit2 INTERFACE ${LIBGIT2_CFLAGS_OTHER})
@@ -240,6 +248,24 @@ if(CP_LIBGIT2_STATIC)
     unset(CP_CHECK_INCLUDES)
     set(CP_FAST_INFLATE ${CP_LIBGIT2_LINKS_FAST_INFLATE})
   endif()
+  # pthread_mutex_lock spinning before it sleeps (src/git/spin_locks.cpp), where the C
+  # library's mutex is glibc's and a program so wrapped links.
+  set(_cp_lock_wrap -Wl,--wrap=pthread_mutex_lock)
+  if(CONTEXT_PACK_SPIN_LOCKS)
+    cp_libgit2_links(CP_LIBGIT2_LINKS_SPIN_LOCKS
+      "#include <git2.h>
+       #include <pthread.h>
+       extern \"C\" int __real_pthread_mutex_lock(pthread_mutex_t*);
+       extern \"C\" int __wrap_pthread_mutex_lock(pthread_mutex_t* m) {
+         if (__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) == 0 &&
+             pthread_mutex_trylock(m) == 0)
+           return 0;
+         return __real_pthread_mutex_lock(m);
+       }
+       int main() { return git_libgit2_init() < 0; }"
+      "${CP_LIBGIT2_STATIC_LINK}" ${_cp_lock_wrap})
+    set(CP_SPIN_LOCKS ${CP_LIBGIT2_LINKS_SPIN_LOCKS})
+  endif()
   # Without the Kerberos libraries where no_gssapi.cpp answers all libgit2.a asks of GSSAPI.
   set(CP_NO_GSSAPI OFF)
   set(_cp_without_gssapi ${CP_LIBGIT2_STATIC_LINK})
@@ -265,6 +291,9 @@ if(CP_LIBGIT2_STATIC)
   if(CP_NO_SSH_INIT)
     target_link_options(cp_libgit2 INTERFACE ${_cp_ssh_wrap})
   endif()
+  if(CP_SPIN_LOCKS)
+    target_link_options(cp_libgit2 INTERFACE ${_cp_lock_wrap})
+  endif()
   if(CP_FAST_INFLATE)
     target_include_directories(cp_libgit2 SYSTEM INTERFACE ${CP_LIBDEFLATE_INCLUDE_DIR})
     target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBDEFLATE_ARCHIVE})
@@ -279,7 +308,8 @@ target_compile_definitions(cp_libgit2 INTERFACE
   CONTEXT_PACK_DIRECT_XDIFF=$<BOOL:${CP_DIRECT_XDIFF}>
   CONTEXT_PACK_NO_TLS_INIT=$<BOOL:${CP_NO_TLS_INIT}>
   CONTEXT_PACK_NO_SSH_INIT=$<BOOL:${CP_NO_SSH_INIT}>
-  CONTEXT_PACK_FAST_INFLATE=$<BOOL:${CP_FAST_INFLATE}>)
+  CONTEXT_PACK_FAST_INFLATE=$<BOOL:${CP_FAST_INFLATE}>
+  CONTEXT_PACK_SPIN_LOCKS=$<BOOL:${CP_SPIN_LOCKS}>)
 if(CP_DIRECT_XDIFF)
   set(_cp_hunks "the direct xdl_diff call")
 else()
@@ -297,6 +327,9 @@ if(CP_NO_GSSAPI)
 endif()
 if(CP_FAST_INFLATE)
   string(APPEND _cp_ca ", inflate through libdeflate (src/git/inflate.cpp)")
+endif()
+if(CP_SPIN_LOCKS)
+  string(APPEND _cp_ca ", mutexes that spin before they sleep (src/git/spin_locks.cpp)")
 endif()
 # zlib, which src/git/object_store.cpp calls itself to read loose objects, as the interface
 # target cp_zlib: the archive a static libgit2 is already linked with, else the system's.
