@@ -52,6 +52,30 @@ void field(W& w, std::string_view name, const T& v) {
     w.key(name);
     put(w, v);
 }
+// A member whose value is an object when `present`, else null: `members` writes what is in it.
+template <class W, class Members>
+void object_or_null(W& w, std::string_view name, bool present, Members members) {
+    w.key(name);
+    if (!present) return w.null();
+    w.begin_object();
+    members();
+    w.end_object();
+}
+
+// A member whose value is an array of objects, one an item: `members(item)` writes what is in
+// each.
+template <class W, class Items, class Members>
+void objects(W& w, std::string_view name, const Items& items, Members members) {
+    w.key(name);
+    w.begin_array();
+    for (const auto& item : items) {
+        w.begin_object();
+        members(item);
+        w.end_object();
+    }
+    w.end_array();
+}
+
 // A string that is null when empty.
 std::optional<std::string_view> unless_empty(const std::string& s) {
     return s.empty() ? std::nullopt : std::optional<std::string_view>(s);
@@ -83,37 +107,22 @@ void write_window(W& w, const SpecReport& spec, const Window& win) {
     w.begin_array();
     for (auto i : win.anchors) w.value(spec.anchors[i].row);
     w.end_array();
-    w.key("lines");
-    w.begin_array();
-    for (const WindowLine& l : win.lines) {
-        w.begin_object();
+    objects(w, "lines", win.lines, [&](const WindowLine& l) {
         field(w, "line", l.number);
         field(w, "text", l.text);
         field(w, "anchored", l.anchored);
         field(w, "best", l.best);
         field(w, "cut_bytes", l.cut_bytes);
-        w.end_object();
-    }
-    w.end_array();
-    w.key("omitted");
-    if (win.omitted()) {
-        w.begin_object();
+    });
+    object_or_null(w, "omitted", win.omitted() != 0, [&] {
         field(w, "line", win.omitted_from);
         field(w, "end_line", win.omitted_to);
         field(w, "count", win.omitted());
-        w.end_object();
-    } else {
-        w.null();
-    }
-    w.key("definition");
-    if (win.definition) {
-        w.begin_object();
+    });
+    object_or_null(w, "definition", win.definition.has_value(), [&] {
         field(w, "line", win.definition->line);
         field(w, "text", win.definition->text);
-        w.end_object();
-    } else {
-        w.null();
-    }
+    });
     field(w, "unavailable", win.unavailable);
     w.end_object();
 }
@@ -123,41 +132,26 @@ void write_callers(W& w, const Callers& c) {
     w.begin_object();
     field(w, "symbol", c.symbol);
     field(w, "language", c.language);
-    w.key("groups");
-    w.begin_array();
-    for (CallerGroup g : kAllCallerGroups) {
+    objects(w, "groups", kAllCallerGroups, [&](CallerGroup g) {
         const GroupCount& n = c.groups[static_cast<std::size_t>(g)];
-        w.begin_object();
         field(w, "group", caller_group_name(g));
         field(w, "hits", n.hits);
         field(w, "files", n.files);
-        w.end_object();
-    }
-    w.end_array();
+    });
     field(w, "total", c.total);
     field(w, "in_windows", c.in_windows);
     field(w, "files_searched", c.files_scanned);
-    w.key("hits");
-    w.begin_array();
-    for (const CallerHit& h : c.hits) {
-        w.begin_object();
+    objects(w, "hits", c.hits, [&](const CallerHit& h) {
         field(w, "path", h.path);
         field(w, "line", h.line);
         field(w, "text", h.text);
         field(w, "cut_bytes", h.cut_bytes);
         field(w, "group", caller_group_name(h.group));
-        w.end_object();
-    }
-    w.end_array();
-    w.key("per_file");
-    w.begin_array();
-    for (const FileCount& f : c.per_file) {
-        w.begin_object();
+    });
+    objects(w, "per_file", c.per_file, [&](const FileCount& f) {
         field(w, "path", f.path);
         field(w, "count", f.count);
-        w.end_object();
-    }
-    w.end_array();
+    });
     w.end_object();
 }
 
@@ -233,26 +227,13 @@ void write_relocation(W& w, const std::optional<Relocation>& r) {
     const auto* moved = r ? r->moved() : nullptr;
     const auto* found = r ? r->found_at() : nullptr;
     const auto* several = r ? r->candidates() : nullptr;
-    w.key("by");
-    if (moved)
-        w.value("content");
-    else
-        w.null();
+    field(w, "by", moved ? std::optional<std::string_view>("content") : std::nullopt);
     field(w, "whitespace", r && r->whitespace);
-    w.key("diff");
-    if (moved) {
-        w.begin_object();
+    object_or_null(w, "diff", moved != nullptr, [&] {
         field(w, "to", moved->diff_to);
         field(w, "lines_deleted", moved->diff_lines_deleted);
-        w.end_object();
-    } else {
-        w.null();
-    }
-    w.key("found_at");
-    if (found)
-        put(w, found->at);
-    else
-        w.null();
+    });
+    field(w, "found_at", found ? std::optional<Location>(found->at) : std::nullopt);
     w.key("candidates");
     w.begin_array();
     if (several)
@@ -288,32 +269,21 @@ void write_best(W& w, const AnchorResult& a) {
     field(w, "end_line", located(is, best.end_line));
     field(w, "score", rounded(best.score));
     field(w, "tier", tier_name(best.tier));
-    if (best.tier == LineTier::Ambiguous) {
-        w.key("candidates");
-        w.begin_array();
-        for (const LineCandidate& c : best.candidates) {
-            w.begin_object();
+    if (best.tier == LineTier::Ambiguous)
+        objects(w, "candidates", best.candidates, [&](const LineCandidate& c) {
             field(w, "path", a.to->path);
             field(w, "line", c.line);
             field(w, "end_line", c.last());
             field(w, "score", rounded(c.score));
-            w.end_object();
-        }
-        w.end_array();
-    }
+        });
     w.end_object();
-    w.key("line_map");
-    w.begin_array();
     LineNo base = a.anchor.line;
-    for (const LineAnswer& l : best.lines) {
-        w.begin_object();
+    objects(w, "line_map", best.lines, [&](const LineAnswer& l) {
         field(w, "base", base++);
         field(w, "target", located(l.located(), l.line));
         field(w, "score", rounded(l.score));
         field(w, "tier", tier_name(l.tier));
-        w.end_object();
-    }
-    w.end_array();
+    });
 }
 
 // --history: the newest kMaxHistory commits, the working tree's entry after them, and what
@@ -347,16 +317,11 @@ void write_history(W& w, const std::optional<std::vector<HistoryEntry>>& history
         w.end_object();
     }
     w.end_array();
-    w.key("history_more");
-    if (commits > listed) {
-        w.begin_object();
+    object_or_null(w, "history_more", commits > listed, [&] {
         field(w, "count", commits - listed);
         field(w, "by", "history_cap");
         field(w, "cap", kMaxHistory);
-        w.end_object();
-    } else {
-        w.null();
-    }
+    });
 }
 
 template <class W>
@@ -382,15 +347,10 @@ void write_anchor(W& w, const SpecReport& spec, std::size_t index,
     field(w, "binary", a.binary);
     field(w, in.kind == AnchorKind::Edit ? "change" : "why", in.note);
     // --prose: where the mention was written, and as what.
-    w.key("mention");
-    if (in.mention) {
-        w.begin_object();
+    object_or_null(w, "mention", in.mention.has_value(), [&] {
         field(w, "field", in.mention->field);
         field(w, "text", in.mention->text);
-        w.end_object();
-    } else {
-        w.null();
-    }
+    });
     field(w, "edited_since", a.edited_since);
     field(w, "base_blob", a.base_blob);
     field(w, "target_blob", a.target_blob);
@@ -413,15 +373,10 @@ void write_counts_fields(W& w, const Counts& c) {
 template <class W>
 void write_summary(W& w, const Summary& summary) {
     auto counts_list = [&w](std::string_view key, std::string_view name_key, const auto& list) {
-        w.key(key);
-        w.begin_array();
-        for (const auto& [name, c] : list) {
-            w.begin_object();
-            write_counts_fields(w, c);
-            field(w, name_key, name);
-            w.end_object();
-        }
-        w.end_array();
+        objects(w, key, list, [&](const auto& named) {
+            write_counts_fields(w, named.second);
+            field(w, name_key, named.first);
+        });
     };
     w.begin_object();
     w.key("all");
@@ -441,11 +396,8 @@ void write_spec_fields(W& w, const SpecReport& spec) {
     field(w, "source", spec.source);
     field(w, "base", unless_empty(spec.base));
     field(w, "base_rev", spec.base_rev);
-    w.key("target");
-    if (spec.target.resolved())
-        w.value(spec.target.name());
-    else
-        w.null();
+    field(w, "target",
+          spec.target.resolved() ? std::optional<std::string>(spec.target.name()) : std::nullopt);
     field(w, "head", spec.head);
     field(w, "target_rev", unless_empty(spec.target_rev));
     field(w, "since", unless_empty(spec.since));

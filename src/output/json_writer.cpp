@@ -118,32 +118,15 @@ void JsonText::append_string(std::string_view s) {
         }
         out_.append(s.substr(plain, i - plain));
         plain = i + 1;
-        switch (c) {
-            case '"':
-                out_.append("\\\"");
-                break;
-            case '\\':
-                out_.append("\\\\");
-                break;
-            case '\b':
-                out_.append("\\b");
-                break;
-            case '\t':
-                out_.append("\\t");
-                break;
-            case '\n':
-                out_.append("\\n");
-                break;
-            case '\f':
-                out_.append("\\f");
-                break;
-            case '\r':
-                out_.append("\\r");
-                break;
-            default:
-                out_.append("\\u00");
-                out_.push_back(kHex[c >> 4]);
-                out_.push_back(kHex[c & 0xf]);
+        out_.push_back('\\');
+        if (c == '"' || c == '\\') {
+            out_.push_back(static_cast<char>(c));
+        } else if (c >= '\b' && c <= '\r' && c != '\v') {  // \b \t \n \f \r
+            out_.push_back("btn?fr"[c - '\b']);
+        } else {
+            out_.append("u00");
+            out_.push_back(kHex[c >> 4]);
+            out_.push_back(kHex[c & 0xf]);
         }
     }
     out_.append(s.substr(plain));
