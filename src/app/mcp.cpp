@@ -22,6 +22,7 @@
 #include "context_pack/app/exit_status.hpp"
 #include "context_pack/core/text.hpp"
 #include "context_pack/model/json_text.hpp"
+#include "context_pack/sys/memory.hpp"
 #include "mcp_tool.hpp"
 
 namespace cp::mcp {
@@ -222,6 +223,8 @@ class Server {
                 result = tool_error(fmt::format("internal error: {}", e.what()));
             }
             if (!r->cancelled) output.write({dump(result_reply(r->id, std::move(result)))});
+            result = Json();
+            sys::release_freed_memory();  // the call's memory, not kept for the server's life
             r->done = true;
         });
         running_.push_back(std::move(running));

@@ -1,10 +1,14 @@
-// The platform seam on POSIX (include/context_pack/sys/fs.hpp, terminal.hpp): descriptors,
-// openat with O_NOFOLLOW beneath a directory, fstatat, fdopendir, an mmap of the index.
+// The platform seam on POSIX (include/context_pack/sys/fs.hpp, memory.hpp, terminal.hpp):
+// descriptors, openat with O_NOFOLLOW beneath a directory, fstatat, fdopendir, an mmap of the
+// index, glibc's allocator settings.
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <cerrno>
 #include <cstdlib>
@@ -12,6 +16,7 @@
 #include <utility>
 
 #include "context_pack/sys/fs.hpp"
+#include "context_pack/sys/memory.hpp"
 #include "context_pack/sys/terminal.hpp"
 
 namespace cp::sys {
@@ -232,5 +237,21 @@ bool is_terminal(Stream stream) {
 void binary_stdio() {}
 
 void utf8_arguments(int&, char**&) {}
+
+void keep_freed_memory() {
+#if defined(__GLIBC__)
+    // Blocks below 32 MiB (the most glibc allows) from the arenas, and an arena's free top
+    // kept up to 256 MiB: what a pair's blobs took is reused by the next pair's. Setting
+    // either also stops glibc from moving the mapping threshold by itself.
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
+void release_freed_memory() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
 
 }  // namespace cp::sys

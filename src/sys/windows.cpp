@@ -1,7 +1,7 @@
-// The platform seam on Windows (include/context_pack/sys/fs.hpp, terminal.hpp): Win32 calls on
-// UTF-16 paths made from the UTF-8 ones, every reparse point (symlink, junction, mount point)
-// taken for a symlink and never followed beneath a directory, errors mapped to errno's codes,
-// and binary standard streams.
+// The platform seam on Windows (include/context_pack/sys/fs.hpp, memory.hpp, terminal.hpp):
+// Win32 calls on UTF-16 paths made from the UTF-8 ones, every reparse point (symlink,
+// junction, mount point) taken for a symlink and never followed beneath a directory, errors
+// mapped to errno's codes, and binary standard streams; the allocator's defaults kept.
 //
 // Git for Windows' index holds no stat data this walk could compare as git does (libgit2
 // fills it from other fields there), so has_index_stat_data() is false and the working-tree
@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "context_pack/sys/fs.hpp"
+#include "context_pack/sys/memory.hpp"
 #include "context_pack/sys/terminal.hpp"
 
 namespace cp::sys {
@@ -380,5 +381,9 @@ void utf8_arguments(int& argc, char**& argv) {
     argc = n;
     argv = pointers.data();
 }
+
+void keep_freed_memory() {}
+
+void release_freed_memory() {}
 
 }  // namespace cp::sys
