@@ -196,6 +196,7 @@ class Server {
         Running* r = running.get();
         Output& output = output_;
         r->thread = std::thread([r, &output, token, run = std::move(call.run)] {
+            sys::huge_pages_for_this_thread();
             CallHooks hooks;
             hooks.cancelled = [r] { return r->cancelled.load(); };
             // At most one notification a percent of the specs, and one at the last spec.

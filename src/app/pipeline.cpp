@@ -10,6 +10,7 @@
 #include "context_pack/git/repository.hpp"
 #include "context_pack/model/prose.hpp"
 #include "context_pack/resolve/content.hpp"
+#include "context_pack/sys/memory.hpp"
 
 namespace cp {
 
@@ -126,7 +127,7 @@ Result<Report> build_report(const Request& request) {
     const std::vector<Spec>& specs = request.prose ? with_prose : request.specs;
 
     Content content(repo.value(), request.cache_bytes);
-    auto pool = Pool::start(repo.value(), pool_threads(request));
+    auto pool = Pool::start(repo.value(), pool_threads(request), sys::huge_pages_for_this_thread);
     std::optional<Result<Report>> resolved;
     try {
         resolved = resolve(content, specs, ro, pool.get());

@@ -5,7 +5,8 @@
 
 namespace cp {
 
-std::unique_ptr<Pool> Pool::start(const git::Repository& repo, unsigned threads) {
+std::unique_ptr<Pool> Pool::start(const git::Repository& repo, unsigned threads,
+                                  const std::function<void()>& on_start) {
     if (threads == 0) threads = std::min(std::thread::hardware_concurrency(), 8u);
     if (threads < 2) return nullptr;
     std::unique_ptr<Pool> pool(new Pool());
@@ -16,7 +17,10 @@ std::unique_ptr<Pool> Pool::start(const git::Repository& repo, unsigned threads)
     }
     for (const git::Repository& reader : pool->readers_) {
         try {
-            pool->threads_.emplace_back([p = pool.get(), &reader] { p->loop(reader); });
+            pool->threads_.emplace_back([p = pool.get(), &reader, on_start] {
+                if (on_start) on_start();
+                p->loop(reader);
+            });
         } catch (const std::system_error&) {
             break;  // a process limit: work with the threads there are
         }

@@ -11,6 +11,7 @@
 #endif
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <string_view>
 #include <utility>
@@ -238,18 +239,70 @@ void binary_stdio() {}
 
 void utf8_arguments(int&, char**&) {}
 
+#if defined(__GLIBC__) && defined(__linux__)
+}  // namespace cp::sys
+
+extern "C" char end;  // the linker's: the end of the program's data, where the break starts
+
+namespace cp::sys {
+namespace {
+
+constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+// How far a heap grows past what it needs, each time it grows: room for huge pages.
+constexpr std::size_t kTopPad = std::size_t{32} << 20;
+// An arena other than the main one is a heap this large and aligned to its size, reserved
+// whole and made writable as it grows (glibc's malloc/arena.c, HEAP_MAX_SIZE: twice the
+// largest mapping threshold, 4 MiB a byte of a long).
+constexpr std::uintptr_t kArenaHeap = std::uintptr_t{2} * 4 * 1024 * 1024 * sizeof(long);
+
+// The huge pages wholly inside [from, to) asked for; a kernel without them says no, and
+// nothing changes.
+void advise_huge_pages(std::uintptr_t from, std::uintptr_t to) {
+    from = (from + kHugePage - 1) & ~(kHugePage - 1);
+    to &= ~(kHugePage - 1);
+    if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+}
+
+// Whether `p` is in the main arena's heap: between the program's end and its break.
+bool in_main_heap(const void* p) {
+    const auto* byte = static_cast<const char*>(p);
+    return byte >= &end && byte < static_cast<const char*>(::sbrk(0));
+}
+
+}  // namespace
+#endif
+
 void keep_freed_memory() {
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && defined(__linux__)
     // Blocks below 32 MiB (the most glibc allows) from the arenas, and an arena's free top
     // kept up to 256 MiB: what a pair's blobs took is reused by the next pair's. Setting
     // either also stops glibc from moving the mapping threshold by itself.
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_TOP_PAD, kTopPad);
+    // The main heap grown now by the pad, which is asked for as huge pages: a later growth
+    // is a mapping of its own, with 4 KiB pages.
+    void* block = std::malloc(kHugePage);
+    if (block && in_main_heap(block))
+        advise_huge_pages(reinterpret_cast<std::uintptr_t>(block),
+                          reinterpret_cast<std::uintptr_t>(::sbrk(0)));
+    std::free(block);
+#endif
+}
+
+void huge_pages_for_this_thread() {
+#if defined(__GLIBC__) && defined(__linux__)
+    void* probe = std::malloc(1);  // the thread's arena, made now if it had none
+    if (probe && !in_main_heap(probe)) {
+        const auto heap = reinterpret_cast<std::uintptr_t>(probe) & ~(kArenaHeap - 1);
+        advise_huge_pages(heap, heap + kArenaHeap);
+    }
+    std::free(probe);
 #endif
 }
 
 void release_freed_memory() {
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && defined(__linux__)
     malloc_trim(0);
 #endif
 }

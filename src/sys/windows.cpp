@@ -384,6 +384,8 @@ void utf8_arguments(int& argc, char**& argv) {
 
 void keep_freed_memory() {}
 
+void huge_pages_for_this_thread() {}
+
 void release_freed_memory() {}
 
 }  // namespace cp::sys

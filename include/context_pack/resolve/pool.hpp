@@ -23,8 +23,10 @@ class Pool {
   public:
     // `threads` threads (0: one a core, at most 8), or as many as can be started with their
     // handles; nullptr for fewer than 2 (one thread beside the main one gains little), and
-    // the caller does the work itself.
-    static std::unique_ptr<Pool> start(const git::Repository& repo, unsigned threads);
+    // the caller does the work itself. `on_start`, if given, is called first on each thread
+    // (the pipeline's: sys::huge_pages_for_this_thread).
+    static std::unique_ptr<Pool> start(const git::Repository& repo, unsigned threads,
+                                       const std::function<void()>& on_start = {});
     ~Pool();  // drops the tasks not yet begun, waits for those running
 
     std::size_t size() const { return threads_.size(); }
