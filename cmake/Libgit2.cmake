@@ -17,6 +17,11 @@
 #                       never reaches) comes from src/git/no_gssapi.cpp instead of the Kerberos
 #                       libraries, whose loading cost 1.5 ms of every start: where libgit2.a
 #                       names no more of it than that file answers, and the link still works.
+#   CP_NO_SSH           libssh2 (ssh:// remotes, which a tool without remotes never reaches)
+#                       comes from src/git/no_ssh.cpp instead of libssh2's archive and the
+#                       OpenSSL archives it needs, whose tables were relocated and whose
+#                       set-up ran at every start (about 1 ms): where libgit2.a names no more
+#                       of libssh2 than that file answers, and the link still works.
 #   CP_NO_TLS_INIT      the link wraps libgit2's mbedTLS set-up (the entropy pool, the CA
 #   CP_NO_SSH_INIT      bundle) and libssh2's init (which initialises OpenSSL), which a tool
 #                       without remotes never uses (src/git/libgit2.cpp): where libgit2.a is
@@ -283,8 +288,31 @@ if(CP_LIBGIT2_STATIC)
       target_link_libraries(cp_no_gssapi PRIVATE cp_warnings)
     endif()
   endif()
+  # Without libssh2 and the OpenSSL it brings where no_ssh.cpp answers all libgit2.a asks
+  # of libssh2.
+  set(CP_NO_SSH OFF)
+  set(_cp_without_ssh ${CP_LIBGIT2_STATIC_LINK})
+  list(FILTER _cp_without_ssh EXCLUDE REGEX "(^-l|/lib)(ssh2|ssl|crypto)(\\.a|\\.so)?$")
+  if(NOT _cp_without_ssh STREQUAL CP_LIBGIT2_STATIC_LINK)
+    set(_cp_ssh_shim ${CMAKE_CURRENT_LIST_DIR}/../src/git/no_ssh.cpp)
+    file(READ ${_cp_ssh_shim} _cp_ssh_shim_source)
+    if(NOT CP_NO_GSSAPI)
+      set(_cp_shim_source "")  # the Kerberos libraries are in the list
+    endif()
+    cp_libgit2_links(CP_LIBGIT2_LINKS_WITHOUT_SSH
+      "${_cp_shim_source}\n${_cp_ssh_shim_source}\n#include <git2.h>
+       int main() { return git_libgit2_init() < 0; }"
+      "${_cp_without_ssh}")
+    if(CP_LIBGIT2_LINKS_WITHOUT_SSH)
+      set(CP_NO_SSH ON)
+      set(CP_LIBGIT2_STATIC_LINK ${_cp_without_ssh})
+      add_library(cp_no_ssh STATIC ${_cp_ssh_shim})
+      target_link_libraries(cp_no_ssh PRIVATE cp_warnings)
+    endif()
+  endif()
   target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBGIT2_STATIC_LINK}
-    $<$<BOOL:${CP_NO_GSSAPI}>:cp_no_gssapi> Threads::Threads ${CMAKE_DL_LIBS})
+    $<$<BOOL:${CP_NO_GSSAPI}>:cp_no_gssapi> $<$<BOOL:${CP_NO_SSH}>:cp_no_ssh>
+    Threads::Threads ${CMAKE_DL_LIBS})
   if(CP_NO_TLS_INIT)
     target_link_options(cp_libgit2 INTERFACE ${_cp_tls_wrap})
   endif()
@@ -324,6 +352,9 @@ if(CP_NO_SSH_INIT)
 endif()
 if(CP_NO_GSSAPI)
   string(APPEND _cp_ca ", no Kerberos libraries (src/git/no_gssapi.cpp)")
+endif()
+if(CP_NO_SSH)
+  string(APPEND _cp_ca ", no libssh2 or OpenSSL (src/git/no_ssh.cpp)")
 endif()
 if(CP_FAST_INFLATE)
   string(APPEND _cp_ca ", inflate through libdeflate (src/git/inflate.cpp)")
