@@ -173,6 +173,29 @@ function(cp_libgit2_links result source libraries)
   cmake_pop_check_state()
 endfunction()
 
+# libgit2.a linked without the archives of CP_LIBGIT2_STATIC_LINK that `pattern` matches, the
+# names it needs of them answered by `shim` (src/git/no_*.cpp) instead, where that links:
+# `result` ON, those archives dropped from CP_LIBGIT2_STATIC_LINK, and the shim built as the
+# library `target`. `taken`: the source of the shims already taken, which the check needs too.
+function(cp_libgit2_shim result target pattern shim taken)
+  set(${result} OFF PARENT_SCOPE)
+  set(without ${CP_LIBGIT2_STATIC_LINK})
+  list(FILTER without EXCLUDE REGEX "${pattern}")
+  if(without STREQUAL CP_LIBGIT2_STATIC_LINK)
+    return()
+  endif()
+  file(READ ${shim} source)
+  cp_libgit2_links(links
+    "${taken}\n${source}\n#include <git2.h>\nint main() { return git_libgit2_init() < 0; }"
+    "${without}")
+  if(links)
+    set(${result} ON PARENT_SCOPE)
+    set(CP_LIBGIT2_STATIC_LINK ${without} PARENT_SCOPE)
+    add_library(${target} STATIC ${shim})
+    target_link_libraries(${target} PRIVATE cp_warnings)
+  endif()
+endfunction()
+
 set(CP_LIBGIT2_STATIC OFF)
 if(NOT CONTEXT_PACK_LIBGIT2_LINK STREQUAL "shared" AND NOT CP_LIBGIT2_NO_PKG_CONFIG)
   cp_libgit2_static_libraries(CP_LIBGIT2_STATIC_LINK)
@@ -271,45 +294,17 @@ if(CP_LIBGIT2_STATIC)
       "${CP_LIBGIT2_STATIC_LINK}" ${_cp_lock_wrap})
     set(CP_SPIN_LOCKS ${CP_LIBGIT2_LINKS_SPIN_LOCKS})
   endif()
-  # Without the Kerberos libraries where no_gssapi.cpp answers all libgit2.a asks of GSSAPI.
-  set(CP_NO_GSSAPI OFF)
-  set(_cp_without_gssapi ${CP_LIBGIT2_STATIC_LINK})
-  list(FILTER _cp_without_gssapi EXCLUDE REGEX "gssapi")
-  if(NOT _cp_without_gssapi STREQUAL CP_LIBGIT2_STATIC_LINK)
-    set(_cp_shim ${CMAKE_CURRENT_LIST_DIR}/../src/git/no_gssapi.cpp)
-    file(READ ${_cp_shim} _cp_shim_source)
-    cp_libgit2_links(CP_LIBGIT2_LINKS_WITHOUT_GSSAPI
-      "${_cp_shim_source}\n#include <git2.h>\nint main() { return git_libgit2_init() < 0; }"
-      "${_cp_without_gssapi}")
-    if(CP_LIBGIT2_LINKS_WITHOUT_GSSAPI)
-      set(CP_NO_GSSAPI ON)
-      set(CP_LIBGIT2_STATIC_LINK ${_cp_without_gssapi})
-      add_library(cp_no_gssapi STATIC ${_cp_shim})
-      target_link_libraries(cp_no_gssapi PRIVATE cp_warnings)
-    endif()
+  # Without the Kerberos libraries where no_gssapi.cpp answers all libgit2.a asks of GSSAPI;
+  # then without libssh2 and the OpenSSL it brings where no_ssh.cpp answers all it asks of
+  # libssh2.
+  set(_cp_gssapi_shim ${CMAKE_CURRENT_LIST_DIR}/../src/git/no_gssapi.cpp)
+  cp_libgit2_shim(CP_NO_GSSAPI cp_no_gssapi "gssapi" ${_cp_gssapi_shim} "")
+  set(_cp_taken "")
+  if(CP_NO_GSSAPI)
+    file(READ ${_cp_gssapi_shim} _cp_taken)
   endif()
-  # Without libssh2 and the OpenSSL it brings where no_ssh.cpp answers all libgit2.a asks
-  # of libssh2.
-  set(CP_NO_SSH OFF)
-  set(_cp_without_ssh ${CP_LIBGIT2_STATIC_LINK})
-  list(FILTER _cp_without_ssh EXCLUDE REGEX "(^-l|/lib)(ssh2|ssl|crypto)(\\.a|\\.so)?$")
-  if(NOT _cp_without_ssh STREQUAL CP_LIBGIT2_STATIC_LINK)
-    set(_cp_ssh_shim ${CMAKE_CURRENT_LIST_DIR}/../src/git/no_ssh.cpp)
-    file(READ ${_cp_ssh_shim} _cp_ssh_shim_source)
-    if(NOT CP_NO_GSSAPI)
-      set(_cp_shim_source "")  # the Kerberos libraries are in the list
-    endif()
-    cp_libgit2_links(CP_LIBGIT2_LINKS_WITHOUT_SSH
-      "${_cp_shim_source}\n${_cp_ssh_shim_source}\n#include <git2.h>
-       int main() { return git_libgit2_init() < 0; }"
-      "${_cp_without_ssh}")
-    if(CP_LIBGIT2_LINKS_WITHOUT_SSH)
-      set(CP_NO_SSH ON)
-      set(CP_LIBGIT2_STATIC_LINK ${_cp_without_ssh})
-      add_library(cp_no_ssh STATIC ${_cp_ssh_shim})
-      target_link_libraries(cp_no_ssh PRIVATE cp_warnings)
-    endif()
-  endif()
+  cp_libgit2_shim(CP_NO_SSH cp_no_ssh "(^-l|/lib)(ssh2|ssl|crypto)(\\.a|\\.so)?$"
+    ${CMAKE_CURRENT_LIST_DIR}/../src/git/no_ssh.cpp "${_cp_taken}")
   target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBGIT2_STATIC_LINK}
     $<$<BOOL:${CP_NO_GSSAPI}>:cp_no_gssapi> $<$<BOOL:${CP_NO_SSH}>:cp_no_ssh>
     Threads::Threads ${CMAKE_DL_LIBS})
