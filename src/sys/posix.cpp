@@ -263,10 +263,12 @@ void advise_huge_pages(std::uintptr_t from, std::uintptr_t to) {
     if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
 }
 
-// Whether `p` is in the main arena's heap: between the program's end and its break.
-bool in_main_heap(const void* p) {
-    const auto* byte = static_cast<const char*>(p);
-    return byte >= &end && byte < static_cast<const char*>(::sbrk(0));
+// Whether the address is in the main arena's heap: between the program's end and its break.
+// (An address, not a pointer: GCC takes a pointer to memory not yet written, passed as
+// const, for a read of it.)
+bool in_main_heap(std::uintptr_t at) {
+    return at >= reinterpret_cast<std::uintptr_t>(&end) &&
+           at < reinterpret_cast<std::uintptr_t>(::sbrk(0));
 }
 
 }  // namespace
@@ -283,9 +285,9 @@ void keep_freed_memory() {
     // The main heap grown now by the pad, which is asked for as huge pages: a later growth
     // is a mapping of its own, with 4 KiB pages.
     void* block = std::malloc(kHugePage);
-    if (block && in_main_heap(block))
-        advise_huge_pages(reinterpret_cast<std::uintptr_t>(block),
-                          reinterpret_cast<std::uintptr_t>(::sbrk(0)));
+    const auto at = reinterpret_cast<std::uintptr_t>(block);
+    if (block && in_main_heap(at))
+        advise_huge_pages(at, reinterpret_cast<std::uintptr_t>(::sbrk(0)));
     std::free(block);
 #endif
 }
@@ -293,8 +295,9 @@ void keep_freed_memory() {
 void huge_pages_for_this_thread() {
 #if defined(__GLIBC__) && defined(__linux__)
     void* probe = std::malloc(1);  // the thread's arena, made now if it had none
-    if (probe && !in_main_heap(probe)) {
-        const auto heap = reinterpret_cast<std::uintptr_t>(probe) & ~(kArenaHeap - 1);
+    const auto at = reinterpret_cast<std::uintptr_t>(probe);
+    if (probe && !in_main_heap(at)) {
+        const auto heap = at & ~(kArenaHeap - 1);
         advise_huge_pages(heap, heap + kArenaHeap);
     }
     std::free(probe);
