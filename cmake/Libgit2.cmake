@@ -1,370 +1,271 @@
-# libgit2 1.5 to 1.9, found by pkg-config (else on CMake's search path), as the interface
-# target cp_libgit2.
+# libgit2, as the interface target cp_libgit2, one of two ways (CONTEXT_PACK_LIBGIT2_LINK):
 #
-# CONTEXT_PACK_LIBGIT2_LINK says how it is linked:
-#   static  libgit2.a and its dependencies' archives (Debian's libgit2-dev installs them all
-#           but GSSAPI's, which stays shared): loading libgit2.so and the 22 shared libraries
-#           it pulls in took a third of a 3 ms start (docs/performance.md).
-#   shared  libgit2.so, as every distribution ships it.
-#   auto    static where those archives are present and link, else shared.
+#   static  libgit2 1.9 built here at configure time, into <build>/libgit2/, from the source
+#           that CONTEXT_PACK_LIBGIT2_SOURCE names (scripts/libgit2-source.sh fetches Debian
+#           13's), configured for a tool that reads a local repository: no HTTPS, SSH, GSSAPI
+#           or NTLM, so nothing is set up for the network at start and no TLS, ssh or Kerberos
+#           library is linked; threads on; SHA-1 with collision detection and SHA-256 built in;
+#           regular expressions from the C library (PCRE2 on Windows); http-parser's archive
+#           (libgit2 needs a parser to build, though nothing here speaks HTTP); the system's
+#           zlib. Our patches (patches/libgit2/) are applied to a copy of the source: mutexes
+#           that spin briefly before they sleep, and whole objects inflated by libdeflate where
+#           libdeflate is found (CONTEXT_PACK_FAST_INFLATE). Hunks then come from xdiff called
+#           directly (src/git/xdiff_hunks.c, compiled against xdiff's header in that source).
+#           The build is redone only when its key changes: the source's version, the patches,
+#           the compiler and the options.
+#   shared  the system's libgit2 1.5 to 1.9, found by pkg-config (else on CMake's search path),
+#           as every distribution ships it; hunks through its public git_diff_buffers.
+#   auto    static where CONTEXT_PACK_LIBGIT2_SOURCE is given, else shared.
 #
-# Two fast paths need the static archive, and each is taken only where it applies:
-#   CP_DIRECT_XDIFF     src/git/hunks.cpp calls libgit2's bundled xdl_diff itself, with
-#                       xdiff's structs declared there; xdiff.h is the same from libgit2 1.5 to
-#                       1.9, and the symbol is reachable only in the archive (libgit2.so does
-#                       not export it). Elsewhere hunks come through git_diff_buffers.
-#   CP_NO_GSSAPI        GSSAPI (HTTP Negotiate authentication, which a tool without remotes
-#                       never reaches) comes from src/git/no_gssapi.cpp instead of the Kerberos
-#                       libraries, whose loading cost 1.5 ms of every start: where libgit2.a
-#                       names no more of it than that file answers, and the link still works.
-#   CP_NO_SSH           libssh2 (ssh:// remotes, which a tool without remotes never reaches)
-#                       comes from src/git/no_ssh.cpp instead of libssh2's archive and the
-#                       OpenSSL archives it needs, whose tables were relocated and whose
-#                       set-up ran at every start (about 1 ms): where libgit2.a names no more
-#                       of libssh2 than that file answers, and the link still works.
-#   CP_NO_TLS_INIT      the link wraps libgit2's mbedTLS set-up (the entropy pool, the CA
-#   CP_NO_SSH_INIT      bundle) and libssh2's init (which initialises OpenSSL), which a tool
-#                       without remotes never uses (src/git/libgit2.cpp): where libgit2.a is
-#                       built with mbedTLS, or with libssh2, and a program so wrapped links. A
-#                       wrap reaches libgit2.a's references, never one inside libgit2.so.
-#   CP_FAST_INFLATE     the link wraps zlib's inflate, which src/git/inflate.cpp offers to
-#                       libdeflate first: where libdeflate.a and its header are found
-#                       (Debian's libdeflate-dev) and CONTEXT_PACK_FAST_INFLATE is on.
-#   CP_SPIN_LOCKS       the link wraps pthread_mutex_lock, which src/git/spin_locks.cpp makes
-#                       spin a little before it sleeps (libgit2's pack locks, which the pool's
-#                       threads share): where the C library is glibc, the wrapped program
-#                       links, and CONTEXT_PACK_SPIN_LOCKS is on.
-# They become compile definitions of cp_libgit2 (CONTEXT_PACK_DIRECT_XDIFF,
-# CONTEXT_PACK_NO_TLS_INIT, CONTEXT_PACK_NO_SSH_INIT, CONTEXT_PACK_FAST_INFLATE and
-# CONTEXT_PACK_SPIN_LOCKS, 0 or 1). libgit2's headers are system headers, so that -Werror
-# applies to our code only.
+# Either way CP_DIRECT_XDIFF says whether hunks come from xdiff directly (the generated
+# context_pack/git/build_config.hpp tells the code), and libgit2's headers are system headers, so
+# that -Werror applies to our code only.
 include_guard(GLOBAL)
-include(CheckCXXSourceCompiles)
-include(CMakePushCheckState)
 
-option(CONTEXT_PACK_FAST_INFLATE
-  "With the static libgit2, offer zlib's inflate to libdeflate first, where it is found" ON)
-option(CONTEXT_PACK_SPIN_LOCKS
-  "With the static libgit2 and glibc, let a held mutex be waited for briefly before sleeping" ON)
+set(CONTEXT_PACK_LIBGIT2_SOURCE "" CACHE PATH
+  "A libgit2 1.9 source tree to build statically (scripts/libgit2-source.sh prints Debian 13's)")
 set(CONTEXT_PACK_LIBGIT2_LINK auto CACHE STRING
-  "How to link libgit2: auto (static where its archives are present), static or shared")
+  "How to take libgit2: static (built from CONTEXT_PACK_LIBGIT2_SOURCE), shared (the system's) or auto")
 set_property(CACHE CONTEXT_PACK_LIBGIT2_LINK PROPERTY STRINGS auto static shared)
+option(CONTEXT_PACK_FAST_INFLATE
+  "With the libgit2 built here, inflate whole objects with libdeflate where it is found" ON)
 if(NOT CONTEXT_PACK_LIBGIT2_LINK MATCHES "^(auto|static|shared)$")
   message(FATAL_ERROR
     "CONTEXT_PACK_LIBGIT2_LINK is '${CONTEXT_PACK_LIBGIT2_LINK}': give auto, static or shared")
 endif()
-
+set(CP_LIBGIT2_STATIC OFF)
+if(CONTEXT_PACK_LIBGIT2_LINK STREQUAL "static" OR
+   (CONTEXT_PACK_LIBGIT2_LINK STREQUAL "auto" AND CONTEXT_PACK_LIBGIT2_SOURCE))
+  set(CP_LIBGIT2_STATIC ON)
+endif()
 find_package(Threads REQUIRED)
-find_package(PkgConfig)
-if(PKG_CONFIG_FOUND)
-  pkg_check_modules(LIBGIT2 libgit2>=1.5)
-endif()
-# Without pkg-config (vcpkg with MSVC), or where it knows no libgit2: git2.h and the library
-# on CMake's search path (a toolchain file's, CMAKE_PREFIX_PATH), linked as shared, with the
-# version from git2/version.h.
-if(NOT LIBGIT2_FOUND)
-  find_path(CP_LIBGIT2_INCLUDE_DIR NAMES git2.h)
-  find_library(CP_LIBGIT2_LIBRARY NAMES git2 libgit2)
-  if(NOT CP_LIBGIT2_INCLUDE_DIR OR NOT CP_LIBGIT2_LIBRARY)
-    message(FATAL_ERROR "No libgit2 1.5 or later: pkg-config knows none (install libgit2-dev, or "
-      "brew install libgit2 pkg-config), and CMake's search path has no git2.h and git2 library "
-      "(give -DCMAKE_PREFIX_PATH=<libgit2's prefix> or vcpkg's toolchain file)")
-  endif()
-  file(STRINGS "${CP_LIBGIT2_INCLUDE_DIR}/git2/version.h" _cp_version_line
-    REGEX "^#define LIBGIT2_VERSION +\"[0-9.]+")
-  string(REGEX MATCH "[0-9]+\\.[0-9]+\\.[0-9]+" LIBGIT2_VERSION "${_cp_version_line}")
-  if(NOT LIBGIT2_VERSION OR LIBGIT2_VERSION VERSION_LESS 1.5)
-    message(FATAL_ERROR "libgit2 '${LIBGIT2_VERSION}' in ${CP_LIBGIT2_INCLUDE_DIR}: "
-      "context-pack needs 1.5 or later")
-  endif()
-  set(LIBGIT2_INCLUDE_DIRS ${CP_LIBGIT2_INCLUDE_DIR})
-  set(LIBGIT2_LINK_LIBRARIES ${CP_LIBGIT2_LIBRARY})
-  set(LIBGIT2_CFLAGS_OTHER "")
-  set(LIBGIT2_LDFLAGS_OTHER "")
-  set(CP_LIBGIT2_NO_PKG_CONFIG ON)
-  if(CONTEXT_PACK_LIBGIT2_LINK STREQUAL "static")
-    message(FATAL_ERROR "CONTEXT_PACK_LIBGIT2_LINK=static needs pkg-config, which names "
-      "libgit2.a's dependencies")
-  endif()
-endif()
-if(LIBGIT2_VERSION VERSION_GREATER_EQUAL 1.10)
-  message(WARNING "libgit2 ${LIBGIT2_VERSION}: context-pack is tested with libgit2 1.5 to 1.9; "
-    "hunks come through libgit2's public API")
-endif()
+add_library(cp_libgit2 INTERFACE)
+set(CP_DIRECT_XDIFF OFF)
+set(CP_FAST_INFLATE OFF)
 
-# The archives and libraries of a static libgit2, in link order, into `out` (empty when
-# libgit2.a is not there). The names come from pkg-config --static, each followed by the static
-# libraries of its own pkg-config module where it has one (Debian names -lssh2 rather than
-# libssh2, whose OpenSSL libcrypto it then needs), then whatever else libgit2.so was linked
-# with (Debian's libgit2.pc leaves out GSSAPI). Each name is its archive where there is one,
-# else its shared library; a name with neither is left out, and the link check below tells
-# whether anything was missing.
-function(cp_libgit2_static_libraries out)
-  set(${out} "" PARENT_SCOPE)
-  find_library(CP_LIBGIT2_ARCHIVE NAMES libgit2.a
-    HINTS ${LIBGIT2_STATIC_LIBRARY_DIRS} ${LIBGIT2_LIBRARY_DIRS})
-  if(NOT CP_LIBGIT2_ARCHIVE)
+# The static library of `name` where there is one, else its shared library, into `out`;
+# FATAL_ERROR with `package` (the Debian package that has it) when there is neither.
+function(cp_find_archive out name package)
+  find_library(CP_ARCHIVE_${name} NAMES lib${name}.a ${name})
+  if(NOT CP_ARCHIVE_${name})
+    message(FATAL_ERROR "The libgit2 built here needs ${name}'s library: install ${package}")
+  endif()
+  set(${out} ${CP_ARCHIVE_${name}} PARENT_SCOPE)
+endfunction()
+
+# libgit2 built from CONTEXT_PACK_LIBGIT2_SOURCE into <build>/libgit2/: sets CP_LIBGIT2_DIR
+# (src: the patched copy, build, install) and LIBGIT2_VERSION in the caller's scope.
+function(cp_build_libgit2)
+  set(source ${CONTEXT_PACK_LIBGIT2_SOURCE})
+  if(NOT source)
+    message(FATAL_ERROR "CONTEXT_PACK_LIBGIT2_LINK=static builds libgit2 from a source tree: "
+      "give -DCONTEXT_PACK_LIBGIT2_SOURCE=\"$(scripts/libgit2-source.sh)\"")
+  endif()
+  get_filename_component(source "${source}" ABSOLUTE)
+  if(NOT EXISTS "${source}/include/git2/version.h" OR NOT EXISTS "${source}/deps/xdiff/xdiff.h")
+    message(FATAL_ERROR "CONTEXT_PACK_LIBGIT2_SOURCE=${source} holds no libgit2 source with "
+      "its xdiff (include/git2/version.h, deps/xdiff/xdiff.h): give the directory that "
+      "scripts/libgit2-source.sh prints")
+  endif()
+  file(STRINGS "${source}/include/git2/version.h" line REGEX "^#define LIBGIT2_VERSION +\"")
+  string(REGEX MATCH "[0-9]+\\.[0-9]+\\.[0-9]+" version "${line}")
+  if(NOT version MATCHES "^1\\.9\\.")
+    message(FATAL_ERROR "CONTEXT_PACK_LIBGIT2_SOURCE=${source} is libgit2 '${version}': "
+      "the build and patches/libgit2/ are written for 1.9 (scripts/libgit2-source.sh)")
+  endif()
+
+  set(options -DBUILD_SHARED_LIBS=OFF -DBUILD_TESTS=OFF -DBUILD_CLI=OFF -DBUILD_EXAMPLES=OFF
+    -DBUILD_FUZZERS=OFF -DUSE_HTTPS=OFF -DUSE_SSH=OFF -DUSE_GSSAPI=OFF -DUSE_NTLMCLIENT=OFF
+    -DUSE_THREADS=ON -DUSE_NSEC=ON -DUSE_SHA1=CollisionDetection -DUSE_SHA256=Builtin
+    -DUSE_HTTP_PARSER=http-parser -DUSE_BUNDLED_ZLIB=OFF -DUSE_ICONV=OFF
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_INSTALL_LIBDIR=lib -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER})
+  set(c_flags "${CMAKE_C_FLAGS}")
+  if(WIN32)
+    # PCRE2 from the cross build's prefix, linked statically (its symbols not dllimport'ed).
+    list(APPEND options -DREGEX_BACKEND=pcre2 -DUSE_WINHTTP=OFF -DSTATIC_CRT=OFF)
+    string(APPEND c_flags " -DPCRE2_STATIC")
+  else()
+    list(APPEND options -DREGEX_BACKEND=regcomp)
+  endif()
+  if(CP_FAST_INFLATE)
+    string(APPEND c_flags " -DGIT_LIBDEFLATE -I${CP_LIBDEFLATE_INCLUDE_DIR}")
+  endif()
+  list(APPEND options "-DCMAKE_C_FLAGS=${c_flags}")
+  foreach(passed CMAKE_TOOLCHAIN_FILE CMAKE_PREFIX_PATH CMAKE_C_COMPILER_LAUNCHER)
+    if(${passed})
+      list(APPEND options "-D${passed}=${${passed}}")
+    endif()
+  endforeach()
+
+  file(GLOB patches "${PROJECT_SOURCE_DIR}/patches/libgit2/*.patch")
+  list(SORT patches)
+  set(key "${version};${CMAKE_C_COMPILER_ID};${CMAKE_C_COMPILER_VERSION};${options}")
+  foreach(file IN LISTS patches ITEMS "${source}/debian-version" "${CMAKE_TOOLCHAIN_FILE}")
+    if(EXISTS "${file}" AND NOT IS_DIRECTORY "${file}")
+      file(SHA256 "${file}" sum)
+      string(APPEND key ";${sum}")
+    endif()
+  endforeach()
+  string(SHA256 key "${key}")
+  string(SUBSTRING "${key}" 0 16 key)
+
+  set(dir ${CMAKE_BINARY_DIR}/libgit2)
+  set(CP_LIBGIT2_DIR ${dir} PARENT_SCOPE)
+  set(LIBGIT2_VERSION ${version} PARENT_SCOPE)
+  if(EXISTS "${dir}/install/built-${key}")
     return()
   endif()
-  set(names "")
-  foreach(name IN LISTS LIBGIT2_STATIC_LIBRARIES)
-    list(APPEND names ${name})
-    if(NOT name STREQUAL "git2")
-      pkg_check_modules(CP_DEP_${name} QUIET lib${name})
-      if(CP_DEP_${name}_FOUND)
-        list(APPEND names ${CP_DEP_${name}_STATIC_LIBRARIES})
-      endif()
-    endif()
-  endforeach()
-  # A name listed twice stays at its last place, after everything that may need it.
-  list(REVERSE names)
-  list(REMOVE_DUPLICATES names)
-  list(REVERSE names)
-  set(sonames "")
-  find_library(CP_LIBGIT2_SHARED NAMES git2 HINTS ${LIBGIT2_LIBRARY_DIRS})
-  if(CP_LIBGIT2_SHARED AND CMAKE_OBJDUMP AND NOT CP_LIBGIT2_SHARED STREQUAL CP_LIBGIT2_ARCHIVE)
-    execute_process(COMMAND ${CMAKE_OBJDUMP} -p ${CP_LIBGIT2_SHARED}
-      OUTPUT_VARIABLE dynamic ERROR_QUIET)
-    string(REGEX MATCHALL "NEEDED +lib[^ \n]+\\.so[^ \n]*" needed "${dynamic}")
-    foreach(entry IN LISTS needed)
-      string(REGEX REPLACE "NEEDED +" "" soname "${entry}")
-      string(REGEX REPLACE "^lib(.+)\\.so.*$" "\\1" name "${soname}")
-      if(NOT name IN_LIST names)
-        list(APPEND names ${name})
-        set(soname_${name} ${soname})
-      endif()
-    endforeach()
+  message(STATUS "Building libgit2 ${version} from ${source} into ${dir} (key ${key})")
+  string(TIMESTAMP started "%s")
+  file(REMOVE_RECURSE "${dir}")
+  file(MAKE_DIRECTORY "${dir}")
+  file(COPY "${source}/" DESTINATION "${dir}/src" PATTERN ".complete" EXCLUDE)
+  find_program(CP_PATCH patch)
+  if(NOT CP_PATCH)
+    message(FATAL_ERROR "No patch program to apply patches/libgit2/: install patch")
   endif()
-  set(libraries ${CP_LIBGIT2_ARCHIVE})
-  foreach(name IN LISTS names)
-    if(name STREQUAL "git2")
-      continue()
-    elseif(name MATCHES "^(c|m|rt|dl|pthread)$")  # the C library's own: as the system has them
-      list(APPEND libraries ${name})
-      continue()
-    endif()
-    find_library(CP_LIB_${name} NAMES lib${name}.a ${name} ${soname_${name}}
-      HINTS ${LIBGIT2_STATIC_LIBRARY_DIRS})
-    if(CP_LIB_${name})
-      list(APPEND libraries ${CP_LIB_${name}})
-    else()
-      message(STATUS "libgit2's dependency ${name}: no archive and no shared library, left out")
+  foreach(patch IN LISTS patches)
+    execute_process(COMMAND ${CP_PATCH} -p1 --forward --batch --input=${patch}
+      WORKING_DIRECTORY "${dir}/src" RESULT_VARIABLE failed OUTPUT_VARIABLE said ERROR_VARIABLE said)
+    if(failed)
+      message(FATAL_ERROR "${patch} does not apply to libgit2 ${version} (${source}):\n${said}")
     endif()
   endforeach()
-  # On Windows, the system libraries libgit2 calls, which its libgit2.pc does not name.
+  foreach(step IN ITEMS configure build install)
+    if(step STREQUAL "configure")
+      set(command ${CMAKE_COMMAND} -S "${dir}/src" -B "${dir}/build" ${options}
+        "-DCMAKE_INSTALL_PREFIX=${dir}/install")
+      if(CMAKE_GENERATOR)
+        list(APPEND command -G "${CMAKE_GENERATOR}")
+      endif()
+    elseif(step STREQUAL "build")
+      cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+      set(command ${CMAKE_COMMAND} --build "${dir}/build" --parallel ${cores})
+    else()
+      set(command ${CMAKE_COMMAND} --install "${dir}/build")
+    endif()
+    execute_process(COMMAND ${command} RESULT_VARIABLE failed
+      OUTPUT_FILE "${dir}/${step}.log" ERROR_FILE "${dir}/${step}.log")
+    if(failed)
+      file(READ "${dir}/${step}.log" said)
+      string(LENGTH "${said}" length)
+      if(length GREATER 6000)
+        math(EXPR from "${length} - 6000")
+        string(SUBSTRING "${said}" ${from} -1 said)
+      endif()
+      message(FATAL_ERROR "libgit2 ${version}: the ${step} step failed (${dir}/${step}.log):\n${said}")
+    endif()
+  endforeach()
+  file(TOUCH "${dir}/install/built-${key}")
+  string(TIMESTAMP ended "%s")
+  math(EXPR took "${ended} - ${started}")
+  message(STATUS "Built libgit2 ${version} in ${took} s")
+endfunction()
+
+if(CP_LIBGIT2_STATIC)
+  enable_language(C)
+  find_path(CP_LIBDEFLATE_INCLUDE_DIR libdeflate.h)
+  if(CONTEXT_PACK_FAST_INFLATE AND CP_LIBDEFLATE_INCLUDE_DIR AND NOT WIN32)
+    set(CP_FAST_INFLATE ON)
+  endif()
+  cp_build_libgit2()
+  set(CP_DIRECT_XDIFF ON)
+  set(install ${CP_LIBGIT2_DIR}/install)
+  target_include_directories(cp_libgit2 SYSTEM INTERFACE ${install}/include)
+  # What libgit2.a calls, as it was configured above. With CONTEXT_PACK_STATIC_RUNTIME (the
+  # build from source), zlib and libdeflate are linked in from their archives; else (the
+  # Debian package) they stay the system's shared libraries.
+  cp_find_archive(http_parser http_parser libhttp-parser-dev)
+  set(libraries ${install}/lib/libgit2.a ${http_parser})
+  if(WIN32)
+    cp_find_archive(pcre2 pcre2-8 "PCRE2 (scripts/windows-build.sh builds it)")
+    list(APPEND libraries ${pcre2})
+  endif()
+  if(CONTEXT_PACK_STATIC_RUNTIME)
+    cp_find_archive(zlib z zlib1g-dev)
+    list(APPEND libraries ${zlib})
+  else()
+    find_package(ZLIB REQUIRED)
+    list(APPEND libraries ZLIB::ZLIB)
+  endif()
+  if(CP_FAST_INFLATE)
+    if(CONTEXT_PACK_STATIC_RUNTIME)
+      cp_find_archive(deflate deflate libdeflate-dev)
+    else()
+      find_library(deflate NAMES deflate REQUIRED)
+    endif()
+    list(APPEND libraries ${deflate})
+  endif()
   if(WIN32)
     list(APPEND libraries ws2_32 secur32 crypt32 rpcrt4 ole32 advapi32)
   endif()
-  set(${out} ${libraries} PARENT_SCOPE)
-endfunction()
+  target_link_libraries(cp_libgit2 INTERFACE ${libraries} Threads::Threads ${CMAKE_DL_LIBS})
 
-# Whether `source` links against `libraries` (a check run at every configure, not cached), with
-# the link options given after them, and CP_CHECK_INCLUDES beside libgit2's headers.
-function(cp_libgit2_links result source libraries)
-  cmake_push_check_state(RESET)
-  set(CMAKE_REQUIRED_QUIET ON)
-  set(CMAKE_REQUIRED_LINK_OPTIONS ${ARGN})
-  set(CMAKE_REQUIRED_INCLUDES ${LIBGIT2_INCLUDE_DIRS} ${CP_CHECK_INCLUDES})
-  set(CMAKE_REQUIRED_LIBRARIES ${libraries} Threads::Threads ${CMAKE_DL_LIBS})
-  unset(${result} CACHE)
-  check_cxx_source_compiles("${source}" ${result})
-  set(${result} ${${result}} PARENT_SCOPE)
-  unset(${result} CACHE)
-  cmake_pop_check_state()
-endfunction()
-
-# libgit2.a linked without the archives of CP_LIBGIT2_STATIC_LINK that `pattern` matches, the
-# names it needs of them answered by `shim` (src/git/no_*.cpp) instead, where that links:
-# `result` ON, those archives dropped from CP_LIBGIT2_STATIC_LINK, and the shim built as the
-# library `target`. `taken`: the source of the shims already taken, which the check needs too.
-function(cp_libgit2_shim result target pattern shim taken)
-  set(${result} OFF PARENT_SCOPE)
-  set(without ${CP_LIBGIT2_STATIC_LINK})
-  list(FILTER without EXCLUDE REGEX "${pattern}")
-  if(without STREQUAL CP_LIBGIT2_STATIC_LINK)
-    return()
+  # The direct xdiff call: a C file that includes xdiff's own header, with the include
+  # directories libgit2 compiles xdiff with (its features header is generated in its build).
+  add_library(cp_xdiff STATIC ${PROJECT_SOURCE_DIR}/src/git/xdiff_hunks.c)
+  target_include_directories(cp_xdiff SYSTEM PRIVATE ${CP_LIBGIT2_DIR}/src/deps/xdiff
+    ${CP_LIBGIT2_DIR}/src/src/util ${CP_LIBGIT2_DIR}/build/src/util ${install}/include)
+  if(WIN32)
+    target_compile_definitions(cp_xdiff PRIVATE PCRE2_STATIC)
   endif()
-  file(READ ${shim} source)
-  cp_libgit2_links(links
-    "${taken}\n${source}\n#include <git2.h>\nint main() { return git_libgit2_init() < 0; }"
-    "${without}")
-  if(links)
-    set(${result} ON PARENT_SCOPE)
-    set(CP_LIBGIT2_STATIC_LINK ${without} PARENT_SCOPE)
-    add_library(${target} STATIC ${shim})
-    target_link_libraries(${target} PRIVATE cp_warnings)
-  endif()
-endfunction()
-
-set(CP_LIBGIT2_STATIC OFF)
-if(NOT CONTEXT_PACK_LIBGIT2_LINK STREQUAL "shared" AND NOT CP_LIBGIT2_NO_PKG_CONFIG)
-  cp_libgit2_static_libraries(CP_LIBGIT2_STATIC_LINK)
-  if(CP_LIBGIT2_STATIC_LINK)
-    cp_libgit2_links(CP_LIBGIT2_STATIC_LINKS
-      "#include <git2.h>\nint main() { return git_libgit2_init() < 0; }" "${CP_LIBGIT2_STATIC_LINK}")
-  endif()
-  if(CP_LIBGIT2_STATIC_LINKS)
-    set(CP_LIBGIT2_STATIC ON)
-  elseif(CONTEXT_PACK_LIBGIT2_LINK STREQUAL "static")
-    if(NOT CP_LIBGIT2_STATIC_LINK)
-      message(FATAL_ERROR "CONTEXT_PACK_LIBGIT2_LINK=static: no libgit2.a beside libgit2 "
-        "${LIBGIT2_VERSION} (${LIBGIT2_LIBRARY_DIRS})")
-    endif()
-    message(FATAL_ERROR "CONTEXT_PACK_LIBGIT2_LINK=static: a program does not link against "
-      "${CP_LIBGIT2_STATIC_LINK} (CMakeFiles/CMakeConfigureLog.yaml says why)")
-  endif()
-endif()
-
-set(CP_DIRECT_XDIFF OFF)
-set(CP_NO_TLS_INIT OFF)
-set(CP_NO_SSH_INIT OFF)
-set(CP_FAST_INFLATE OFF)
-set(CP_SPIN_LOCKS OFF)
-add_library(cp_libgit2 INTERFACE)
-target_include_directories(cp_libgit2 SYSTEM INTERFACE ${LIBGIT2_INCLUDE_DIRS})
-target_compile_options(cp_libgit2 INTERFACE ${LIBGIT2_CFLAGS_OTHER})
-if(CP_LIBGIT2_STATIC)
-  set(_cp_linked "static (${CP_LIBGIT2_ARCHIVE})")
-  if(LIBGIT2_VERSION VERSION_LESS 1.10)
-    cp_libgit2_links(CP_LIBGIT2_HAS_XDL_DIFF
-      "extern \"C\" int xdl_diff(void*, void*, const void*, const void*, void*);
-       int main(int argc, char**) { return argc > 5 ? xdl_diff(0, 0, 0, 0, 0) : 0; }"
-      "${CP_LIBGIT2_STATIC_LINK}")
-    set(CP_DIRECT_XDIFF ${CP_LIBGIT2_HAS_XDL_DIFF})
-  endif()
-  # The network set-ups skipped where the archives hold them and the linker wraps (GNU ld's
-  # --wrap; not Apple's ld).
-  set(_cp_tls_wrap -Wl,--wrap=git_mbedtls_stream_global_init
-    -Wl,--wrap=git_mbedtls_stream_new -Wl,--wrap=git_mbedtls_stream_wrap)
-  set(_cp_ssh_wrap -Wl,--wrap=libssh2_init)
-  if(CP_LIBGIT2_STATIC_LINK MATCHES "mbedtls")
-    cp_libgit2_links(CP_LIBGIT2_LINKS_NO_TLS_INIT
-      "#include <git2.h>
-       extern \"C\" int __wrap_git_mbedtls_stream_global_init(void) { return 0; }
-       extern \"C\" int __wrap_git_mbedtls_stream_new(void**, const char*, const char*) { return -1; }
-       extern \"C\" int __wrap_git_mbedtls_stream_wrap(void**, void*, const char*) { return -1; }
-       int main() { return git_libgit2_init() < 0; }"
-      "${CP_LIBGIT2_STATIC_LINK}" ${_cp_tls_wrap})
-    set(CP_NO_TLS_INIT ${CP_LIBGIT2_LINKS_NO_TLS_INIT})
-  endif()
-  if(CP_LIBGIT2_STATIC_LINK MATCHES "ssh2")
-    cp_libgit2_links(CP_LIBGIT2_LINKS_NO_SSH_INIT
-      "#include <git2.h>
-       extern \"C\" int __wrap_libssh2_init(int) { return 0; }
-       int main() { return git_libgit2_init() < 0; }"
-      "${CP_LIBGIT2_STATIC_LINK}" ${_cp_ssh_wrap})
-    set(CP_NO_SSH_INIT ${CP_LIBGIT2_LINKS_NO_SSH_INIT})
-  endif()
-  # zlib's inflate offered to libdeflate first (src/git/inflate.cpp), where its archive is
-  # found and a program so wrapped links.
-  find_path(CP_LIBDEFLATE_INCLUDE_DIR libdeflate.h)
-  find_library(CP_LIBDEFLATE_ARCHIVE NAMES libdeflate.a)
-  set(_cp_inflate_wrap -Wl,--wrap=inflate)
-  if(CONTEXT_PACK_FAST_INFLATE AND CP_LIBDEFLATE_INCLUDE_DIR AND CP_LIBDEFLATE_ARCHIVE)
-    set(CP_CHECK_INCLUDES ${CP_LIBDEFLATE_INCLUDE_DIR})
-    cp_libgit2_links(CP_LIBGIT2_LINKS_FAST_INFLATE
-      "#include <git2.h>
-       #include <libdeflate.h>
-       #include <zlib.h>
-       extern \"C\" int __real_inflate(z_streamp, int);
-       extern \"C\" int __wrap_inflate(z_streamp s, int f) {
-         libdeflate_free_decompressor(libdeflate_alloc_decompressor());
-         return __real_inflate(s, f);
-       }
-       int main() { return git_libgit2_init() < 0; }"
-      "${CP_LIBGIT2_STATIC_LINK};${CP_LIBDEFLATE_ARCHIVE}" ${_cp_inflate_wrap})
-    unset(CP_CHECK_INCLUDES)
-    set(CP_FAST_INFLATE ${CP_LIBGIT2_LINKS_FAST_INFLATE})
-  endif()
-  # pthread_mutex_lock spinning before it sleeps (src/git/spin_locks.cpp), where the C
-  # library's mutex is glibc's and a program so wrapped links.
-  set(_cp_lock_wrap -Wl,--wrap=pthread_mutex_lock)
-  if(CONTEXT_PACK_SPIN_LOCKS)
-    cp_libgit2_links(CP_LIBGIT2_LINKS_SPIN_LOCKS
-      "#include <git2.h>
-       #include <pthread.h>
-       extern \"C\" int __real_pthread_mutex_lock(pthread_mutex_t*);
-       extern \"C\" int __wrap_pthread_mutex_lock(pthread_mutex_t* m) {
-         if (__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED) == 0 &&
-             pthread_mutex_trylock(m) == 0)
-           return 0;
-         return __real_pthread_mutex_lock(m);
-       }
-       int main() { return git_libgit2_init() < 0; }"
-      "${CP_LIBGIT2_STATIC_LINK}" ${_cp_lock_wrap})
-    set(CP_SPIN_LOCKS ${CP_LIBGIT2_LINKS_SPIN_LOCKS})
-  endif()
-  # Without the Kerberos libraries where no_gssapi.cpp answers all libgit2.a asks of GSSAPI;
-  # then without libssh2 and the OpenSSL it brings where no_ssh.cpp answers all it asks of
-  # libssh2.
-  set(_cp_gssapi_shim ${CMAKE_CURRENT_LIST_DIR}/../src/git/no_gssapi.cpp)
-  cp_libgit2_shim(CP_NO_GSSAPI cp_no_gssapi "gssapi" ${_cp_gssapi_shim} "")
-  set(_cp_taken "")
-  if(CP_NO_GSSAPI)
-    file(READ ${_cp_gssapi_shim} _cp_taken)
-  endif()
-  cp_libgit2_shim(CP_NO_SSH cp_no_ssh "(^-l|/lib)(ssh2|ssl|crypto)(\\.a|\\.so)?$"
-    ${CMAKE_CURRENT_LIST_DIR}/../src/git/no_ssh.cpp "${_cp_taken}")
-  target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBGIT2_STATIC_LINK}
-    $<$<BOOL:${CP_NO_GSSAPI}>:cp_no_gssapi> $<$<BOOL:${CP_NO_SSH}>:cp_no_ssh>
-    Threads::Threads ${CMAKE_DL_LIBS})
-  if(CP_NO_TLS_INIT)
-    target_link_options(cp_libgit2 INTERFACE ${_cp_tls_wrap})
-  endif()
-  if(CP_NO_SSH_INIT)
-    target_link_options(cp_libgit2 INTERFACE ${_cp_ssh_wrap})
-  endif()
-  if(CP_SPIN_LOCKS)
-    target_link_options(cp_libgit2 INTERFACE ${_cp_lock_wrap})
-  endif()
+  target_link_libraries(cp_libgit2 INTERFACE cp_xdiff)
+  set(_cp_linked "built here, static (${CP_LIBGIT2_DIR})")
   if(CP_FAST_INFLATE)
-    target_include_directories(cp_libgit2 SYSTEM INTERFACE ${CP_LIBDEFLATE_INCLUDE_DIR})
-    target_link_libraries(cp_libgit2 INTERFACE ${CP_LIBDEFLATE_ARCHIVE})
-    target_link_options(cp_libgit2 INTERFACE ${_cp_inflate_wrap})
+    string(APPEND _cp_linked ", whole objects inflated by libdeflate")
   endif()
 else()
-  set(_cp_linked "shared")
+  find_package(PkgConfig)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(LIBGIT2 libgit2>=1.5)
+  endif()
+  # Without pkg-config (vcpkg with MSVC), or where it knows no libgit2: git2.h and the library
+  # on CMake's search path (a toolchain file's, CMAKE_PREFIX_PATH), with the version from
+  # git2/version.h.
+  if(NOT LIBGIT2_FOUND)
+    find_path(CP_LIBGIT2_INCLUDE_DIR NAMES git2.h)
+    find_library(CP_LIBGIT2_LIBRARY NAMES git2 libgit2)
+    if(NOT CP_LIBGIT2_INCLUDE_DIR OR NOT CP_LIBGIT2_LIBRARY)
+      message(FATAL_ERROR "No libgit2 1.5 or later: pkg-config knows none (install libgit2-dev, "
+        "or brew install libgit2 pkg-config), and CMake's search path has no git2.h and git2 "
+        "library (give -DCMAKE_PREFIX_PATH=<libgit2's prefix> or vcpkg's toolchain file)")
+    endif()
+    file(STRINGS "${CP_LIBGIT2_INCLUDE_DIR}/git2/version.h" _cp_version_line
+      REGEX "^#define LIBGIT2_VERSION +\"[0-9.]+")
+    string(REGEX MATCH "[0-9]+\\.[0-9]+\\.[0-9]+" LIBGIT2_VERSION "${_cp_version_line}")
+    if(NOT LIBGIT2_VERSION OR LIBGIT2_VERSION VERSION_LESS 1.5)
+      message(FATAL_ERROR "libgit2 '${LIBGIT2_VERSION}' in ${CP_LIBGIT2_INCLUDE_DIR}: "
+        "context-pack needs 1.5 or later")
+    endif()
+    set(LIBGIT2_INCLUDE_DIRS ${CP_LIBGIT2_INCLUDE_DIR})
+    set(LIBGIT2_LINK_LIBRARIES ${CP_LIBGIT2_LIBRARY})
+  endif()
+  if(LIBGIT2_VERSION VERSION_GREATER_EQUAL 1.10)
+    message(WARNING "libgit2 ${LIBGIT2_VERSION}: context-pack is tested with libgit2 1.5 to 1.9")
+  endif()
+  target_include_directories(cp_libgit2 SYSTEM INTERFACE ${LIBGIT2_INCLUDE_DIRS})
+  target_compile_options(cp_libgit2 INTERFACE ${LIBGIT2_CFLAGS_OTHER})
   target_link_libraries(cp_libgit2 INTERFACE ${LIBGIT2_LINK_LIBRARIES} Threads::Threads)
   target_link_options(cp_libgit2 INTERFACE ${LIBGIT2_LDFLAGS_OTHER})
+  set(_cp_linked "the system's, shared")
 endif()
-target_compile_definitions(cp_libgit2 INTERFACE
-  CONTEXT_PACK_DIRECT_XDIFF=$<BOOL:${CP_DIRECT_XDIFF}>
-  CONTEXT_PACK_NO_TLS_INIT=$<BOOL:${CP_NO_TLS_INIT}>
-  CONTEXT_PACK_NO_SSH_INIT=$<BOOL:${CP_NO_SSH_INIT}>
-  CONTEXT_PACK_FAST_INFLATE=$<BOOL:${CP_FAST_INFLATE}>
-  CONTEXT_PACK_SPIN_LOCKS=$<BOOL:${CP_SPIN_LOCKS}>)
-if(CP_DIRECT_XDIFF)
-  set(_cp_hunks "the direct xdl_diff call")
-else()
-  set(_cp_hunks "libgit2's git_diff_buffers")
-endif()
-set(_cp_ca "")
-if(CP_NO_TLS_INIT)
-  string(APPEND _cp_ca ", no mbedTLS set-up")
-endif()
-if(CP_NO_SSH_INIT)
-  string(APPEND _cp_ca ", no libssh2 init")
-endif()
-if(CP_NO_GSSAPI)
-  string(APPEND _cp_ca ", no Kerberos libraries (src/git/no_gssapi.cpp)")
-endif()
-if(CP_NO_SSH)
-  string(APPEND _cp_ca ", no libssh2 or OpenSSL (src/git/no_ssh.cpp)")
-endif()
-if(CP_FAST_INFLATE)
-  string(APPEND _cp_ca ", inflate through libdeflate (src/git/inflate.cpp)")
-endif()
-if(CP_SPIN_LOCKS)
-  string(APPEND _cp_ca ", mutexes that spin before they sleep (src/git/spin_locks.cpp)")
-endif()
+
 # zlib, which src/git/object_store.cpp calls itself to read loose objects, as the interface
-# target cp_zlib: the archive a static libgit2 is already linked with, else the system's.
-find_package(ZLIB REQUIRED)
+# target cp_zlib: the archive the static libgit2 is linked with, else the system's.
 add_library(cp_zlib INTERFACE)
-if(CP_LIBGIT2_STATIC AND CP_LIB_z MATCHES "\\.a$")
-  target_link_libraries(cp_zlib INTERFACE ${CP_LIB_z})
+if(CP_LIBGIT2_STATIC AND CONTEXT_PACK_STATIC_RUNTIME)
+  target_link_libraries(cp_zlib INTERFACE ${CP_ARCHIVE_z})
 else()
+  find_package(ZLIB REQUIRED)
   target_link_libraries(cp_zlib INTERFACE ZLIB::ZLIB)
 endif()
 
-message(STATUS "libgit2 ${LIBGIT2_VERSION}: ${_cp_linked}; hunks through ${_cp_hunks}${_cp_ca}")
+if(CP_DIRECT_XDIFF)
+  set(CP_DIRECT_XDIFF_01 1)
+  set(_cp_hunks "xdiff called directly")
+else()
+  set(CP_DIRECT_XDIFF_01 0)
+  set(_cp_hunks "libgit2's git_diff_buffers")
+endif()
+message(STATUS "libgit2 ${LIBGIT2_VERSION}: ${_cp_linked}; hunks through ${_cp_hunks}")

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets everything up, builds the demo repository (fixtures/demo.sh) and prints its pack.
+# Sets up what the build needs, builds the binary alone (Release, no tests) on libgit2 built
+# here, builds the demo repository (fixtures/demo.sh) and prints its pack.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/build.sh" >/dev/null

@@ -7,7 +7,7 @@ set(common -S "${ROOT}" -DCONTEXT_PACK_TESTS=OFF -DCMAKE_DISABLE_FIND_PACKAGE_Pk
 
 execute_process(COMMAND ${CMAKE_COMMAND} ${common} -B "${BIN}/found"
   RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT status EQUAL 0 OR NOT out MATCHES "libgit2 1\\.[0-9]+\\.[0-9]+: shared; hunks through")
+if(NOT status EQUAL 0 OR NOT out MATCHES "libgit2 1\\.[0-9]+\\.[0-9]+: the system.s, shared; hunks through")
   message(FATAL_ERROR "without pkg-config, the configure did not take a shared libgit2 "
     "(status ${status}):\n${out}\n${err}")
 endif()

@@ -7,50 +7,11 @@
 #include <cstring>
 
 #include "context_pack/core/text.hpp"
+#include "context_pack/git/build_config.hpp"
 #include "context_pack/sys/fs.hpp"
 #include "libgit2.hpp"
-
 #if CONTEXT_PACK_DIRECT_XDIFF
-// libgit2's bundled xdiff (git's own), called directly for line hunks where the build allows
-// (cmake/Libgit2.cmake: a static libgit2.a that holds the symbol, which libgit2.so does not
-// export): git_diff_buffers runs the same xdl_diff but first hashes both buffers with SHA-1 to
-// tell whether they are equal, a fifth of a large run's instructions. These are the types of
-// src/libgit2/xdiff/xdiff.h, field for field, which is the same file from libgit2 1.5 to 1.9;
-// another version takes the public API until they are checked against its own.
-#if LIBGIT2_VER_MAJOR != 1 || LIBGIT2_VER_MINOR < 5 || LIBGIT2_VER_MINOR > 9
-#error "the direct xdiff call declares libgit2 1.5 to 1.9's xdiff.h: check this version's"
-#endif
-extern "C" {
-struct XdiffMmfile {
-    char* ptr;
-    long size;
-};
-struct XdiffParam {
-    unsigned long flags;
-    void** ignore_regex;
-    size_t ignore_regex_nr;
-    char** anchors;
-    size_t anchors_nr;
-};
-struct XdiffEmitCallback {
-    void* priv;
-    int (*out_hunk)(void*, long, long, long, long, const char*, long);
-    int (*out_line)(void*, XdiffMmfile*, int);
-};
-struct XdiffEmitConf {
-    long ctxlen;
-    long interhunkctxlen;
-    unsigned long flags;
-    long (*find_func)(const char*, long, char*, long, void*);
-    void* find_func_priv;
-    int (*hunk_func)(long old_at, long old_count, long new_at, long new_count, void* priv);
-};
-int xdl_diff(XdiffMmfile* old_file, XdiffMmfile* new_file, const XdiffParam* param,
-             const XdiffEmitConf* conf, XdiffEmitCallback* callback);
-}
-namespace {
-constexpr unsigned long kXdfIndentHeuristic = 1ul << 23;  // XDF_INDENT_HEURISTIC
-}  // namespace
+#include "xdiff_hunks.h"
 #endif
 
 namespace {
@@ -78,27 +39,19 @@ void trim_common_tail(std::string_view& a, std::string_view& b) {
 }
 
 #if CONTEXT_PACK_DIRECT_XDIFF
-// Myers, with the indent heuristic unless asked otherwise, -U0: xdl_diff itself.
+// xdiff itself (xdiff_hunks.h), with the indent heuristic unless asked otherwise, -U0.
 Result<Hunks> direct_xdiff(std::string_view a, std::string_view b, const std::string& path,
                            bool indent_heuristic = true) {
     Hunks out;
-    XdiffMmfile old_file{const_cast<char*>(a.data()), long(a.size())};
-    XdiffMmfile new_file{const_cast<char*>(b.data()), long(b.size())};
-    XdiffParam param{};
-    // git diff's default, as GIT_DIFF_INDENT_HEURISTIC; git log -L's diffs have no flags.
-    param.flags = indent_heuristic ? kXdfIndentHeuristic : 0;
-    XdiffEmitConf conf{};  // -U0: no context, hunks never joined across unchanged lines
-    conf.hunk_func = [](long old_at, long old_count, long new_at, long new_count, void* to) -> int {
+    auto on_hunk = [](long old_at, long old_count, long new_at, long new_count, void* to) -> int {
         // 0-based first lines as xdiff counts them; a hunk header (and libgit2's hunks) names
         // the line before an empty side.
-        auto& hunks = static_cast<Hunks*>(to)->hunks;
-        hunks.push_back({old_count ? old_at + 1 : old_at, old_count,
-                         new_count ? new_at + 1 : new_at, new_count});
+        static_cast<Hunks*>(to)->hunks.push_back({old_count ? old_at + 1 : old_at, old_count,
+                                                  new_count ? new_at + 1 : new_at, new_count});
         return 0;
     };
-    XdiffEmitCallback callback{};
-    callback.priv = &out;
-    if (xdl_diff(&old_file, &new_file, &param, &conf, &callback) < 0)
+    if (cp_xdiff_hunks(a.data(), long(a.size()), b.data(), long(b.size()), indent_heuristic,
+                       on_hunk, &out) < 0)
         return Error{fmt::format("cannot diff {}: out of memory", path)};
     return out;
 }

@@ -1,5 +1,4 @@
-// The error funnel, the library's setup (with the network set-up it skips) and the deleters of the
-// public handles.
+// The error funnel, the library's setup and the deleters of the public handles.
 #include "libgit2.hpp"
 
 #include <fmt/format.h>
@@ -12,47 +11,6 @@
 
 #include "context_pack/core/text.hpp"
 #include "context_pack/sys/fs.hpp"
-
-// libgit2's init sets up what its network transports need, for a tool that never opens a
-// network connection: mbedTLS for HTTPS (a ctr_drbg seeded through HAVEGE's entropy walk, and
-// the system's whole CA bundle parsed, about 140 certificates: 3.5 ms and 55 million
-// instructions), and libssh2, which initialises OpenSSL. Where libgit2 and those libraries are
-// linked statically, the link wraps them (-Wl,--wrap=..., cmake/Libgit2.cmake), so that
-// libgit2's calls land here instead:
-// - git_mbedtls_stream_global_init sets up nothing, and making a TLS stream fails with the
-//   reason: a TLS connection is refused, never attempted with a half-made configuration.
-// - libssh2_init does nothing: libssh2 initialises itself before its first session
-//   (_libssh2_init_if_needed), and its exit does nothing when it was never initialised.
-//
-// They live beside init_library, so that the link always takes them: a member of libcp_git.a
-// that only libgit2.a refers to would be left out, as the linker reads libgit2.a after it.
-namespace {
-int network_inits_skipped = 0;
-}
-#if CONTEXT_PACK_NO_TLS_INIT
-extern "C" int __wrap_git_mbedtls_stream_global_init(void) {
-    ++network_inits_skipped;
-    return 0;
-}
-static int no_tls_stream(void** out) {
-    *out = nullptr;
-    git_error_set_str(GIT_ERROR_SSL, "context-pack opens no network connection");
-    return -1;
-}
-extern "C" int __wrap_git_mbedtls_stream_new(void** out, const char* /*host*/,
-                                             const char* /*port*/) {
-    return no_tls_stream(out);
-}
-extern "C" int __wrap_git_mbedtls_stream_wrap(void** out, void* /*in*/, const char* /*host*/) {
-    return no_tls_stream(out);
-}
-#endif
-#if CONTEXT_PACK_NO_SSH_INIT
-extern "C" int __wrap_libssh2_init(int /*flags*/) {
-    ++network_inits_skipped;
-    return 0;
-}
-#endif
 
 namespace cp::git {
 
@@ -218,10 +176,6 @@ Result<Unit> read_commit_tree(const Repository& repo, const std::string& commit_
                           "of commit " + text::short_oid(commit_hex))
             .error;
     return Unit{};
-}
-
-int network_inits_skipped_count() {
-    return network_inits_skipped;
 }
 
 void RepoDeleter::operator()(git_repository* repo) const {

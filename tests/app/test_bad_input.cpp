@@ -64,7 +64,7 @@ void bad_base(const Simple& s, const std::string& rev, const std::string& reason
 TEST_CASE("bad input table and tests list the same rows") {
     std::set<std::string> documented, tested;
     std::regex row(R"(^\| (B\d\d) \|)");
-    std::istringstream doc(slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/docs/bad-input.md"));
+    std::istringstream doc(slurp(cptest::source_dir() + "/docs/bad-input.md"));
     for (std::string line; std::getline(doc, line);) {
         std::smatch m;
         if (std::regex_search(line, m, row)) documented.insert(m[1]);
@@ -72,7 +72,7 @@ TEST_CASE("bad input table and tests list the same rows") {
     // The rows' tests are in this file and in the other test files of the front ends.
     std::regex test(R"(TEST_CASE\("bad input (B\d\d):)");
     for (const auto& file :
-         std::filesystem::directory_iterator(std::string(CONTEXT_PACK_SOURCE_DIR) + "/tests/app")) {
+         std::filesystem::directory_iterator(cptest::source_dir() + "/tests/app")) {
         auto source = slurp(file.path().string());
         for (std::sregex_iterator it(source.begin(), source.end(), test), end; it != end; ++it)
             tested.insert((*it)[1]);

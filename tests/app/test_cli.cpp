@@ -145,7 +145,7 @@ TEST_CASE("several spec files, .jsonl and stdin make one report in input order")
 TEST_CASE("option C picks the repository and spec paths stay relative to the caller") {
     Drifted d;
     auto path = d.spec("p.json", d.ok_spec());
-    auto o = cptest::sh("cd " + q(d.specs.path()) + " && " + q(CONTEXT_PACK_BINARY) + " -C " +
+    auto o = cptest::sh("cd " + q(d.specs.path()) + " && " + q(cptest::binary()) + " -C " +
                         q(d.repo.dir()) + " p.json");
     INFO(o.err);
     CHECK(o.status == 0);

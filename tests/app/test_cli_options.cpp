@@ -39,12 +39,12 @@ struct Plan {
         return cptest::sh("cd " + q(repo.dir()) +
                           " && env -u NO_COLOR -u CLICOLOR_FORCE -u FORCE_COLOR "
                           "-u GIT_PAGER_IN_USE TERM=xterm " +
-                          env + " " + q(CONTEXT_PACK_BINARY) + " " + args);
+                          env + " " + q(cptest::binary()) + " " + args);
     }
     // Runs a command the pack printed, as a reader would paste it.
     cptest::Output follow(const std::string& command) const {
         REQUIRE(command.starts_with("context-pack "));
-        return cptest::sh("cd " + q(repo.dir()) + " && NO_COLOR=1 " + q(CONTEXT_PACK_BINARY) +
+        return cptest::sh("cd " + q(repo.dir()) + " && NO_COLOR=1 " + q(cptest::binary()) +
                           command.substr(std::string("context-pack").size()));
     }
 };
@@ -257,7 +257,7 @@ TEST_CASE("a batch shows its progress on stderr only when stderr is a terminal")
     CHECK(quiet.status == 0);
     CHECK(quiet.err.empty());
     // On a terminal; standard output still goes to /dev/null.
-    auto shown = cptest::sh_on_terminal("cd " + q(p.repo.dir()) + " && " + q(CONTEXT_PACK_BINARY) +
+    auto shown = cptest::sh_on_terminal("cd " + q(p.repo.dir()) + " && " + q(cptest::binary()) +
                                         " --table plan.json two.json >/dev/null");
     INFO(shown.out);
     CHECK(shown.status == 0);

@@ -27,7 +27,7 @@ const std::string& fixture_dir(const std::string& script) {
     auto& dir = built[script];
     if (!dir) {
         dir = std::make_unique<cptest::TempDir>();
-        auto o = cptest::sh(cptest::q(std::string(CONTEXT_PACK_SOURCE_DIR) + "/" + script) + " " +
+        auto o = cptest::sh(cptest::q(cptest::source_dir() + "/" + script) + " " +
                             cptest::q(dir->path()));
         INFO(o.err);
         REQUIRE(o.status == 0);
@@ -45,7 +45,7 @@ void check_golden(const Golden& g) {
     const char* regenerate = std::getenv("CONTEXT_PACK_REGENERATE");
     for (auto [name, got] : {std::pair{g.name, &o.out}, std::pair{g.err_name, &o.err}}) {
         if (!name) continue;
-        auto path = std::string(CONTEXT_PACK_SOURCE_DIR) + "/tests/golden/" + name;
+        auto path = cptest::source_dir() + "/tests/golden/" + name;
         if (regenerate && *regenerate && std::string(regenerate) != "0") {
             std::ofstream(path, std::ios::binary) << *got;
             WARN("regenerated " << path);
@@ -95,7 +95,7 @@ TEST_CASE("golden: caps, cuts, merged and deleted windows, CRLF, long lines, bin
 TEST_CASE("golden: the README shows real output of the three uses") {
     // Each "<!-- golden: NAME -->" in the README is followed by a fenced block that must be
     // tests/golden/NAME; CONTEXT_PACK_REGENERATE=1 rewrites the blocks from the files.
-    const std::string readme_path = std::string(CONTEXT_PACK_SOURCE_DIR) + "/README.md";
+    const std::string readme_path = cptest::source_dir() + "/README.md";
     auto readme = slurp(readme_path);
     const std::string marker = "<!-- golden: ";
     std::size_t blocks = 0;
@@ -105,7 +105,7 @@ TEST_CASE("golden: the README shows real output of the three uses") {
         auto open = readme.find("```\n", name_end);
         auto close = readme.find("```", open + 4);
         REQUIRE(close != std::string::npos);
-        auto golden = slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/tests/golden/" + name);
+        auto golden = slurp(cptest::source_dir() + "/tests/golden/" + name);
         REQUIRE_FALSE(golden.empty());
         const char* regenerate = std::getenv("CONTEXT_PACK_REGENERATE");
         if (regenerate && *regenerate && std::string(regenerate) != "0")

@@ -127,7 +127,7 @@ TEST_CASE("signals and pipes: a closed pipe ends quietly, SIGINT exits 130") {
     repo.write("a.c", big);
     auto base = repo.commit();
     auto piped =
-        cptest::sh("cd " + q(repo.dir()) + " && " + q(CONTEXT_PACK_BINARY) +
+        cptest::sh("cd " + q(repo.dir()) + " && " + q(cptest::binary()) +
                    " --max-lines 100000 --base " + base + " --anchor a.c:1-2999 | head -1");
     CHECK(piped.status == 0);
     CHECK(piped.err.empty());  // no "broken pipe" complaint
@@ -143,7 +143,7 @@ TEST_CASE("signals and pipes: a closed pipe ends quietly, SIGINT exits 130") {
     cptest::TempDir io;
     auto fifo = io.path() + "/spec", pid = io.path() + "/pid";
     const std::string tool = "sh -c 'echo $$ > \"$1\"; exec \"$2\" - < \"$3\"' sh " + q(pid) + " " +
-                             q(CONTEXT_PACK_BINARY) + " " + q(fifo);
+                             q(cptest::binary()) + " " + q(fifo);
     const std::string interrupt = "{ until [ -s " + q(pid) + " ]; do sleep 0.1; done; sleep 0.3; " +
                                   "kill -INT \"$(cat " + q(pid) + ")\"; }";
     auto interrupted = cptest::sh("mkfifo " + q(fifo) + " && cd " + q(repo.dir()) +

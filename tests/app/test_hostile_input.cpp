@@ -39,8 +39,8 @@ struct Simple {
     }
     // The binary in the repository, with the limit (status 124 when it hangs).
     Output run(const std::string& args, const std::string& input = "") const {
-        return cptest::sh("cd " + q(repo.dir()) + " && " + q(CONTEXT_PACK_BINARY) + " " + args,
-                          input, kLimit);
+        return cptest::sh("cd " + q(repo.dir()) + " && " + q(cptest::binary()) + " " + args, input,
+                          kLimit);
     }
 };
 
@@ -56,8 +56,7 @@ std::string call(int id, const Json& arguments) {
 // reads only inside the directory it was started in (its client declares no roots), so each
 // test starts it where its spec files are.
 Output mcp_in(const std::string& dir, const std::string& input) {
-    return cptest::sh("cd " + q(dir) + " && cat | " + q(CONTEXT_PACK_BINARY) + " mcp", input,
-                      kLimit);
+    return cptest::sh("cd " + q(dir) + " && cat | " + q(cptest::binary()) + " mcp", input, kLimit);
 }
 
 // The server's replies, one JSON value a line of `out`.
@@ -187,7 +186,7 @@ TEST_CASE("bad input B43: /dev/stdin, /dev/fd/0 and /dev/zero as spec") {
     usage_error(s.run("/dev/zero"), "spec /dev/zero is a character device, not a regular file");
     // Through a pipe it is refused; redirected from a regular file it would be read.
     usage_error(
-        cptest::sh("cd " + q(s.repo.dir()) + " && cat | " + q(CONTEXT_PACK_BINARY) + " /dev/stdin",
+        cptest::sh("cd " + q(s.repo.dir()) + " && cat | " + q(cptest::binary()) + " /dev/stdin",
                    "{}", kLimit),
         "spec /dev/stdin is a pipe or FIFO");
 
@@ -281,7 +280,7 @@ TEST_CASE("bad input B46: a closed pipe with SIGPIPE ignored") {
         spec["reads"].push_back({{"location", {{"path", "a.c"}, {"line", 1}}}});
     std::ofstream(dir.path() + "/many.json") << spec.dump();
     auto o =
-        cptest::sh("cd " + q(s.repo.dir()) + " && { trap '' PIPE; " + q(CONTEXT_PACK_BINARY) +
+        cptest::sh("cd " + q(s.repo.dir()) + " && { trap '' PIPE; " + q(cptest::binary()) +
                        " --table " + q(dir.path() + "/many.json") + " 2>" + q(dir.path() + "/err") +
                        "; echo $? > " + q(dir.path() + "/status") + "; } | head -c 1 > /dev/null",
                    "", kLimit);

@@ -175,7 +175,7 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     // The spec's object form is docs/spec.schema.json itself, compiled in at build time, less
     // the keys of a schema document; then its string form.
     REQUIRE(props["spec"]["anyOf"].size() == 2);
-    Json file = Json::parse(cptest::slurp(CONTEXT_PACK_SOURCE_DIR "/docs/spec.schema.json"));
+    Json file = Json::parse(cptest::slurp(cptest::source_dir() + "/docs/spec.schema.json"));
     CHECK(file["$schema"] == "https://json-schema.org/draft/2020-12/schema");
     file.erase("$schema");
     file.erase("$id");

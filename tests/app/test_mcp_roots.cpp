@@ -133,7 +133,7 @@ Session serve(const std::vector<std::string>& messages) {
 // limit (status 124 when it hangs).
 Session serve_in(const std::string& dir, const std::vector<std::string>& messages,
                  const std::string& env = "") {
-    auto o = cptest::sh("cd " + q(dir) + " && " + env + " " + q(CONTEXT_PACK_BINARY) + " mcp",
+    auto o = cptest::sh("cd " + q(dir) + " && " + env + " " + q(cptest::binary()) + " mcp",
                         joined(messages), std::chrono::seconds(20));
     return parse(o.status, o.out, o.err);
 }

@@ -18,7 +18,7 @@ namespace {
 
 // context-pack run in `dir` with `env` ("NAME=value ...", already quoted) for it alone.
 Output with_env(const std::string& dir, const std::string& env, const std::string& args) {
-    return sh("cd " + q(dir) + " && env " + env + " " + q(CONTEXT_PACK_BINARY) + " " + args);
+    return sh("cd " + q(dir) + " && env " + env + " " + q(cptest::binary()) + " " + args);
 }
 
 // A working tree whose git dir is elsewhere (git init --separate-git-dir), a commit with

@@ -38,7 +38,7 @@ struct Fixture {
     }
     void fifo(const std::string& path) const { ::mkfifo(path.c_str(), 0600); }
     Output run(const std::string& args) const {
-        return cptest::sh("cd " + q(repo.dir()) + " && " + q(CONTEXT_PACK_BINARY) +
+        return cptest::sh("cd " + q(repo.dir()) + " && " + q(cptest::binary()) +
                               " --table --base " + base + " " + args,
                           "", std::chrono::seconds(20));
     }

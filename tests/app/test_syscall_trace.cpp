@@ -296,7 +296,7 @@ TEST_CASE("bad input B75: every mode, traced, in a repository of links out") {
             INFO("mode: " << mode
                           << (side_files ? ", with links as .gitattributes and .gitignore" : ""));
             auto run = traced(h.repo.dir(), h.home.path(),
-                              q(CONTEXT_PACK_BINARY) + " " + mode + " --base " + h.base +
+                              q(cptest::binary()) + " " + mode + " --base " + h.base +
                                   " --anchor a.c:2-4@L3 --anchor sub/b.c:1@widget --anchor gone.c:1"
                                   " --anchor top.c:1 --anchor linked/x.c:1 --anchor new.c:1",
                               "", side_files ? 2 : 1);
@@ -335,7 +335,7 @@ TEST_CASE("bad input B76: the MCP server, traced, asked for paths outside") {
         call(4, "{\"spec\":\"../../../../../../../.." + out + "/plan.json\"}") +
         call(5, "{\"spec\":" + spec + ",\"repo\":\"" + out + "\"}") +
         call(6, "{\"spec\":\"/etc/passwd\"}");
-    auto run = traced(h.repo.dir(), h.home.path(), q(CONTEXT_PACK_BINARY) + " mcp", input);
+    auto run = traced(h.repo.dir(), h.home.path(), q(cptest::binary()) + " mcp", input);
     check_clean(run.log, real(h.repo.dir()), allowed);
     // The calls inside answer with a pack; each one that names a place outside is refused.
     std::istringstream replies(run.out);

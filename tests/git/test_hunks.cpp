@@ -311,8 +311,8 @@ TEST_CASE("the direct xdiff call and libgit2's public API give the same hunks", 
     for (const char* script : {"fixtures/demo.sh", "tests/fixtures/edges.sh"}) {
         INFO("fixture " << script);
         TempDir dir;
-        Output made = sh(q(std::string(CONTEXT_PACK_SOURCE_DIR) + "/" + script) + " " +
-                         q(dir.path()) + " >/dev/null");
+        Output made =
+            sh(q(cptest::source_dir() + "/" + script) + " " + q(dir.path()) + " >/dev/null");
         INFO(made.err);
         REQUIRE(made.status == 0);
         const std::string repo_dir = dir.path() + "/repo";

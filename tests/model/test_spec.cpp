@@ -131,8 +131,8 @@ TEST_CASE("docs/spec.schema.json describes exactly the keys the parser reads") {
     // The schema's properties at each place are the parser's keys there (was and repin, which
     // --repin writes, included). tests/schema/spec.mjs checks the schema's types against the
     // parser.
-    auto schema = nlohmann::json::parse(
-        cptest::slurp(std::string(CONTEXT_PACK_SOURCE_DIR) + "/docs/spec.schema.json"));
+    auto schema =
+        nlohmann::json::parse(cptest::slurp(cptest::source_dir() + "/docs/spec.schema.json"));
     auto described = [](const nlohmann::json& object) {
         std::vector<std::string> keys;
         for (const auto& item : object.at("properties").items()) keys.push_back(item.key());

@@ -338,7 +338,7 @@ std::string numbered(int n, const std::string& prefix) {
 }
 
 Output context_pack(const std::string& dir, const std::string& args, const std::string& input) {
-    return sh("cd " + q(dir) + " && " + q(CONTEXT_PACK_BINARY) + " " + args, input);
+    return sh("cd " + q(dir) + " && " + q(cptest::binary()) + " " + args, input);
 }
 
 }  // namespace cptest

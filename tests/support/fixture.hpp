@@ -50,6 +50,11 @@ void set_times(const std::string& path, std::time_t seconds);
 // A file's bytes; empty when it cannot be read.
 std::string slurp(const std::string& path);
 
+// The context-pack binary under test, and the checkout it was built from (support/paths.cpp,
+// the one file that the build's paths are compiled into).
+std::string binary();
+std::string source_dir();
+
 // Quotes one word for the shell.
 std::string q(const std::string& word);
 

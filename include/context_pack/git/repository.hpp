@@ -348,15 +348,6 @@ class Repository {
     Settings settings_;
 };
 
-// How many of libgit2's network set-ups its init skipped (mbedTLS's, libssh2's; see
-// src/git/libgit2.cpp), once a repository was opened: where libgit2 and those libraries are
-// linked statically the link wraps them; 0 in every other build.
-int network_inits_skipped_count();
-
-// How many zlib streams of objects libdeflate inflated whole, where the link wraps zlib's
-// inflate (src/git/inflate.cpp); 0 in every other build.
-std::uint64_t streams_inflated_whole();
-
 // libgit2's version, as "1.5.1".
 std::string library_version();
 
