@@ -116,7 +116,8 @@ function(cp_build_libgit2)
   if(EXISTS "${dir}/install/built-${key}")
     return()
   endif()
-  message(STATUS "Building libgit2 ${version} from ${source} into ${dir} (key ${key})")
+  message(NOTICE "Building libgit2 ${version} from ${source} into ${dir} (once for this key, "
+    "${key}: about a minute)")
   string(TIMESTAMP started "%s")
   file(REMOVE_RECURSE "${dir}")
   file(MAKE_DIRECTORY "${dir}")
@@ -160,7 +161,7 @@ function(cp_build_libgit2)
   file(TOUCH "${dir}/install/built-${key}")
   string(TIMESTAMP ended "%s")
   math(EXPR took "${ended} - ${started}")
-  message(STATUS "Built libgit2 ${version} in ${took} s")
+  message(NOTICE "Built libgit2 ${version} in ${took} s")
 endfunction()
 
 if(CP_LIBGIT2_STATIC)
@@ -174,15 +175,20 @@ if(CP_LIBGIT2_STATIC)
   set(install ${CP_LIBGIT2_DIR}/install)
   target_include_directories(cp_libgit2 SYSTEM INTERFACE ${install}/include)
   # What libgit2.a calls, as it was configured above. With CONTEXT_PACK_STATIC_RUNTIME (the
-  # build from source), zlib and libdeflate are linked in from their archives; else (the
-  # Debian package) they stay the system's shared libraries.
+  # build from source) and on Windows (an .exe that runs alone), zlib and libdeflate are
+  # linked in from their archives; else (the Debian package) they stay the system's shared
+  # libraries.
+  set(CP_ZLIB_ARCHIVE OFF)
+  if(CONTEXT_PACK_STATIC_RUNTIME OR WIN32)
+    set(CP_ZLIB_ARCHIVE ON)
+  endif()
   cp_find_archive(http_parser http_parser libhttp-parser-dev)
   set(libraries ${install}/lib/libgit2.a ${http_parser})
   if(WIN32)
     cp_find_archive(pcre2 pcre2-8 "PCRE2 (scripts/windows-build.sh builds it)")
     list(APPEND libraries ${pcre2})
   endif()
-  if(CONTEXT_PACK_STATIC_RUNTIME)
+  if(CP_ZLIB_ARCHIVE)
     cp_find_archive(zlib z zlib1g-dev)
     list(APPEND libraries ${zlib})
   else()
@@ -207,7 +213,9 @@ if(CP_LIBGIT2_STATIC)
   add_library(cp_xdiff STATIC ${PROJECT_SOURCE_DIR}/src/git/xdiff_hunks.c)
   target_include_directories(cp_xdiff SYSTEM PRIVATE ${CP_LIBGIT2_DIR}/src/deps/xdiff
     ${CP_LIBGIT2_DIR}/src/src/util ${CP_LIBGIT2_DIR}/build/src/util ${install}/include)
-  if(WIN32)
+  if(WIN32)  # xdiff's header includes libgit2's regex header, PCRE2's there
+    find_path(CP_PCRE2_INCLUDE_DIR pcre2.h REQUIRED)
+    target_include_directories(cp_xdiff SYSTEM PRIVATE ${CP_PCRE2_INCLUDE_DIR})
     target_compile_definitions(cp_xdiff PRIVATE PCRE2_STATIC)
   endif()
   target_link_libraries(cp_libgit2 INTERFACE cp_xdiff)
@@ -254,7 +262,7 @@ endif()
 # zlib, which src/git/object_store.cpp calls itself to read loose objects, as the interface
 # target cp_zlib: the archive the static libgit2 is linked with, else the system's.
 add_library(cp_zlib INTERFACE)
-if(CP_LIBGIT2_STATIC AND CONTEXT_PACK_STATIC_RUNTIME)
+if(CP_LIBGIT2_STATIC AND CP_ZLIB_ARCHIVE)
   target_link_libraries(cp_zlib INTERFACE ${CP_ARCHIVE_z})
 else()
   find_package(ZLIB REQUIRED)

@@ -2,10 +2,16 @@
 # Builds the Debian package of context-pack for the Debian release it runs on and prints its
 # path.
 #   scripts/package.sh [cmake -D options...]
-# The binary links that release's shared libgit2 (CONTEXT_PACK_LIBGIT2_LINK=shared), as
-# Debian policy asks, and is built Release with dpkg-buildflags' hardening flags into
-# build-deb/ (CONTEXT_PACK_DEB_BUILD replaces it), installed there with `cmake --install
-# --strip`, and packed with dpkg-deb as root-owned files. Depends comes from dpkg-shlibdeps;
+# The binary links libgit2 1.9 built here from Debian 13's own source package, as the build
+# from source does (scripts/libgit2-source.sh, cmake/Libgit2.cmake): without its network
+# transports, whose set-up at start (a TLS library parsing the system's CA bundle) and 20-odd
+# shared libraries made a small job cost twice the git CLI's time; with our two patches. It is
+# declared with Static-Built-Using (libgit2's and http-parser's source versions), as Debian
+# declares the libraries built into its Go and Rust programs; everything else (the C++
+# runtime, zlib, libdeflate) stays the release's shared libraries (docs/design.md). It is
+# built Release with dpkg-buildflags' hardening flags (libgit2 too) into build-deb/
+# (CONTEXT_PACK_DEB_BUILD replaces it), installed there with `cmake --install --strip`, and
+# packed with dpkg-deb as root-owned files. Depends comes from dpkg-shlibdeps;
 # the package's files beside the install: /usr/share/doc/context-pack/copyright (DEP-5, the
 # MIT text of LICENSE), changelog.gz (packaging/changelog, whose version must be the
 # project's), man pages compressed with gzip -9n. Installs dpkg-dev when missing.
@@ -13,6 +19,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh" dpkg-dev
+source=$("$root/scripts/libgit2-source.sh")
 
 dir=${CONTEXT_PACK_DEB_BUILD:-$root/build-deb}
 version=$(sed -n 's/^project(context-pack VERSION \([0-9.]*\) .*/\1/p' "$root/CMakeLists.txt")
@@ -29,8 +36,16 @@ flags() {
     DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get "$1" |
         tr ' ' '\n' | grep -v -e '^-g$' -e '^-O2$' -e '^-ffile-prefix-map=' | tr '\n' ' '
 }
+launcher=()
+if command -v ccache >/dev/null 2>&1; then  # as scripts/build.sh
+    export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
-    -DCONTEXT_PACK_LIBGIT2_LINK=shared \
+    ${launcher[@]+"${launcher[@]}"} \
+    -DCONTEXT_PACK_LIBGIT2_LINK=static -DCONTEXT_PACK_LIBGIT2_SOURCE="$source" \
+    -DCONTEXT_PACK_STATIC_RUNTIME=OFF -DCONTEXT_PACK_TESTS=OFF \
+    -DCMAKE_C_FLAGS="$(flags CPPFLAGS)$(flags CFLAGS)" \
     -DCMAKE_CXX_FLAGS="$(flags CPPFLAGS)$(flags CXXFLAGS)" \
     -DCMAKE_EXE_LINKER_FLAGS="$(flags LDFLAGS)" "$@" >/dev/null
 cmake --build "$dir" -j"${CONTEXT_PACK_JOBS:-$(nproc)}" --target context-pack >&2
@@ -71,12 +86,18 @@ printf 'Source: context-pack\n\nPackage: context-pack\nArchitecture: any\n' > "$
 depends=$(cd "$work" && dpkg-shlibdeps -O "$stage/usr/bin/context-pack" |
     sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "package.sh: dpkg-shlibdeps computed no Depends" >&2; exit 1; }
+# The source packages built into the binary: libgit2 (the version of the source built) and
+# the http-parser whose archive it links.
+libgit2_version=$(cat "$source/debian-version")
+http_parser_version=$(dpkg-query -W -f='${source:Version}' libhttp-parser-dev)
+static_built_using="libgit2 (= $libgit2_version), http-parser (= $http_parser_version)"
 
 mkdir -p "$stage/DEBIAN"
 (cd "$stage" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) > "$stage/DEBIAN/md5sums"
 size=$(du -sk --apparent-size "$stage/usr" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" \
-    -e "s/@DEPENDS@/$depends/" "$root/packaging/control.in" > "$stage/DEBIAN/control"
+    -e "s/@DEPENDS@/$depends/" -e "s/@STATIC_BUILT_USING@/$static_built_using/" \
+    "$root/packaging/control.in" > "$stage/DEBIAN/control"
 chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
 
 deb=$dir/context-pack_${version}_${arch}.deb

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Cross-builds build-windows/context-pack.exe with mingw-w64 from Debian's packages.
 #   scripts/windows-build.sh [--fresh] [--deps-only]
-# libgit2 is cross-built as a static archive from Debian's own source package of it (the
-# release this machine runs), and so are the two dependencies its +ds source leaves out of
-# deps/: PCRE2 (libgit2's regex backend) and http-parser, each from its own Debian source
-# package. zlib is Debian's libz-mingw-w64-dev. HTTPS, SSH, NTLM and GSSAPI are left out: the
-# tool never connects. fmt is used header-only (FMT_HEADER_ONLY), CLI11 and nlohmann/json are
+# libgit2 is the one every build from source takes: 1.9 from Debian 13's source package
+# (scripts/libgit2-source.sh), built statically by cmake/Libgit2.cmake with this cross
+# toolchain and without HTTPS, SSH, NTLM or GSSAPI (the tool never connects). The two
+# dependencies its +ds source leaves out of deps/ are cross-built here first, each from its own
+# Debian source package: PCRE2 (libgit2's regex backend on Windows) and http-parser. zlib is
+# Debian's libz-mingw-w64-dev. fmt is used header-only (FMT_HEADER_ONLY), CLI11 and nlohmann/json are
 # header-only; their headers are Debian's -dev packages' own, copied into the prefix so that
 # the cross build never sees /usr/include.
 # The sources come with `apt-get source` through a deb-src line for the Debian archive this
@@ -33,7 +34,7 @@ packages=(g++-mingw-w64-x86-64-posix libz-mingw-w64-dev dpkg-dev cmake make pkg-
 "$checkout/scripts/install-deps.sh" "${packages[@]}"
 
 # The recipe's version: change it when the way the dependencies are built changes.
-recipe=1
+recipe=2
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:?no release codename in /etc/os-release}")
 mirror=${CONTEXT_PACK_DEBIAN_MIRROR:-$("$checkout/scripts/debian-mirror.sh")}
 key=$({ echo "$recipe" "$suite" "$mirror"
@@ -83,7 +84,7 @@ fetch_sources() {
                 -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt" -o APT::Sandbox::User=root
                 -o 'Acquire::Retries=3')
     apt-get "${opts[@]}" -qq update
-    (cd "$top/src" && apt-get "${opts[@]}" -qq source libgit2 pcre2 http-parser >/dev/null 2>&1)
+    (cd "$top/src" && apt-get "${opts[@]}" -qq source pcre2 http-parser >/dev/null 2>&1)
     ls -d "$top"/src/*/ >&2
 }
 
@@ -112,15 +113,6 @@ build_http_parser() {
         -o "$top/build-http-parser/http_parser.o"
     "$triple-ar" rcs "$prefix/lib/libhttp_parser.a" "$top/build-http-parser/http_parser.o"
     cp "$src/http_parser.h" "$prefix/include/"
-}
-
-build_libgit2() {
-    # PCRE2_STATIC: the archive's symbols are not dllimport'ed.
-    cross_cmake "$(echo "$top"/src/libgit2-*/)" "$top/build-libgit2" -DBUILD_TESTS=OFF \
-        -DBUILD_CLI=OFF -DBUILD_EXAMPLES=OFF -DUSE_HTTPS=OFF -DUSE_SSH=OFF -DUSE_NTLMCLIENT=OFF \
-        -DUSE_GSSAPI=OFF -DUSE_WINHTTP=OFF -DUSE_BUNDLED_ZLIB=OFF -DREGEX_BACKEND=pcre2 \
-        -DUSE_HTTP_PARSER=system -DUSE_SHA1=CollisionDetection -DUSE_SHA256=Builtin \
-        -DSTATIC_CRT=OFF -DCMAKE_C_FLAGS=-DPCRE2_STATIC
 }
 
 # The header-only libraries: Debian's headers and package configurations, and a
@@ -153,7 +145,6 @@ if [ ! -f "$top/.complete" ]; then
     step sources fetch_sources
     step pcre2 build_pcre2
     step http-parser build_http_parser
-    step libgit2 build_libgit2
     step headers install_headers
     rm -rf "$top/src" "$top"/build-*  # what remains is the prefix and the toolchain
     touch "$top/.complete"
@@ -163,16 +154,16 @@ write_toolchain  # cheap, and not part of what is cached
 [ "$deps_only" -eq 1 ] && exit 0
 
 # context-pack itself, linked statically (libstdc++, winpthread and all), so that the .exe
-# runs alone; its tests are Linux's. -Werror, but not for GCC 12's false -Wrestrict on
-# std::string's operator+ at -O3 (GCC bug 105329), which the Release build meets.
+# runs alone; its tests are Linux's.
 build=$checkout/build-windows
 log=$build/cross-build.log
 mkdir -p "$build"
 step_start=$SECONDS
+source=$("$checkout/scripts/libgit2-source.sh")
 cmake -S "$checkout" -B "$build" -DCMAKE_TOOLCHAIN_FILE="$top/toolchain.cmake" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DCONTEXT_PACK_TESTS=OFF \
-    -DCONTEXT_PACK_WERROR=ON -DCMAKE_CXX_FLAGS=-Wno-error=restrict \
-    -DCONTEXT_PACK_LIBGIT2_LINK=static \
+    -DCONTEXT_PACK_WERROR=ON \
+    -DCONTEXT_PACK_LIBGIT2_LINK=static -DCONTEXT_PACK_LIBGIT2_SOURCE="$source" \
     -DCMAKE_EXE_LINKER_FLAGS=-static >"$log" 2>&1 || { tail -n 30 "$log" >&2; exit 1; }
 grep -- '-- libgit2' "$log" >&2 || true
 cmake --build "$build" -j"$jobs" >>"$log" 2>&1 ||

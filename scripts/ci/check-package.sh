@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the .deb (scripts/package.sh) and checks what a user installs: lintian reports no
-# error, the binary links the shared libgit2 and Depends names its package, and, unpacked
+# error; the binary holds the libgit2 built here (Static-Built-Using names its source) and
+# loads no libgit2.so and no network, TLS or ssh library; and, unpacked
 # into a scratch root with dpkg -x, the binary runs (--version is the package's version), the
 # git-context-pack link and the completion links resolve, and man renders both pages.
 #   scripts/ci/check-package.sh [DEB]   (with DEB: check that package instead of building one)
@@ -35,13 +36,22 @@ trap 'rm -rf "$scratch"' EXIT
 dpkg -x "$deb" "$scratch"
 bin=$scratch/usr/bin/context-pack
 
-# Debian's shared libgit2, and its package among the computed Depends.
-if readelf -d "$bin" | grep -q 'NEEDED.*\[libgit2\.so\.'; then
-    ok "the binary links the shared libgit2"
+# The libgit2 built here, declared; no shared libgit2 and nothing of the network loaded.
+static_built_using=$(dpkg-deb -f "$deb" Static-Built-Using)
+needed=$(readelf -d "$bin" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+if [[ $needed == *libgit2* ]] || [[ $depends == *libgit2* ]]; then
+    fail "the binary loads a shared libgit2: NEEDED $needed; Depends: $depends"
 else
-    fail "the binary does not link libgit2.so: $(readelf -d "$bin" | grep NEEDED | tr -s ' ')"
+    ok "no shared libgit2: NEEDED $needed"
 fi
-[[ $depends == *libgit2-* ]] && ok "Depends: $depends" || fail "Depends names no libgit2: $depends"
+if echo "$needed" | grep -qiE 'ssl|crypto|ssh|mbed|gnutls|gssapi|krb5|http_parser'; then
+    fail "the binary loads a network library: $needed"
+else
+    ok "no network, TLS or ssh library loaded"
+fi
+[[ $static_built_using == "libgit2 (= 1.9."* ]] && ok "Static-Built-Using: $static_built_using" ||
+    fail "Static-Built-Using does not name libgit2 1.9: '$static_built_using'"
+ok "Depends: $depends"
 if readelf -S "$bin" | grep -q '\.symtab'; then
     fail "the binary is not stripped"
 else

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Builds context-pack and runs its whole test suite in a Debian 13 (trixie) root, against
-# trixie's shared libgit2 1.9, Catch2 3, fmt 10, CLI11 2.4, g++ 14 and git 2.47.
+# trixie's shared libgit2 1.9, Catch2 3, fmt 10, CLI11 2.4, g++ 14 and git 2.47 (the gates,
+# which check the tree rather than a build, are the Debian 12 suite's).
 #   scripts/ci/debian13.sh [--fresh] [--package | --readme]
 # --package builds trixie's .deb there instead (scripts/package.sh, from a copy of the checkout
 # in /work/package-src of the root, into /work/build-deb, both kept between runs apart from the
 # suite's) and checks it with scripts/ci/check-package.sh: lintian, then the binary and man
 # pages run from a scratch root.
 # --readme runs the README's two commands as a new user on Debian 13 would, in /work/readme-src:
-# scripts/demo.sh, then scripts/test.sh, which install what they need with apt-get (the
-# static archives of libgit2's dependencies), build libgit2 statically where it links and run
-# the suite. It runs on a throwaway overlay of the root, so the cached root stays as it was.
+# scripts/demo.sh, then scripts/test.sh, which install what they need with apt-get, build
+# libgit2 1.9 from its source package and run the suite on it. It runs on a throwaway overlay
+# of the root, so the cached root stays as it was.
+# ccache, in the root, keeps what each build compiled (/root/.cache/ccache) for the next one:
+# the README's build reads the suite's (it writes only to its overlay), and the package's too.
 # The root is made once with mmdebstrap from the Debian archive this machine's apt uses and
 # kept under ${XDG_CACHE_HOME:-~/.cache}/context-pack/debian13/ (CONTEXT_PACK_CACHE replaces
 # ~/.cache/context-pack), keyed on the package list, with the build directory inside it, so a
@@ -30,10 +33,9 @@ if [ "${1:-}" = "--in-root" ]; then
         "$@"
         echo "debian13: $name: $((SECONDS - start)) s" >&2
     }
-    step configure cmake -S /work/src -B /work/build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DCONTEXT_PACK_WERROR=ON -DCONTEXT_PACK_LIBGIT2_LINK=shared
-    step build cmake --build /work/build -j"$jobs"
-    step test ctest --test-dir /work/build --output-on-failure -j"$jobs"
+    export CONTEXT_PACK_SKIP_DEPS=1
+    step build /work/src/scripts/build.sh --shared
+    step test ctest --test-dir /work/src/build-shared -LE gate --output-on-failure -j"$jobs"
     exit 0
 fi
 if [ "${1:-}" = "--in-root-readme" ]; then
@@ -89,7 +91,8 @@ started=$SECONDS
 # tests. --package adds dpkg-dev and lintian to the root when it first runs there (the root's
 # key, and so the suite's cached root, stays the same).
 packages=(g++ cmake make pkg-config git libgit2-dev zlib1g-dev catch2 libfmt-dev libcli11-dev
-          nlohmann-json3-dev nodejs npm ca-certificates man-db zsh python3 strace)
+          nlohmann-json3-dev nodejs npm ca-certificates man-db zsh python3 strace ccache
+          dpkg-dev patch libdeflate-dev libhttp-parser-dev lintian)
 
 # The Debian archive this machine's apt reads.
 mirror=${CONTEXT_PACK_DEBIAN_MIRROR:-$("$checkout/scripts/debian-mirror.sh")}

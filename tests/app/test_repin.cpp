@@ -159,7 +159,7 @@ TEST_CASE("repin: the revised plan round-trips through --at-base, unknown keys a
 }
 
 TEST_CASE("repin over random histories: every re-pinned anchor is SAME at the new base") {
-    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    for (std::uint64_t seed = 1; seed <= std::uint64_t(cptest::scaled(12)); ++seed) {
         INFO("seed " << seed);
         cptest::Gen gen(seed);
         Repo repo;

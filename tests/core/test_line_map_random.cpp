@@ -14,6 +14,7 @@
 
 #include "context_pack/core/line_map.hpp"
 #include "support/catch.hpp"
+#include "support/random_text.hpp"
 
 namespace {
 
@@ -362,7 +363,8 @@ TEST_CASE("line map: properties that hold for random edit scripts", "[line_map][
     std::map<Fate, Tally> tally;
     long failures = 0, removed_lines = 0, ranges = 0, rebuilt = 0, verbatim = 0, replaced = 0,
          kept_ranges = 0, gapped = 0, gapped_off = 0;
-    for (std::uint64_t seed = kFirstSeed; seed < kFirstSeed + kCases && failures < 5; ++seed) {
+    const std::uint64_t cases = std::uint64_t(cptest::scaled(int(kCases)));
+    for (std::uint64_t seed = kFirstSeed; seed < kFirstSeed + cases && failures < 5; ++seed) {
         const Case c = generate(seed);
         const cp::LineMap map(views(c.base), views(c.target), c.hunks);
         const LineNo n = LineNo(c.base.size()), m = LineNo(c.target.size());

@@ -228,7 +228,8 @@ bool same_both_ways(const std::string* old_text, const std::string* new_text,
 TEST_CASE("hunks equal git diff -U0 on random edit scripts", "[git]") {
     int compared = 0;
     const std::uint64_t seed = seed_from_env(20260101);
-    for (std::uint64_t s = seed; s < seed + 3; ++s) random_history(s, 90, "", compared);
+    for (std::uint64_t s = seed; s < seed + std::uint64_t(cptest::scaled(3)); ++s)
+        random_history(s, cptest::scaled(90), "", compared);
     random_history(seed + 100, 40, "* text=auto", compared);
     random_history(seed + 200, 30, "* text eol=crlf", compared);
     INFO("hunk lists compared: " << compared);

@@ -266,7 +266,7 @@ std::string joined(const std::vector<std::string>& lines) {
 }  // namespace
 
 TEST_CASE("line history: random histories against git log -L", "[line_history][random]") {
-    for (unsigned seed = 1; seed <= 6; ++seed) {
+    for (unsigned seed = 1; seed <= unsigned(cptest::scaled(6)); ++seed) {
         std::mt19937 rng(seed);
         Repo repo;
         std::vector<std::string> a, b;
@@ -462,7 +462,7 @@ TEST_CASE("line history: its diffs are git diff -U0 --no-indent-heuristic's, bot
     cptest::TempDir dir;
     cptest::Gen gen(20261201);
     int compared = 0;
-    for (int round = 0; round < 40; ++round) {
+    for (int round = 0; round < cptest::scaled(40); ++round) {
         cptest::TextFile f = gen.file();
         for (auto& l : f.lines)  // LF files: git diff --no-index would not convert CRLF
             if (!l.empty() && l.back() == '\r') l.pop_back();

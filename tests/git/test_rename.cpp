@@ -19,6 +19,7 @@
 
 #include "context_pack/git/rename.hpp"
 #include "support/catch.hpp"
+#include "support/random_text.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
 
@@ -473,7 +474,7 @@ TEST_CASE(
         return std::vector<std::string>(out.begin(), out.end());
     };
     std::size_t settled = 0, cases = 0, compared = 0;
-    for (int round = 0; round < 3000; ++round) {
+    for (int round = 0; round < cptest::scaled(3000); ++round) {
         std::size_t n = 1 + next(9), m = 1 + next(9);
         std::vector<File> sources, targets;
         for (const auto& p : paths(n, "s")) {

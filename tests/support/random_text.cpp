@@ -187,6 +187,13 @@ void Gen::edit(TextFile& f) {
     for (int i = 0, n = uniform(1, 6); i < n; ++i) edit_once(f);
 }
 
+int scaled(int full) {
+    const char* s = std::getenv("CONTEXT_PACK_TEST_SCALE");
+    const double scale = s && *s ? std::strtod(s, nullptr) : 1.0;
+    if (!(scale > 0.0) || scale >= 1.0) return full;
+    return std::max(1, static_cast<int>(full * scale));
+}
+
 std::uint64_t seed_from_env(std::uint64_t fallback) {
     const char* s = std::getenv("CP_TEST_GIT_SEED");
     return s && *s ? std::strtoull(s, nullptr, 10) : fallback;

@@ -63,4 +63,9 @@ class Gen {
 // CP_TEST_GIT_SEED from the environment, else `fallback`: a failing seed can be run again.
 std::uint64_t seed_from_env(std::uint64_t fallback);
 
+// How many cases a randomised test runs: `full`, or that many times CONTEXT_PACK_TEST_SCALE (a
+// fraction; scripts/test.sh --sanitize sets it, where every case costs several times as
+// much), at least one.
+int scaled(int full);
+
 }  // namespace cptest
