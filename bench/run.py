@@ -2,6 +2,7 @@
 """context-pack benchmark suite: the tool against the git CLI doing the same work, in the same run.
 
     python3 bench/run.py --repo /work/.mirror/git+git/repo --tool build/context-pack [--quick]
+        [--packaged build-deb/deb-root/usr/bin/context-pack]
 
 Workloads (issue 4; docs/performance.md has the method and the results):
   batch    >= 500 anchors over >= 10 (base, target) pairs of the repository, one
@@ -34,6 +35,14 @@ from os.wait4 is printed beside it). Peak RSS is taken in the warm-up round thro
 (/usr/bin/time -f %M): os.wait4's ru_maxrss cannot be used, because Linux keeps the forking
 parent's high-water mark (this script's) in the child's maxrss across exec. Multi-process
 baselines are the sum of their processes' wall times and the largest peak RSS among them.
+
+--packaged PATH names a second binary, the Debian package's (unpacked with `dpkg -x`): every
+workload then runs it with exactly the arguments of --tool, as another variant of the same
+interleaved rounds (tools() makes both builds' variants), and every table, the Details and the
+--json output report it beneath the build from source (a "packaged" object in --json): its
+medians of wall and cpu time, its peak RSS and its ratio against the same baseline, or against
+itself where the baseline is the tool too (100k files against 5k, --history against without).
+Every target is evaluated for both builds; the exit status is 1 when either fails one.
 
 Standard library only. The repository is only read (git diff/grep/cat-file/clone --shared);
 scratch files, the clone and the synthetic repositories live in a temporary directory that is
@@ -188,15 +197,57 @@ def fmt_rss(kib):
     return "%.0f MB" % (kib / 1024.0)
 
 
-class Row:
-    def __init__(self, workload, tool, base, target=None, note=""):
-        self.workload, self.tool, self.base, self.target, self.note = workload, tool, base, target, note
+PKG = " [packaged]"   # the packaged build's variant: the source build's variant name + PKG
+
+
+def tools(args, name, rest, cwd=None):
+    """The tool variants of one command line (rest: the arguments after the binary): name runs
+    the build from source and, with --packaged, name + PKG the packaged build with exactly the
+    same arguments. Every workload makes its tool runs here, so compare() interleaves both
+    builds in the same rounds and Row reports both."""
+    v = {name: [Cmd([args.tool] + rest, cwd=cwd, ok=(0, 1))]}
+    if args.packaged:
+        v[name + PKG] = [Cmd([args.packaged] + rest, cwd=cwd, ok=(0, 1))]
+    return v
+
+
+def builds(args):
+    """The suffixes of the builds measured: the source build's "", the packaged build's PKG."""
+    return ["", PKG] if args.packaged else [""]
+
+
+class Side:
+    """One build's measurement in a row: its variant against a baseline. own_base: the
+    baseline is that build's own variant (a tool variant against a tool variant)."""
+
+    def __init__(self, build, tool, base, own_base=False):
+        self.build, self.tool, self.base, self.own_base = build, tool, base, own_base
         self.ratio = tool.wall / base.wall if base.wall > 0 else float("inf")
 
-    def verdict(self):
+
+class Row:
+    """Variant tool of the compare() result st against variant base, for the build from source
+    and, when tool + PKG was measured, for the packaged build: against the same baseline, or
+    against its own variant where the baseline is a tool variant too (base + PKG)."""
+
+    def __init__(self, workload, st, tool, base, target=None):
+        self.workload, self.target = workload, target
+        self.sides = [Side("source", st[tool], st[base])]
+        if tool + PKG in st:
+            own = base + PKG in st
+            self.sides.append(Side("packaged", st[tool + PKG], st[base + PKG] if own else st[base],
+                                   own))
+
+    def verdict(self, side):
         if self.target is None:
             return "info"
-        return "PASS" if self.ratio <= self.target else "FAIL"
+        return "PASS" if side.ratio <= self.target else "FAIL"
+
+    def label(self, side):
+        """The table's first cell: the workload, and beneath it the packaged build's line."""
+        if side.build == "source":
+            return self.workload
+        return "  packaged build, " + ("against itself" if side.own_base else "same baseline")
 
 
 # ----------------------------------------------------------------------------
@@ -263,12 +314,11 @@ def sample_batch(args, scratch, git_dir, n_pairs, n_anchors, name):
 
 
 def batch_tool(args, jsonl):
-    """The tool's batch run with the default threads, and the same on the main thread alone
-    (how much of the result is the pool's)."""
-    tool = [Cmd([args.tool, "-C", args.repo, "--table", "--format", "json", jsonl], ok=(0, 1))]
-    alone = [Cmd([args.tool, "-C", args.repo, "--jobs", "1", "--table", "--format", "json", jsonl],
-                 ok=(0, 1))]
-    return tool, alone
+    """The tool's batch run with the default threads ("tool"), and the same on the main thread
+    alone ("alone": how much of the result is the pool's)."""
+    return {**tools(args, "tool", ["-C", args.repo, "--table", "--format", "json", jsonl]),
+            **tools(args, "alone", ["-C", args.repo, "--jobs", "1", "--table", "--format", "json",
+                                    jsonl])}
 
 
 def pair_floor(pair, git_dir):
@@ -285,7 +335,7 @@ def pair_floor(pair, git_dir):
 
 def batch_drift(args, runner, scratch, git_dir, rows, notes):
     pairs, jsonl = sample_batch(args, scratch, git_dir, args.pairs, args.anchors, "batch")
-    tool, alone = batch_tool(args, jsonl)
+    v = batch_tool(args, jsonl)
     floor, per_path, per_anchor = [], [], []
     n_anchors = n_paths = 0
     for pair in pairs:
@@ -305,7 +355,7 @@ def batch_drift(args, runner, scratch, git_dir, rows, notes):
             per_anchor.append(Cmd(gd + ["diff", "-M", "--name-status", b, t],
                                   weight=len(pair["anchors"]) / k))
 
-    doc = tool_json(runner, tool[0].argv)
+    doc = tool_json(runner, v["tool"][0].argv)
     got = sum(len(s["anchors"]) for s in doc["specs"])
     if got != n_anchors:
         raise RuntimeError("the tool reported %d anchors for %d" % (got, n_anchors))
@@ -318,19 +368,18 @@ def batch_drift(args, runner, scratch, git_dir, rows, notes):
             i, pair["base"][:12], pair["target"][:12], pair["gap"], len(pair["ns"]),
             " ".join("%s%d" % kv for kv in sorted(c.items())), len(pair["anchors"])))
 
-    st = compare(runner, {"tool": tool, "alone": alone, "floor": floor, "per_path": per_path},
-                 args.runs, label="batch drift")
+    st = compare(runner, dict(v, floor=floor, per_path=per_path), args.runs, label="batch drift")
     # the per-anchor design is slow: a sample of it, a few rounds
-    st_anchor = compare(runner, {"per_anchor": per_anchor}, max(3, args.runs // 3),
-                        label="batch drift (seed per-anchor sample)")["per_anchor"]
+    st.update(compare(runner, {"per_anchor": per_anchor}, max(3, args.runs // 3),
+                      label="batch drift (seed per-anchor sample)"))
     rows.append(Row("batch drift: %d anchors/%d pairs, --table vs git floor (%d git procs)" % (
-        n_anchors, len(pairs), len(floor)), st["tool"], st["floor"], 0.5))
-    rows.append(Row("batch drift, main thread alone (--jobs 1) vs git floor", st["alone"],
-                    st["floor"]))
+        n_anchors, len(pairs), len(floor)), st, "tool", "floor", 0.5))
+    rows.append(Row("batch drift, main thread alone (--jobs 1) vs git floor", st, "alone",
+                    "floor"))
     rows.append(Row("batch drift vs seed: git diff -U0 per path (%d procs)" % len(per_path),
-                    st["tool"], st["per_path"]))
+                    st, "tool", "per_path"))
     rows.append(Row("batch drift vs seed: rename pass per anchor (%d, extrapolated*)" % n_anchors,
-                    st["tool"], st_anchor))
+                    st, "tool", "per_anchor"))
     notes.append("* rename pass per anchor: %d `git diff -M --name-status B T` runs (%d a pair) "
                  "timed and scaled by anchors/sample of their pair" % (len(per_anchor), args.rename_sample))
     return st
@@ -345,26 +394,27 @@ def batch_large(args, runner, scratch, git_dir, rows, notes):
         n_anchors = args.large_anchors * n_pairs // args.large_pairs
         name = "large batch %d" % n_pairs
         pairs, jsonl = sample_batch(args, scratch, git_dir, n_pairs, n_anchors, name)
-        tool, alone = batch_tool(args, jsonl)
         floor = [cmd for pair in pairs for cmd in pair_floor(pair, git_dir)[0]]
         runs = args.runs if n_pairs == args.large_pairs else max(3, args.runs // 3)
-        st = compare(runner, {"tool": tool, "alone": alone, "floor": floor}, runs, label=name)
+        st = compare(runner, dict(batch_tool(args, jsonl), floor=floor), runs, label=name)
         got = sum(len(p["anchors"]) for p in pairs)
         deleted = sum(1 for p in pairs if any(x[0] == "D" for x in p["ns"]))
         notes.append("%s: %d anchors, %d pairs (%d with a deleted file)" % (
             name, got, len(pairs), deleted))
-        peaks[n_pairs] = (st["tool"].rss, st["alone"].rss)
+        for b in builds(args):
+            peaks[n_pairs, b] = (st["tool" + b].rss, st["alone" + b].rss)
         if n_pairs == args.large_pairs:
             rows.append(Row("large batch: %d anchors/%d pairs, --table vs git floor (%d git procs)"
-                            % (got, len(pairs), len(floor)), st["tool"], st["floor"], 0.3))
-            rows.append(Row("large batch, main thread alone (--jobs 1) vs git floor", st["alone"],
-                            st["floor"], 0.6))
+                            % (got, len(pairs), len(floor)), st, "tool", "floor", 0.3))
+            rows.append(Row("large batch, main thread alone (--jobs 1) vs git floor", st, "alone",
+                            "floor", 0.6))
     small, large = args.large_pairs // 10, args.large_pairs
-    for i, how in enumerate(("default --jobs", "--jobs 1")):
-        notes.append("large batch peak RSS, %s: %s at %d pairs, %s at %d pairs (%.2fx; targets: "
-                     "<= 250 MB, <= 1.5x)" % (how, fmt_rss(peaks[large][i]), large,
-                                              fmt_rss(peaks[small][i]), small,
-                                              peaks[large][i] / max(1, peaks[small][i])))
+    for b in builds(args):
+        for i, how in enumerate(("default --jobs", "--jobs 1")):
+            lg, sm = peaks[large, b][i], peaks[small, b][i]
+            notes.append("large batch peak RSS%s, %s: %s at %d pairs, %s at %d pairs (%.2fx; "
+                         "targets: <= 250 MB, <= 1.5x)" % (b, how, fmt_rss(lg), large, fmt_rss(sm),
+                                                          small, lg / max(1, sm)))
 
 
 # ----------------------------------------------------------------------------
@@ -505,10 +555,10 @@ def orient(args, runner, scratch, w, rows, notes):
     with open(spec_path, "w") as f:
         json.dump({"id": "bench-orient", "base": w["base"], "file_changes": fc}, f)
 
-    table = [Cmd([args.tool, "-C", wt, "--table", "--format", "json", spec_path], ok=(0, 1))]
-    alone = [Cmd([args.tool, "-C", wt, "--jobs", "1", "--table", "--format", "json", spec_path],
-                 ok=(0, 1))]
-    pack = [Cmd([args.tool, "-C", wt, "--color", "never", spec_path], ok=(0, 1))]
+    table = tools(args, "table", ["-C", wt, "--table", "--format", "json", spec_path])
+    alone = tools(args, "alone", ["-C", wt, "--jobs", "1", "--table", "--format", "json",
+                                  spec_path])
+    pack = tools(args, "pack", ["-C", wt, "--color", "never", spec_path])
     anchored = sorted(set(a["path"] for a in w["anchors"]))
     paths = sorted(set(anchored) | {w["renamed"][p] for p in anchored if p in w["renamed"]})
     floor = [Cmd(["git", "-C", wt, "diff", "-M", "--name-status", w["base"]]),
@@ -518,19 +568,18 @@ def orient(args, runner, scratch, w, rows, notes):
     grep = [Cmd(["git", "-C", wt, "grep", "-n", "-w", "-F"] + sum((["-e", s] for s in syms), []),
                 ok=(0, 1))]
 
-    doc = tool_json(runner, table[0].argv)
+    doc = tool_json(runner, table["table"][0].argv)
     sc = status_counts(doc)
     notes.append("orient: tool statuses: " + ", ".join("%s %d" % kv for kv in sorted(sc.items())))
     notes.append("orient: %d symbols on the anchors (the full pack searches their callers)" % len(syms))
 
-    st = compare(runner, {"table": table, "alone": alone, "floor": floor, "pack": pack,
-                          "floor+grep": floor + grep}, args.runs, label="orient")
+    st = compare(runner, {**table, **alone, "floor": floor, **pack, "floor+grep": floor + grep},
+                 args.runs, label="orient")
     rows.append(Row("orient: 30 anchors, working tree, --table vs git floor (3 procs)",
-                    st["table"], st["floor"], 1.0))
-    rows.append(Row("orient, main thread alone (--jobs 1) vs git floor", st["alone"],
-                    st["floor"]))
+                    st, "table", "floor", 1.0))
+    rows.append(Row("orient, main thread alone (--jobs 1) vs git floor", st, "alone", "floor"))
     rows.append(Row("orient: full text pack vs git floor + 1 git grep (%d syms)" % len(syms),
-                    st["pack"], st["floor+grep"]))
+                    st, "pack", "floor+grep"))
     return st
 
 
@@ -588,16 +637,13 @@ def callers(args, runner, scratch, git_dir, w, rows, notes):
     gd = ["git", "--git-dir=" + git_dir]
     wtg = ["git", "-C", w["wt"]]
     v = {
-        "tool@c": [Cmd([args.tool, "-C", args.repo, "--format", "json", spec_commit], ok=(0, 1))],
-        "alone@c": [Cmd([args.tool, "-C", args.repo, "--jobs", "1", "--format", "json",
-                         spec_commit], ok=(0, 1))],
-        "table@c": [Cmd([args.tool, "-C", args.repo, "--table", "--format", "json", spec_commit],
-                        ok=(0, 1))],
+        **tools(args, "tool@c", ["-C", args.repo, "--format", "json", spec_commit]),
+        **tools(args, "alone@c", ["-C", args.repo, "--jobs", "1", "--format", "json", spec_commit]),
+        **tools(args, "table@c", ["-C", args.repo, "--table", "--format", "json", spec_commit]),
         "grep1@c": [Cmd(gd + ["grep", "-n", "-w", "-F"] + e_args + [c], ok=(0, 1))],
         "grepN@c": [Cmd(gd + ["grep", "-n", "-w", "-F", "-e", s, c], ok=(0, 1)) for s in syms],
-        "tool@wt": [Cmd([args.tool, "-C", w["wt"], "--format", "json", spec_wt], ok=(0, 1))],
-        "table@wt": [Cmd([args.tool, "-C", w["wt"], "--table", "--format", "json", spec_wt],
-                         ok=(0, 1))],
+        **tools(args, "tool@wt", ["-C", w["wt"], "--format", "json", spec_wt]),
+        **tools(args, "table@wt", ["-C", w["wt"], "--table", "--format", "json", spec_wt]),
         "grep1@wt": [Cmd(wtg + ["grep", "-n", "-w", "-F"] + e_args, ok=(0, 1))],
         "grepN@wt": [Cmd(wtg + ["grep", "-n", "-w", "-F", "-e", s], ok=(0, 1)) for s in syms],
     }
@@ -613,19 +659,19 @@ def callers(args, runner, scratch, git_dir, w, rows, notes):
 
     st = compare(runner, v, args.runs, label="callers")
     rows.append(Row("callers @commit: 20 symbols, pack vs 1 git grep -e x20",
-                    st["tool@c"], st["grep1@c"], 1.0))
+                    st, "tool@c", "grep1@c", 1.0))
     rows.append(Row("callers @commit: pack vs 1 git grep per symbol (20 procs)",
-                    st["tool@c"], st["grepN@c"], 1.0))
+                    st, "tool@c", "grepN@c", 1.0))
     rows.append(Row("callers @commit, main thread alone (--jobs 1) vs 1 git grep",
-                    st["alone@c"], st["grep1@c"]))
+                    st, "alone@c", "grep1@c"))
     rows.append(Row("callers @commit: --table alone (resolve share) vs 1 git grep",
-                    st["table@c"], st["grep1@c"]))
+                    st, "table@c", "grep1@c"))
     rows.append(Row("callers worktree: 20 symbols, pack vs 1 git grep -e x20",
-                    st["tool@wt"], st["grep1@wt"], 1.0))
+                    st, "tool@wt", "grep1@wt", 1.0))
     rows.append(Row("callers worktree: pack vs 1 git grep per symbol (20 procs)",
-                    st["tool@wt"], st["grepN@wt"], 1.0))
+                    st, "tool@wt", "grepN@wt", 1.0))
     rows.append(Row("callers worktree: --table alone (resolve share) vs 1 git grep",
-                    st["table@wt"], st["grep1@wt"]))
+                    st, "table@wt", "grep1@wt"))
     return st
 
 
@@ -647,17 +693,17 @@ def scale(args, runner, scratch, rows, notes, ref_rows):
                        "file_changes": [{"location": a, "change": "scale"} for a in info["anchors"]]}, f)
         paths = [a["path"] for a in info["anchors"]]
         g = ["git", "-C", d]
-        v["tool@c %d" % n] = [Cmd([args.tool, "-C", d, "--target", info["c2"], "--table",
-                                   "--format", "json", spec], ok=(0, 1))]
-        v["tool@wt %d" % n] = [Cmd([args.tool, "-C", d, "--table", "--format", "json", spec],
-                                   ok=(0, 1))]
+        tv = {**tools(args, "tool@c %d" % n, ["-C", d, "--target", info["c2"], "--table",
+                                              "--format", "json", spec]),
+              **tools(args, "tool@wt %d" % n, ["-C", d, "--table", "--format", "json", spec])}
+        v.update(tv)
         v["git@c %d" % n] = [Cmd(g + ["diff", "-M", "--name-status", info["c1"], info["c2"]]),
                              Cmd(g + ["diff", "-U0", "-M", info["c1"], info["c2"], "--"] + paths)]
         v["git@wt %d" % n] = [Cmd(g + ["diff", "-M", "--name-status", info["c1"]]),
                               Cmd(g + ["diff", "-U0", "-M", info["c1"], "--"] + paths),
                               Cmd(g + ["status", "--porcelain"])]
-        for key in ("tool@c %d" % n, "tool@wt %d" % n):
-            doc = tool_json(runner, v[key][0].argv)
+        for key in tv:                    # every build's answers checked
+            doc = tool_json(runner, tv[key][0].argv)
             sc = status_counts(doc)
             if sc != collections.Counter({"SAME": 10}):
                 raise RuntimeError("scale %s: expected 10 SAME, got %s" % (key, dict(sc)))
@@ -669,17 +715,19 @@ def scale(args, runner, scratch, rows, notes, ref_rows):
     L, S = args.scale_large, args.scale_small
     kl, ks = "%dk" % (L // 1000), "%dk" % (S // 1000)
     rows.append(Row("scale @commit: 10 anchors, tool %s files vs tool %s" % (kl, ks),
-                    st["tool@c %d" % L], st["tool@c %d" % S], 2.0))
+                    st, "tool@c %d" % L, "tool@c %d" % S, 2.0))
     rows.append(Row("scale worktree: 10 anchors, tool %s files vs tool %s" % (kl, ks),
-                    st["tool@wt %d" % L], st["tool@wt %d" % S], 2.0))
+                    st, "tool@wt %d" % L, "tool@wt %d" % S, 2.0))
     ref_rows.append(Row("scale @commit: git floor %s vs git floor %s" % (kl, ks),
-                        st["git@c %d" % L], st["git@c %d" % S]))
+                        st, "git@c %d" % L, "git@c %d" % S))
     ref_rows.append(Row("scale worktree: git floor %s vs git floor %s" % (kl, ks),
-                        st["git@wt %d" % L], st["git@wt %d" % S]))
-    ref_rows.append(Row("scale @commit %s: tool vs git floor" % kl, st["tool@c %d" % L], st["git@c %d" % L]))
-    ref_rows.append(Row("scale worktree %s: tool vs git floor" % kl, st["tool@wt %d" % L], st["git@wt %d" % L]))
-    ref_rows.append(Row("scale @commit %s: tool vs git floor" % ks, st["tool@c %d" % S], st["git@c %d" % S]))
-    ref_rows.append(Row("scale worktree %s: tool vs git floor" % ks, st["tool@wt %d" % S], st["git@wt %d" % S]))
+                        st, "git@wt %d" % L, "git@wt %d" % S))
+    # the 10-anchor small job at each size: each build against the git floor
+    for k, n in ((kl, L), (ks, S)):
+        ref_rows.append(Row("scale @commit %s: tool vs git floor" % k, st, "tool@c %d" % n,
+                            "git@c %d" % n))
+        ref_rows.append(Row("scale worktree %s: tool vs git floor" % k, st, "tool@wt %d" % n,
+                            "git@wt %d" % n))
     return st
 
 
@@ -769,13 +817,12 @@ def history(args, runner, scratch, git_dir, rows, notes, failures):
             {"location": {k: a[k] for k in ("path", "line", "end_line")},
              "change": "history, %s" % a["group"]} for a in anchors]}, f)
 
-    tool = [args.tool, "-C", args.repo]
     rest = ["--table", "--format", "json", "--target", target, spec]
-    with_ = [Cmd(tool + ["--history"] + rest, ok=(0, 1))]
-    without = [Cmd(tool + rest, ok=(0, 1))]
+    v = {**tools(args, "tool", ["-C", args.repo, "--history"] + rest),
+         **tools(args, "without", ["-C", args.repo] + rest)}
 
     # the ranges at the target, from one run without --history, name git's commands
-    plain = tool_json(runner, without[0].argv)["specs"][0]["anchors"]
+    plain = tool_json(runner, v["without"][0].argv)["specs"][0]["anchors"]
     if [(a["path"], a["line"]) for a in plain] != [(a["path"], a["line"]) for a in anchors]:
         raise RuntimeError("history: the tool's anchors are not the spec's")
     tos = [a["to"] for a in plain]
@@ -786,7 +833,7 @@ def history(args, runner, scratch, git_dir, rows, notes, failures):
            for _, to in followed]
 
     # agreement: the tool's history (and history_more's count) is git log -L's list, in order
-    doc = tool_json(runner, with_[0].argv)
+    doc = tool_json(runner, v["tool"][0].argv)
     got = doc["specs"][0]["anchors"]
     sc = status_counts(doc)
     agree, listed, longest, bad = 0, 0, 0, []
@@ -825,12 +872,11 @@ def history(args, runner, scratch, git_dir, rows, notes, failures):
         failures.append("history: " + b)
         log("history: DISAGREES: " + b)
 
-    st = compare(runner, {"tool": with_, "without": without, "git": git}, args.runs,
-                 label="history")
+    st = compare(runner, dict(v, git=git), args.runs, label="history")
     rows.append(Row("history: %d anchors, --history --table vs git log -L per anchor (%d procs)" % (
-        len(followed), len(git)), st["tool"], st["git"], 0.5))
+        len(followed), len(git)), st, "tool", "git", 0.5))
     rows.append(Row("history: --history vs the same without it (what history adds)",
-                    st["tool"], st["without"]))
+                    st, "tool", "without"))
     return st, agreement
 
 
@@ -841,10 +887,11 @@ def print_table(title, rows, base_label):
             "tool RSS", "base RSS"]
     body = []
     for r in rows:
-        body.append([r.workload, fmt_t(r.tool.wall), fmt_t(r.base.wall), "%.2fx" % r.ratio,
-                     ("<= %.1fx" % r.target) if r.target is not None else "-", r.verdict(),
-                     "%.2fx" % (r.tool.cpu / r.base.cpu if r.base.cpu else float("inf")),
-                     fmt_rss(r.tool.rss), fmt_rss(r.base.rss)])
+        for x in r.sides:
+            body.append([r.label(x), fmt_t(x.tool.wall), fmt_t(x.base.wall), "%.2fx" % x.ratio,
+                         ("<= %.1fx" % r.target) if r.target is not None else "-", r.verdict(x),
+                         "%.2fx" % (x.tool.cpu / x.base.cpu if x.base.cpu else float("inf")),
+                         fmt_rss(x.tool.rss), fmt_rss(x.base.rss)])
     widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
     print(title)
     line = lambda cells: "| " + " | ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
@@ -856,10 +903,33 @@ def print_table(title, rows, base_label):
     print()
 
 
+def snapshot(path, snap):
+    """Copies the binary at path to snap once it runs; -> (snap, "VERSION, PATH built TIME")."""
+    for attempt in range(30):
+        try:
+            shutil.copy2(path, snap)
+            if subprocess.run([snap, "--version"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0:
+                break
+        except OSError:
+            pass
+        log("the tool binary is being rebuilt; waiting")
+        time.sleep(10)
+    else:
+        raise SystemExit("cannot copy a working %s" % path)
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(os.stat(snap).st_mtime))
+    ver = subprocess.run([snap, "--version"], stdout=subprocess.PIPE).stdout.decode().strip()
+    return snap, "%s, %s built %s" % (ver, path, stamp)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repo", required=True, help="a large git repository (bare mirror is fine)")
     ap.add_argument("--tool", required=True, help="the context-pack binary")
+    ap.add_argument("--packaged", metavar="PATH",
+                    help="also time this binary, the Debian package's (unpacked with dpkg -x, "
+                         "e.g. build-deb/deb-root/usr/bin/context-pack), beside --tool with the "
+                         "same arguments in the same rounds")
     ap.add_argument("--quick", action="store_true", help="3 runs instead of --runs")
     ap.add_argument("--runs", type=int, default=9, help="measured rounds a workload (default 9)")
     ap.add_argument("--only", action="append",
@@ -894,30 +964,22 @@ def main():
         log("note: issue 4 asks for >= 500 anchors over >= 10 pairs")
     args.repo = os.path.abspath(args.repo)
     args.tool = os.path.abspath(args.tool)
-    if not os.access(args.tool, os.X_OK):
-        raise SystemExit("tool not executable: %s" % args.tool)
+    if args.packaged:
+        args.packaged = os.path.abspath(args.packaged)
+    for path in filter(None, (args.tool, args.packaged)):
+        if not os.access(path, os.X_OK):
+            raise SystemExit("tool not executable: %s" % path)
     git_dir = git_dir_of(args.repo)
     only = set(args.only or ["batch", "large-batch", "orient", "callers", "scale", "history"])
 
     scratch = tempfile.mkdtemp(prefix="cp-bench-")
-    # Time a snapshot of the binary: others may rebuild build/ while the benchmark runs.
-    snap = os.path.join(scratch, "context-pack")
-    for attempt in range(30):
-        try:
-            shutil.copy2(args.tool, snap)
-            if subprocess.run([snap, "--version"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL).returncode == 0:
-                break
-        except OSError:
-            pass
-        log("the tool binary is being rebuilt; waiting")
-        time.sleep(10)
-    else:
-        raise SystemExit("cannot copy a working %s" % args.tool)
-    tool_path, args.tool = args.tool, snap
-    tool_stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(os.stat(snap).st_mtime))
+    # Time snapshots of the binaries: others may rebuild build/ while the benchmark runs.
+    args.tool, ver = snapshot(args.tool, os.path.join(scratch, "context-pack"))
+    if args.packaged:
+        args.packaged, pkg_ver = snapshot(args.packaged,
+                                          os.path.join(scratch, "context-pack-packaged"))
+        ver += "; packaged build: " + pkg_ver
     runner = Runner(scratch)
-    tool_ver = subprocess.run([args.tool, "--version"], stdout=subprocess.PIPE).stdout.decode().strip()
     rows, ref_rows, notes, failures = [], [], [], []
     agreement = None
     t_start = time.time()
@@ -945,7 +1007,6 @@ def main():
         else:
             shutil.rmtree(scratch, ignore_errors=True)
 
-    ver = "%s, %s built %s" % (tool_ver, tool_path, tool_stamp)
     gver = subprocess.run(["git", "--version"], stdout=subprocess.PIPE).stdout.decode().strip()
     cpu = "?"
     try:
@@ -965,6 +1026,11 @@ def main():
     print("ratio: of wall-time medians (pass/fail); cpu ratio: of user+sys medians, for a noisy "
           "machine (git grep is multi-threaded, so its cpu exceeds its wall time)")
     print()
+    if args.packaged:
+        print("packaged build: the line beneath each row of the tool, the same arguments in the "
+              "same rounds; against the same baseline, or against itself where the row's baseline "
+              "is the tool too; its targets are evaluated as the source build's")
+        print()
     if agreement:
         print("history: %s with git log -L, commits and order" % agreement)
         print()
@@ -974,23 +1040,31 @@ def main():
                     ref_rows, "baseline")
     print("Details")
     for r in rows + ref_rows:
-        print("  %s: tool %s (cpu %s, %s); baseline %s (cpu %s, %s, %d procs)" % (
-            r.workload, fmt_t(r.tool.wall), fmt_t(r.tool.cpu), r.tool.spread(),
-            fmt_t(r.base.wall), fmt_t(r.base.cpu), r.base.spread(), r.base.ncmds))
+        for x in r.sides:
+            print("  %s%s: tool %s (cpu %s, %s); baseline %s (cpu %s, %s, %d procs)" % (
+                r.workload, PKG if x.build == "packaged" else "", fmt_t(x.tool.wall),
+                fmt_t(x.tool.cpu), x.tool.spread(), fmt_t(x.base.wall), fmt_t(x.base.cpu),
+                x.base.spread(), x.base.ncmds))
     for n in notes:
         print("  " + n)
     if args.json:
+        def side(r, x):
+            return {"tool_s": x.tool.wall, "base_s": x.base.wall, "ratio": x.ratio,
+                    "target": r.target, "result": r.verdict(x), "tool_rss_kib": x.tool.rss, "base_rss_kib": x.base.rss,
+                    "tool_cpu_s": x.tool.cpu, "base_cpu_s": x.base.cpu,
+                    "tool_walls": x.tool.walls, "base_walls": x.base.walls}
+        out = []
+        for r in rows + ref_rows:
+            d = {"workload": r.workload, **side(r, r.sides[0])}
+            for x in r.sides[1:]:   # the packaged build; base_own: against itself
+                d["packaged"] = dict(side(r, x), base_own=x.own_base)
+            out.append(d)
         with open(args.json, "w") as f:
-            json.dump([{"workload": r.workload, "tool_s": r.tool.wall, "base_s": r.base.wall,
-                        "ratio": r.ratio, "target": r.target, "result": r.verdict(),
-                        "tool_rss_kib": r.tool.rss, "base_rss_kib": r.base.rss,
-                        "tool_cpu_s": r.tool.cpu, "base_cpu_s": r.base.cpu,
-                        "tool_walls": r.tool.walls, "base_walls": r.base.walls}
-                       for r in rows + ref_rows], f, indent=1)
+            json.dump(out, f, indent=1)
     for f in failures:
         print("FAILED: " + f)
         log("FAILED: " + f)
-    failed = [r for r in rows if r.verdict() == "FAIL"]
+    failed = [r for r in rows for x in r.sides if r.verdict(x) == "FAIL"]
     return 1 if failed or failures else 0
 
 
