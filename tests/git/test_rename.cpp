@@ -19,9 +19,9 @@
 
 #include "context_pack/git/rename.hpp"
 #include "support/catch.hpp"
-#include "support/random_text.hpp"
 #include "support/fixture.hpp"
 #include "support/git_diff.hpp"
+#include "support/random_text.hpp"
 
 namespace {
 
