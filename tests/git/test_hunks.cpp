@@ -233,7 +233,7 @@ TEST_CASE("hunks equal git diff -U0 on random edit scripts", "[git]") {
     random_history(seed + 100, 40, "* text=auto", compared);
     random_history(seed + 200, 30, "* text eol=crlf", compared);
     INFO("hunk lists compared: " << compared);
-    CHECK(compared > 300);
+    CHECK(compared > cptest::scaled(300));
 }
 
 TEST_CASE("hunks equal git diff -U0 on hand-picked shapes", "[git]") {
