@@ -2,7 +2,7 @@
 # Builds context-pack and runs its whole test suite in a Debian 13 (trixie) root, against
 # trixie's shared libgit2 1.9, Catch2 3, fmt 10, CLI11 2.4, g++ 14 and git 2.47 (the gates,
 # which check the tree rather than a build, are the Debian 12 suite's).
-#   scripts/ci/debian13.sh [--fresh] [--package | --readme]
+#   scripts/ci/debian13.sh [--fresh] [--package | --readme | --root]
 # --package builds trixie's .deb there instead (scripts/package.sh, from a copy of the checkout
 # in /work/package-src of the root, into /work/build-deb, both kept between runs apart from the
 # suite's) and checks it with scripts/ci/check-package.sh: lintian, then the binary and man
@@ -11,6 +11,8 @@
 # scripts/demo.sh, then scripts/test.sh, which install what they need with apt-get, build
 # libgit2 1.9 from its source package and run the suite on it. It runs on a throwaway overlay
 # of the root, so the cached root stays as it was.
+# --root makes the root (when it is not made yet) and stops: .ci/run makes it beside the Debian
+# 12 parts, as its work is mostly downloading and unpacking.
 # ccache, in the root, keeps what each build compiled (/root/.cache/ccache) for the next one:
 # the README's build reads the suite's (it writes only to its overlay), and the package's too.
 # The root is made once with mmdebstrap from the Debian archive this machine's apt uses and
@@ -75,7 +77,8 @@ for arg in "$@"; do
         --fresh) fresh=1 ;;
         --package) mode=--in-root-package srcdir=package-src ;;
         --readme) mode=--in-root-readme srcdir=readme-src ;;
-        *) echo "usage: scripts/ci/debian13.sh [--fresh] [--package | --readme]" >&2; exit 2 ;;
+        --root) mode=--root ;;
+        *) echo "usage: scripts/ci/debian13.sh [--fresh] [--package | --readme | --root]" >&2; exit 2 ;;
     esac
 done
 checkout="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -128,6 +131,7 @@ if [ ! -f "$root/.complete" ]; then
 else
     echo "debian13: root cached in $root" >&2
 fi
+[ "$mode" = --root ] && exit 0
 
 # The checkout as git sees it (tracked and untracked, not ignored files; mtimes kept, so the
 # build inside only redoes what changed), with the npm packages the tests installed there
