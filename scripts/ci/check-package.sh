@@ -39,10 +39,10 @@ bin=$scratch/usr/bin/context-pack
 # The libgit2 built here, declared; no shared libgit2 and nothing of the network loaded.
 static_built_using=$(dpkg-deb -f "$deb" Static-Built-Using)
 needed=$(readelf -d "$bin" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')
-if [[ $needed == *libgit2* ]] || [[ $depends == *libgit2* ]]; then
-    fail "the binary loads a shared libgit2: NEEDED $needed; Depends: $depends"
+if [[ $needed == *libgit2* ]] || [[ $depends == *libgit2* ]] || [[ $needed == *libstdc++* ]]; then
+    fail "the binary loads a shared libgit2 or libstdc++: NEEDED $needed; Depends: $depends"
 else
-    ok "no shared libgit2: NEEDED $needed"
+    ok "no shared libgit2 or libstdc++: NEEDED $needed"
 fi
 if echo "$needed" | grep -qiE 'ssl|crypto|ssh|mbed|gnutls|gssapi|krb5|http_parser'; then
     fail "the binary loads a network library: $needed"
