@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <map>
+#include <tuple>
 #include <unordered_map>
+
+#include "context_pack/core/line_map.hpp"
 
 namespace cp {
 namespace {
@@ -46,7 +51,52 @@ std::vector<std::string> squeezed(const std::vector<std::string_view>& lines) {
     return out;
 }
 
+bool word_start(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+
+bool word_byte(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// The identifiers of a line, in order.
+std::vector<std::string_view> names_in(std::string_view line) {
+    std::vector<std::string_view> out;
+    for (std::size_t i = 0; i < line.size();) {
+        if (!word_start(line[i])) {
+            // A number's letters (0x1f, 10u) are part of it, not a name.
+            if (std::isdigit(static_cast<unsigned char>(line[i])))
+                while (i < line.size() && word_byte(line[i])) ++i;
+            else
+                ++i;
+            continue;
+        }
+        std::size_t from = i;
+        while (i < line.size() && word_byte(line[i])) ++i;
+        out.push_back(line.substr(from, i - from));
+    }
+    return out;
+}
+
 }  // namespace
+
+std::string shape_of(std::string_view line) {
+    std::string out;
+    out.reserve(line.size());
+    for (std::size_t i = 0; i < line.size();) {
+        const char c = line[i];
+        if (word_start(c)) {
+            while (i < line.size() && word_byte(line[i])) ++i;
+            out += '\x01';
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            while (i < line.size() && word_byte(line[i])) out += line[i++];
+        } else {
+            if (!space(c)) out += c;
+            ++i;
+        }
+    }
+    return out;
+}
 
 const std::vector<std::string>& Haystack::squeezed() const {
     if (!squeezed_made_) {
@@ -54,6 +104,15 @@ const std::vector<std::string>& Haystack::squeezed() const {
         squeezed_made_ = true;
     }
     return squeezed_;
+}
+
+const std::vector<std::string>& Haystack::shapes() const {
+    if (!shapes_made_) {
+        shapes_.reserve(lines_.size());
+        for (auto l : lines_) shapes_.push_back(shape_of(l));
+        shapes_made_ = true;
+    }
+    return shapes_;
 }
 
 std::vector<BlockMatch> find_block(const Haystack& haystack,
@@ -64,6 +123,237 @@ std::vector<BlockMatch> find_block(const Haystack& haystack,
         if (!exact.empty() || how == Match::Exact) return exact;
     }
     return scan(haystack.squeezed(), squeezed(needle), true, limit);
+}
+
+bool is_margin(std::string_view line) {
+    return std::all_of(line.begin(), line.end(), [](char c) {
+        return space(c) || c == '{' || c == '}' || c == '(' || c == ')' || c == '[' || c == ']' ||
+               c == ';' || c == ',';
+    });
+}
+
+std::pair<std::size_t, std::size_t> core_of(const std::vector<std::string_view>& block) {
+    std::size_t first = 0, last = block.size();
+    while (first < last && is_margin(block[first])) ++first;
+    while (last > first && is_margin(block[last - 1])) --last;
+    return {first, last};
+}
+
+namespace {
+
+// A line's character bigrams, whitespace left out, sorted: a cheap first test of likeness.
+std::vector<std::uint16_t> bigrams(std::string_view line) {
+    std::string dense;
+    for (char c : line)
+        if (!space(c)) dense += c;
+    std::vector<std::uint16_t> out;
+    for (std::size_t i = 0; i + 1 < dense.size(); ++i)
+        out.push_back(std::uint16_t((std::uint8_t(dense[i]) << 8) | std::uint8_t(dense[i + 1])));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Dice's coefficient of two sorted bigram lists.
+double dice(const std::vector<std::uint16_t>& a, const std::vector<std::uint16_t>& b) {
+    if (a.empty() || b.empty()) return 0;
+    std::size_t common = 0;
+    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+        if (a[i] == b[j])
+            ++common, ++i, ++j;
+        else if (a[i] < b[j])
+            ++i;
+        else
+            ++j;
+    }
+    return 2.0 * double(common) / double(a.size() + b.size());
+}
+
+// Which of the lines aligned as renamed (one shape, other names) differ only by names each
+// renamed one way across the place: every name of those lines and of the equal ones, old to
+// new, counted; a line whose names ever go two ways, or come from two, is not renamed.
+std::vector<bool> renamed_consistently(
+    const std::vector<std::pair<std::string_view, std::string_view>>& lines,
+    const std::vector<bool>& equal) {
+    std::map<std::string_view, std::map<std::string_view, int>> to, from;
+    std::vector<std::vector<std::pair<std::string_view, std::string_view>>> names(lines.size());
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+        auto a = names_in(lines[k].first), b = names_in(lines[k].second);
+        if (a.size() != b.size()) continue;  // one shape gives as many names
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            names[k].emplace_back(a[i], b[i]);
+            ++to[a[i]][b[i]];
+            ++from[b[i]][a[i]];
+        }
+    }
+    std::vector<bool> out(lines.size(), false);
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+        if (equal[k] || names[k].empty()) continue;
+        out[k] = std::all_of(names[k].begin(), names[k].end(), [&](const auto& n) {
+            return to[n.first].size() == 1 && from[n.second].size() == 1;
+        });
+    }
+    return out;
+}
+
+// The block's telling lines aligned in order with the lines of target[lo, hi): equal
+// (squeezed) lines and lines renamed consistently weigh 1, edited ones (line_similarity >=
+// kEditedLine) 1/2, as many as can be had; the place is from the first aligned line to the
+// last, widened by the block's lines before and after them.
+SimilarMatch align(const std::vector<std::string>& needle, const std::vector<std::string>& shapes,
+                   const std::vector<std::size_t>& telling,
+                   const std::vector<std::string_view>& raw_needle, const Haystack& hay,
+                   std::size_t lo, std::size_t hi) {
+    const auto& target = hay.squeezed();
+    const auto& target_shapes = hay.shapes();
+    const std::size_t n = telling.size(), w = hi - lo;
+    std::vector<std::vector<std::uint16_t>> needle_grams, target_grams;
+    for (std::size_t i : telling) needle_grams.push_back(bigrams(raw_needle[i]));
+    for (std::size_t j = lo; j < hi; ++j) target_grams.push_back(bigrams(hay.lines()[j]));
+    auto edited = [&](std::size_t i, std::size_t j) {  // telling index, window index
+        return dice(needle_grams[i], target_grams[j]) >= kEditedLine &&
+               line_similarity(raw_needle[telling[i]], hay.lines()[lo + j]) >= kEditedLine;
+    };
+    // score[i][j]: best weight aligning telling[0, i) with target[lo, lo + j), in halves.
+    // kind: 0 the block's line skipped, 1 the target's, 2 edited, 3 equal, 4 one shape.
+    std::vector<std::vector<int>> score(n + 1, std::vector<int>(w + 1, 0));
+    std::vector<std::vector<signed char>> kind(n + 1, std::vector<signed char>(w + 1, 0));
+    for (std::size_t i = 1; i <= n; ++i) {
+        const std::string& a = needle[telling[i - 1]];
+        for (std::size_t j = 1; j <= w; ++j) {
+            int best = score[i - 1][j];
+            signed char how = 0;
+            if (score[i][j - 1] > best) best = score[i][j - 1], how = 1;
+            const std::string& b = target[lo + j - 1];
+            int gain = 0;
+            signed char as = 0;
+            if (!b.empty() && !is_margin(b)) {
+                if (a == b)
+                    gain = 2, as = 3;
+                else if (shapes[telling[i - 1]] == target_shapes[lo + j - 1])
+                    gain = 2, as = 4;
+                else if (edited(i - 1, j - 1))
+                    gain = 1, as = 2;
+            }
+            if (gain && score[i - 1][j - 1] + gain > best)
+                best = score[i - 1][j - 1] + gain, how = as;
+            score[i][j] = best;
+            kind[i][j] = how;
+        }
+    }
+    // (telling index, window index, kind), in order.
+    std::vector<std::tuple<std::size_t, std::size_t, signed char>> pairs;
+    for (std::size_t i = n, j = w; i > 0 && j > 0;) {
+        const signed char how = kind[i][j];
+        if (how >= 2) {
+            pairs.emplace_back(i - 1, j - 1, how);
+            --i, --j;
+        } else if (how == 1) {
+            --j;
+        } else {
+            --i;
+        }
+    }
+    std::reverse(pairs.begin(), pairs.end());
+    // Lines of one shape count as renamed only where their names were renamed one way.
+    std::vector<std::pair<std::string_view, std::string_view>> lines;
+    std::vector<bool> equal;
+    for (const auto& [i, j, how] : pairs) {
+        lines.emplace_back(raw_needle[telling[i]], hay.lines()[lo + j]);
+        equal.push_back(how == 3);
+    }
+    const std::vector<bool> consistent = renamed_consistently(lines, equal);
+    SimilarMatch m;
+    std::vector<std::pair<std::size_t, std::size_t>> kept;  // (telling index, target line)
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        auto [i, j, how] = pairs[k];
+        if (how == 4 && !consistent[k]) {
+            if (!edited(i, j)) continue;
+            how = 2;
+        }
+        (how == 3 ? m.equal : how == 4 ? m.renamed : m.edited)++;
+        kept.emplace_back(i, lo + j);
+    }
+    if (kept.empty()) return m;
+    for (const auto& [i, t] : kept) m.aligned.push_back(LineNo(t + 1));
+    m.score = (double(m.equal + m.renamed) + double(m.edited) / 2) / double(n);
+    const std::size_t before = telling[kept.front().first] - telling.front();
+    const std::size_t after = telling.back() - telling[kept.back().first];
+    const std::size_t first = kept.front().second, last = kept.back().second;
+    m.line = LineNo(first >= before ? first - before : 0) + 1;
+    m.end_line = LineNo(std::min(last + after, target.size() - 1)) + 1;
+    return m;
+}
+
+}  // namespace
+
+std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
+                                             const std::vector<std::string_view>& needle,
+                                             std::size_t limit) {
+    std::vector<SimilarMatch> out;
+    const auto [first, last] = core_of(needle);
+    if (last - first < 2 || needle.size() > kMaxSimilarLines) return out;
+    const std::vector<std::string_view> core(needle.begin() + std::ptrdiff_t(first),
+                                             needle.begin() + std::ptrdiff_t(last));
+    const std::vector<std::string> squeezed_core = squeezed(core);
+    std::vector<std::string> shapes;
+    for (std::string_view line : core) shapes.push_back(shape_of(line));
+    std::vector<std::size_t> telling;
+    std::unordered_map<std::string_view, std::vector<std::size_t>> where;
+    for (std::size_t i = 0; i < core.size(); ++i) {
+        if (is_margin(core[i])) continue;
+        telling.push_back(i);
+        where[shapes[i]].push_back(i);
+    }
+    // Votes for where the block's first line would be, one for each telling line of the
+    // same shape (equal, or with names renamed).
+    const auto& target = haystack.squeezed();
+    const auto& target_shapes = haystack.shapes();
+    std::map<std::ptrdiff_t, std::size_t> votes;
+    for (std::size_t t = 0; t < target.size(); ++t) {
+        auto it = where.find(target_shapes[t]);
+        if (it == where.end()) continue;
+        for (std::size_t i : it->second) ++votes[std::ptrdiff_t(t) - std::ptrdiff_t(i)];
+    }
+    // Nearby starts (a line added or removed inside the block shifts the rest) count together.
+    const std::ptrdiff_t slack = std::ptrdiff_t(core.size() / 4 + 2);
+    std::vector<std::pair<std::size_t, std::ptrdiff_t>> starts;  // (votes near it, start)
+    for (const auto& [start, count] : votes) {
+        std::size_t near = 0;
+        for (auto it = votes.lower_bound(start - slack);
+             it != votes.end() && it->first <= start + slack; ++it)
+            near += it->second;
+        if (near >= 2) starts.emplace_back(near, start);
+    }
+    std::sort(starts.begin(), starts.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    constexpr std::size_t kPlacesTried = 8;
+    std::vector<SimilarMatch> tried;
+    for (const auto& [count, start] : starts) {
+        if (tried.size() >= kPlacesTried) break;
+        const bool seen = std::any_of(tried.begin(), tried.end(), [&](const SimilarMatch& m) {
+            return start + 1 >= m.line - slack && start + 1 <= m.end_line;
+        });
+        if (seen) continue;
+        const std::size_t lo = std::size_t(std::max<std::ptrdiff_t>(0, start - slack));
+        const std::size_t hi = std::min(
+            target.size(),
+            std::size_t(std::max<std::ptrdiff_t>(0, start + std::ptrdiff_t(core.size()) + slack)));
+        if (lo >= hi) continue;
+        SimilarMatch m = align(squeezed_core, shapes, telling, core, haystack, lo, hi);
+        if (m.aligned.empty()) continue;
+        tried.push_back(std::move(m));
+    }
+    std::sort(tried.begin(), tried.end(), [](const SimilarMatch& a, const SimilarMatch& b) {
+        return a.score != b.score ? a.score > b.score : a.line < b.line;
+    });
+    for (SimilarMatch& m : tried) {
+        const bool overlaps = std::any_of(out.begin(), out.end(), [&](const SimilarMatch& o) {
+            return m.line <= o.end_line && o.line <= m.end_line;
+        });
+        if (!overlaps && out.size() < limit) out.push_back(std::move(m));
+    }
+    return out;
 }
 
 bool distinctive(const std::vector<std::string_view>& block) {

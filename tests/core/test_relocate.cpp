@@ -58,6 +58,78 @@ TEST_CASE("relocate: find_block finds exact, then whitespace-insensitive, all oc
               .empty());  // longer than the haystack
 }
 
+TEST_CASE("relocate: margins and the core of a block") {
+    CHECK(cp::is_margin(""));
+    CHECK(cp::is_margin("  });"));
+    CHECK(cp::is_margin("\t{"));
+    CHECK_FALSE(cp::is_margin("} else {"));
+    CHECK_FALSE(cp::is_margin("x;"));
+    CHECK(cp::core_of(lines({"", "int f() {", "  return 1;", "}", ""})) ==
+          std::pair<std::size_t, std::size_t>{1, 3});
+    auto none = cp::core_of(lines({"", "}", ""}));
+    CHECK(none.first == none.second);
+}
+
+TEST_CASE("relocate: a line's shape makes every name one marker") {
+    CHECK(cp::shape_of("w = w * 2;") == cp::shape_of("  count = count*2;"));
+    CHECK(cp::shape_of("w = w * 2;") != cp::shape_of("w = w * 3;"));  // numbers are kept
+    CHECK(cp::shape_of("x = 0x1f;") == cp::shape_of("y = 0x1f;"));
+    CHECK(cp::shape_of("f(a, b)") != cp::shape_of("f(a)"));
+}
+
+TEST_CASE("relocate: find_similar_block weighs equal, renamed and edited lines") {
+    std::vector<std::string> block = {"int width(const char *s) {",
+                                      "    int n = 0;",
+                                      "    n += glyph(s[0], 1);",
+                                      "    n += glyph(s[1], 2);",
+                                      "    n += glyph(s[2], 3);",
+                                      "    trace(\"width\");",
+                                      "    return n;",
+                                      "}"};
+    auto moved = [&](const std::string& from, const std::string& to) {
+        std::vector<std::string> out = {"// above", "int unrelated = 1;"};
+        for (std::string l : block) {
+            for (std::size_t at = l.find(from); at != std::string::npos;
+                 at = l.find(from, at + to.size()))
+                l.replace(at, from.size(), to);
+            out.push_back(l);
+        }
+        out.push_back("// below");
+        return out;
+    };
+    SECTION("a parameter renamed everywhere it is used: those lines count as equal") {
+        auto hay = moved("s[", "text[");
+        hay[2] = "int width(const char *text) {";
+        auto m = cp::find_similar_block(cp::Haystack(lines(hay)), lines(block));
+        REQUIRE(m.size() == 1);
+        CHECK(m[0].line == 3);
+        CHECK(m[0].end_line == 9);  // the core: the closing brace is a margin
+        CHECK(m[0].equal == 3);
+        CHECK(m[0].renamed == 4);
+        CHECK(m[0].score == 1.0);
+    }
+    SECTION("one line edited counts a half") {
+        auto hay = moved("glyph(s[1], 2)", "glyph(s[1], tab_width)");
+        auto m = cp::find_similar_block(cp::Haystack(lines(hay)), lines(block));
+        REQUIRE(m.size() == 1);
+        CHECK(m[0].equal == 6);
+        CHECK(m[0].edited == 1);
+        CHECK(m[0].score == Approx(6.5 / 7));
+    }
+    SECTION("names renamed two ways are not a rename") {
+        auto hay = moved("s[", "text[");
+        hay[5] = "    n += glyph(str[1], 2);";  // s became text and str
+        auto m = cp::find_similar_block(cp::Haystack(lines(hay)), lines(block));
+        REQUIRE(m.size() == 1);
+        CHECK(m[0].renamed < 3);
+        CHECK(m[0].score < 1.0);
+    }
+    SECTION("nothing like it: no place") {
+        std::vector<std::string> hay = {"alpha beta gamma", "delta epsilon", "zeta eta theta"};
+        CHECK(cp::find_similar_block(cp::Haystack(lines(hay)), lines(block)).empty());
+    }
+}
+
 TEST_CASE("relocate: only distinctive blocks are relocated") {
     CHECK_FALSE(cp::distinctive(lines({"}"})));
     CHECK_FALSE(cp::distinctive(lines({"", "  }", "return;"})));
@@ -83,7 +155,7 @@ TEST_CASE("relocate: a function moved down its file is MOVED by content") {
     CHECK(spec["windows"][0]["line"] == 23);
 }
 
-TEST_CASE("relocate: moved into another file is found_at, the diff status stays") {
+TEST_CASE("relocate: moved into another file is MOVED there, the diff's answer kept") {
     cptest::Repo repo;
     repo.write("a.c", filler(5, "a") + function("traveller", 5) + filler(5, "a2"));
     repo.write("b.c", filler(8, "b"));
@@ -91,11 +163,15 @@ TEST_CASE("relocate: moved into another file is found_at, the diff status stays"
     repo.write("a.c", filler(5, "a") + filler(5, "a2"));
     repo.write("b.c", filler(8, "b") + function("traveller", 5));
     repo.commit();
-    const json a = run(repo, base, "--anchor a.c:6-12")["anchors"][0];
-    CHECK(a["status"] == "TOUCHED");
-    CHECK(a["lines_deleted"] == true);
-    CHECK(a["by"].is_null());
-    CHECK(a["found_at"] == json{{"path", "b.c"}, {"line", 9}, {"end_line", 15}});
+    const json a = run(repo, base, "--anchor a.c:6-12@traveller")["anchors"][0];
+    INFO(a.dump());
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["by"] == "content");
+    CHECK(a["to"] == json{{"path", "b.c"}, {"line", 9}, {"end_line", 15}});
+    CHECK(a["symbol_found"] == true);  // looked for in b.c, where the lines are
+    CHECK(a["diff"]["to"] == json{{"path", "a.c"}, {"line", 6}, {"end_line", 5}});
+    CHECK(a["diff"]["lines_deleted"] == true);
+    CHECK(a["found_at"].is_null());
     CHECK_FALSE(a["window"].is_null());  // the window shows where its lines are now
 }
 
@@ -122,12 +198,15 @@ TEST_CASE("relocate: a file split in two, its deleted file's blocks found in the
     repo.commit();
     auto spec = run(repo, base, "--anchor all.c:1-7 --anchor all.c:8-14");
     // git pairs all.c with two.c as a rename: the second function maps by the diff, and the
-    // first, replaced there by one comment line, is found in one.c.
+    // first, replaced there by one comment line, is found in one.c and taken.
     const json& first = spec["anchors"][0];
     INFO(first.dump());
-    CHECK(first["status"] == "TOUCHED");
-    CHECK(first["renamed"] == true);
-    CHECK(first["found_at"] == json{{"path", "one.c"}, {"line", 2}, {"end_line", 8}});
+    CHECK(first["status"] == "MOVED");
+    CHECK(first["by"] == "content");
+    CHECK(first["to"] == json{{"path", "one.c"}, {"line", 2}, {"end_line", 8}});
+    // What the union rule kept: the comment line that took its place in two.c.
+    CHECK(first["diff"]["to"] == json{{"path", "two.c"}, {"line", 1}, {"end_line", 1}});
+    CHECK(first["found_at"].is_null());
     CHECK(spec["windows"][0]["path"] == "one.c");
     const json& second = spec["anchors"][1];
     CHECK(second["status"] == "MOVED");
@@ -143,8 +222,13 @@ TEST_CASE("relocate: a deleted file's block is found in a new file too unlike it
     repo.write("fresh.c", filler(40, "fresh") + function("keeper", 5));
     repo.commit();
     const json a = run(repo, base, "--anchor old.c:1-7@keeper")["anchors"][0];
-    CHECK(a["status"] == "GONE");
-    CHECK(a["found_at"] == json{{"path", "fresh.c"}, {"line", 41}, {"end_line", 47}});
+    INFO(a.dump());
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["by"] == "content");
+    CHECK(a["to"] == json{{"path", "fresh.c"}, {"line", 41}, {"end_line", 47}});
+    CHECK(a["symbol_found"] == true);
+    CHECK(a["diff"]["to"].is_null());  // the diff deleted its file
+    CHECK(a["followed"].empty());      // no rename on the way: found by content alone
     CHECK(a["window"] == 0);
 }
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "context_pack/core/mapping.hpp"
@@ -24,12 +25,19 @@ class Haystack {
     explicit Haystack(std::vector<std::string_view> lines) : lines_(std::move(lines)) {}
     const std::vector<std::string_view>& lines() const { return lines_; }
     const std::vector<std::string>& squeezed() const;
+    // Each line's shape: its tokens with every identifier made one marker, whitespace
+    // aside, so that lines differing by renamed names have one shape (shape_of).
+    const std::vector<std::string>& shapes() const;
 
   private:
     std::vector<std::string_view> lines_;
-    mutable std::vector<std::string> squeezed_;
-    mutable bool squeezed_made_ = false;
+    mutable std::vector<std::string> squeezed_, shapes_;
+    mutable bool squeezed_made_ = false, shapes_made_ = false;
 };
+
+// A line's tokens, identifiers ([A-Za-z_][A-Za-z0-9_]*) each made one marker byte and every
+// other byte kept, whitespace left out: `w = w * 2;` and `n = n * 2;` have one shape.
+std::string shape_of(std::string_view line);
 
 // How find_block compares lines: exactly, ignoring whitespace, or exactly first and ignoring
 // whitespace only when that found nothing.
@@ -41,6 +49,39 @@ enum class Match { Exact, Whitespace, ExactThenWhitespace };
 std::vector<BlockMatch> find_block(const Haystack& haystack,
                                    const std::vector<std::string_view>& needle,
                                    std::size_t limit = 11, Match how = Match::ExactThenWhitespace);
+
+// A line that tells nothing of the code it stands in: blank, or only brackets and separators
+// ("}", "});", "{"). An anchor's range often holds such margins around its code.
+bool is_margin(std::string_view line);
+
+// The lines of `block` from its first line that is not a margin to its last: [first, last),
+// 0-based; empty (first == last) when every line is a margin.
+std::pair<std::size_t, std::size_t> core_of(const std::vector<std::string_view>& block);
+
+// A place where a block's code is, lightly edited: most of its telling lines (not margins)
+// there in order, equal once whitespace is ignored, equal but for names renamed the same way
+// across the place (a renamed local or parameter: `renamed`), or like one another
+// (line_similarity at least kEditedLine, a changed literal or call).
+struct SimilarMatch {
+    LineNo line = 0;      // the first target line of the place, 1-based
+    LineNo end_line = 0;  // its last
+    double score = 0;     // (equal + renamed + edited / 2) over the block's telling lines
+    std::size_t equal = 0;
+    std::size_t renamed = 0;  // equal once names are renamed, one name always to one name
+    std::size_t edited = 0;
+    std::vector<LineNo> aligned;  // the target lines its telling lines were aligned with
+};
+inline constexpr double kEditedLine = 0.6;
+
+// The places in `haystack` where at least two of `needle`'s telling lines occur (whitespace
+// aside, or with names renamed) near one another, each scored by aligning the block's telling lines
+// with the lines there (order kept, at most a quarter of the block's length of slack either side);
+// best first, places that overlap a better one dropped; at most `limit`. A needle of more than
+// kMaxSimilarLines lines is not searched.
+inline constexpr std::size_t kMaxSimilarLines = 400;
+std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
+                                             const std::vector<std::string_view>& needle,
+                                             std::size_t limit = 4);
 
 // True when a block is specific enough that a unique match means something: some line holds
 // at least 8 non-space bytes and the block at least 16, so a lone "}" is never relocated.
