@@ -47,7 +47,6 @@ ResolveOptions resolve_options(const Request& request) {
     options.at_base = request.at_base;
     options.since = request.since;
     options.history = request.history;
-    options.search_elsewhere = !request.table_only && !request.repin;
     // A spec is finished when resolved only if nothing after resolution changes it.
     if (request.table_only && request.only.empty()) options.on_spec = request.on_spec;
     if (request.cancelled)

@@ -455,4 +455,43 @@ Result<std::vector<std::vector<LineChange>>> Repository::line_history(
     return out;
 }
 
+Result<FirstParents> Repository::first_parents(const std::string& base, const std::string& tip,
+                                               std::size_t limit) const {
+    git_repository* raw = raw_handle(*this);
+    auto tip_oid = oid_of(tip);
+    auto base_oid = oid_of(base);
+    if (!tip_oid) return tip_oid.error();
+    if (!base_oid) return base_oid.error();
+    // Down the line until the base, which is where it usually is; else `tip ^base` walked
+    // as git does, marking the base's side.
+    for (bool hide : {false, true}) {
+        RevwalkHandle walk;
+        if (git_revwalk_new(walk.out(), raw) < 0) return failure("cannot walk history");
+        if (git_revwalk_simplify_first_parent(walk.get()) < 0 ||
+            git_revwalk_push(walk.get(), &tip_oid.value()) < 0 ||
+            (hide && git_revwalk_hide(walk.get(), &base_oid.value()) < 0))
+            return failure(fmt::format("cannot walk history from {} down to {}", tip, base));
+        FirstParents out;
+        bool reached = hide;
+        for (git_oid oid;;) {
+            int rc = git_revwalk_next(&oid, walk.get());
+            if (rc == GIT_ITEROVER) break;
+            if (rc < 0) return failure(fmt::format("cannot walk history from {}", tip));
+            if (git_oid_equal(&oid, &base_oid.value())) {
+                reached = true;
+                break;
+            }
+            if (out.commits.size() == limit) {
+                out.bounded = true;
+                break;
+            }
+            out.commits.push_back(hex(&oid));
+        }
+        if (!reached && !out.bounded) continue;
+        std::reverse(out.commits.begin(), out.commits.end());
+        return out;
+    }
+    return FirstParents{};
+}
+
 }  // namespace cp::git

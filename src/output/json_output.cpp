@@ -221,6 +221,10 @@ void mark_cuts(ordered_json& s, const SpecReport& spec, const JsonCaps& caps,
     any = any || longest;
 }
 
+double rounded(double score) {
+    return std::round(score * 100) / 100;
+}
+
 // The relocation keys, every one present on every anchor (null, false or empty without it).
 template <class W>
 void write_relocation(W& w, const std::optional<Relocation>& r) {
@@ -229,6 +233,8 @@ void write_relocation(W& w, const std::optional<Relocation>& r) {
     const auto* several = r ? r->candidates() : nullptr;
     field(w, "by", moved ? std::optional<std::string_view>("content") : std::nullopt);
     field(w, "whitespace", r && r->whitespace);
+    field(w, "similarity",
+          r && r->similarity ? std::optional<double>(rounded(*r->similarity)) : std::nullopt);
     object_or_null(w, "diff", moved != nullptr, [&] {
         field(w, "to", moved->diff_to);
         field(w, "lines_deleted", moved->diff_lines_deleted);
@@ -240,10 +246,6 @@ void write_relocation(W& w, const std::optional<Relocation>& r) {
         for (const Location& c : several->listed) put(w, c);
     w.end_array();
     field(w, "candidates_total", several ? several->total : std::size_t{0});
-}
-
-double rounded(double score) {
-    return std::round(score * 100) / 100;
 }
 
 // A line number, or null where the line is not located.
@@ -339,6 +341,19 @@ void write_anchor(W& w, const SpecReport& spec, std::size_t index,
     field(w, "symbol", in.symbol);
     field(w, "status", status_name(a.status));
     field(w, "renamed", a.renamed);
+    // The renames its file was followed through, oldest first (commit null: the working
+    // tree's).
+    w.key("followed");
+    w.begin_array();
+    for (const FollowedRename& f : a.followed) {
+        w.begin_object();
+        field(w, "from", f.from);
+        field(w, "to", f.to);
+        field(w, "commit",
+              f.commit.empty() ? std::nullopt : std::optional<std::string_view>(f.commit));
+        w.end_object();
+    }
+    w.end_array();
     field(w, "to", a.to);
     field(w, "symbol_found", a.symbol_found);
     field(w, "lines_deleted", a.lines_deleted);

@@ -55,10 +55,13 @@ std::string symbol_cell(const AnchorResult& a) {
 }
 
 std::string relocation_note(const Relocation& r) {
-    const char* ws = r.whitespace ? ", whitespace aside" : "";
+    const std::string ws = r.similarity
+                               ? fmt::format(", edited ({:.0f}% alike)", *r.similarity * 100)
+                           : r.whitespace ? ", whitespace aside"
+                                          : "";
     if (const auto* moved = r.moved())
         return fmt::format("found by content{}; the diff said {}", ws,
-                           format_location(moved->diff_to));
+                           moved->diff_to ? format_location(*moved->diff_to) : "deleted");
     if (const auto* found = r.found_at())
         return fmt::format("its lines are at {}{}", format_location(found->at), ws);
     const auto& several = std::get<Relocation::Candidates>(r.found);
@@ -94,7 +97,7 @@ std::string best_note(const AnchorResult& a) {
 std::string note_cell(const AnchorResult& a) {
     std::string note = a.reason.value_or("");
     auto add = [&](const std::string& more) { note += (note.empty() ? "" : "; ") + more; };
-    if (a.renamed && a.to) add(fmt::format("renamed from {}", a.anchor.path));
+    if (a.renamed && a.to && a.followed.empty()) add(fmt::format("renamed from {}", a.anchor.path));
     if (a.relocation) add(relocation_note(*a.relocation));
     if (a.best && a.to) add(best_note(a));
     if (a.binary && a.status != Status::Unresolved) add("binary file");

@@ -40,17 +40,6 @@ std::optional<std::string> malformed(const Anchor& a) {
     return std::nullopt;
 }
 
-// Whether the anchor's symbol is a whole word in the lines it landed on; unchecked without
-// the bytes.
-void check_symbol(AnchorResult& r, const std::string* content) {
-    if (!r.anchor.symbol || !content) return;
-    bool found = false;
-    if (r.to && r.to->end_line >= r.to->line)
-        for (std::string_view line : text::split_lines(*content, r.to->line, r.to->end_line))
-            found = found || text::contains_word(line, *r.anchor.symbol);
-    r.symbol_found = found;
-}
-
 // An object the store does not give, with where it is to the anchor ("a.c at base: ") before
 // the message when the message does not say; any other error as it is.
 Error where(const Error& e, const std::string& where) {
@@ -87,6 +76,15 @@ std::string unread_note(const Pair& p) {
 }
 
 }  // namespace
+
+void check_symbol(AnchorResult& r, const std::string* content) {
+    if (!r.anchor.symbol || !content) return;
+    bool found = false;
+    if (r.to && r.to->end_line >= r.to->line)
+        for (std::string_view line : text::split_lines(*content, r.to->line, r.to->end_line))
+            found = found || text::contains_word(line, *r.anchor.symbol);
+    r.symbol_found = found;
+}
 
 Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) {
     auto filled = fill(p, r, check_symbols);
@@ -165,7 +163,8 @@ Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
     }
     if (delta->change == Change::Deleted) {
         r.status = Status::Gone;
-        if (const auto& skipped = p.diff.renames_skipped()) {
+        const auto& skipped = p.diff.renames_skipped();
+        if (skipped) {
             // git's own advice, as git diff -M words it: the limit that would have sufficed.
             r.reason = fmt::format(
                 "{} deleted at target; rename detection was skipped, as {} deleted x {} added "
@@ -176,7 +175,17 @@ Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
             r.reason =
                 fmt::format("{} deleted at target; no file of similar content found", a.path);
         }
-        return relocator_.relocate(p, r, base_bytes, nullptr, nullptr);
+        // Followed through its renames first: its file's own history is the surer witness.
+        if (!following_) {
+            auto followed = follow(p, r, check_symbols);
+            if (!followed || r.to) return followed;
+        }
+        auto relocated = relocator_.relocate(p, r, base_bytes, nullptr, nullptr);
+        if (!relocated || !r.to || !check_symbols) return relocated;
+        auto there = content_.file(p.target, r.to->path);
+        if (!there) return where(there.error(), r.to->path + " at target: ");
+        check_symbol(r, there.value().get());
+        return Unit{};
     }
     if (delta->change == Change::TypeChanged || delta->new_kind != EntryKind::File) {
         r.status = Status::Gone;
@@ -280,8 +289,8 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
 
     auto target_content = content_.file(p.target, delta.new_path);
     if (!target_content) return target_content.error();
-    // The diff lost the lines (none of them survives): look for them by content.
-    if (r.lines_deleted || all_removed(h.hunks, range)) {
+    // The diff took its code from its place: look for it by content.
+    if (r.lines_deleted || code_left(h.hunks, range, text::split_lines(base_bytes))) {
         auto relocated = relocator_.relocate(p, r, base_bytes, target_content.value(), &h.hunks);
         if (!relocated) return relocated;
     }
@@ -292,7 +301,13 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
         r.best = map_lines(made->second, range);
         weigh_against_relocation(r);
     }
-    if (check_symbols) check_symbol(r, target_content.value().get());
+    if (check_symbols && r.to && r.to->path != delta.new_path) {  // found in another file
+        auto there = content_.file(p.target, r.to->path);
+        if (!there) return where(there.error(), r.to->path + " at target: ");
+        check_symbol(r, there.value().get());
+    } else if (check_symbols) {
+        check_symbol(r, target_content.value().get());
+    }
     return Unit{};
 }
 

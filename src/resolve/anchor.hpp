@@ -23,6 +23,10 @@
 
 namespace cp {
 
+// Whether the anchor's symbol is a whole word in the lines `to` names, in `content`, the
+// bytes of its file there; unchecked without them.
+void check_symbol(AnchorResult& r, const std::string* content);
+
 class AnchorRules {
   public:
     AnchorRules(const git::Repository& repo, Content& content, Pairs& pairs, ReadAhead& ahead,
@@ -43,7 +47,40 @@ class AnchorRules {
     // Gives up the paths near_miss listed for `base`, once no spec left needs them.
     void forget_paths(const std::string& base) { base_paths_.erase(base); }
 
+    // Gives up the pairs and routes following made (follow.cpp), once a group's specs are
+    // resolved.
+    void release_followed();
+
   private:
+    // follow.cpp. One pair of a route: the anchor carried on `path` from `from` to `to`.
+    struct Leg {
+        std::string from;
+        std::optional<std::string> to;  // nullopt: the working tree
+        std::string path;
+    };
+    // How a file deleted between base and target without a partner got to the target: the
+    // legs to carry an anchor along; none when it cannot be followed, `why` then saying so
+    // where there is something to say.
+    struct Route {
+        std::vector<Leg> legs;
+        std::string why;       // why it was not followed, added to the reason
+        bool deleted = false;  // `why` names the commit that deleted it: it is the reason
+    };
+    // The anchor's file deleted by the pair's diff without a partner: followed through its
+    // renames in history (and, for the working tree, HEAD then the working tree), each leg's
+    // diff carrying its range in turn. Leaves `r` as it was (with `why` added to its reason)
+    // when the file cannot be followed, or a leg loses the lines; where history shows the commit
+    // that deleted it, that is the reason.
+    Result<Unit> follow(Pair& p, AnchorResult& r, bool check_symbols);
+    Result<const Route*> route(const Pair& p, const std::string& path);
+    // The legs along the first-parent line from `base` to the commit `tip`, where `path` is
+    // at base and not at tip: bisected to each commit where the path went, renames found
+    // there. Adds to `out`; false when it cannot follow.
+    Result<bool> route_commits(const std::string& base, const std::string& tip, std::string& path,
+                               Route& out);
+    Result<Pair*> follow_pair(const std::string& base, const std::optional<std::string>& target,
+                              const std::string& path);
+
     // resolve(), an object the store does not give left as the error it is.
     Result<Unit> fill(Pair& p, AnchorResult& r, bool check_symbols);
     // The anchor's file at base, or nullptr when `r` got its reason (too large, too short).
@@ -69,6 +106,11 @@ class AnchorRules {
     // The regular files of each base near_miss looked in, in path order (null: its tree
     // could not be read).
     std::map<std::string, std::unique_ptr<const git::PathList>> base_paths_;
+    // Following: on while a leg is carried (a leg is never followed further); the routes
+    // found, by pair key and path; the pairs made for them.
+    bool following_ = false;
+    std::map<std::pair<std::string, std::string>, Route> routes_;
+    std::vector<std::pair<std::string, std::optional<std::string>>> follow_pairs_;
 };
 
 }  // namespace cp

@@ -36,12 +36,14 @@ const std::vector<std::string>* Pairs::rename_sources(const std::string& key) co
     return it == rename_sources_.end() ? nullptr : &it->second;
 }
 
-Result<Pair*> Pairs::get(const std::string& base, const std::optional<std::string>& target) {
+Result<Pair*> Pairs::get(const std::string& base, const std::optional<std::string>& target,
+                         const std::vector<std::string>* sources) {
     auto key = pair_key(base, target);
     auto it = pairs_.find(key);
     if (it != pairs_.end()) return it->second.get();
     // The one name-level diff for this pair.
-    auto diff = ahead_.diff(base, target, rename_sources(key));
+    const auto* batch = rename_sources(key);
+    auto diff = ahead_.diff(base, target, batch ? batch : sources);
     if (!diff) return diff.error();
     auto made = std::make_unique<Pair>(base, target, std::move(diff).value());
     return pairs_.emplace(key, std::move(made)).first->second.get();

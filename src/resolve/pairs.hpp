@@ -62,7 +62,10 @@ class Pairs {
     const std::vector<std::string>* rename_sources(const std::string& key) const;
 
     // The pair, its diff made (or taken from the pool) the first time it is asked for.
-    Result<Pair*> get(const std::string& base, const std::optional<std::string>& target);
+    // `sources`: for a pair no spec starts on (one following asks for), the base paths whose
+    // renames are wanted, instead of every deleted path's.
+    Result<Pair*> get(const std::string& base, const std::optional<std::string>& target,
+                      const std::vector<std::string>* sources = nullptr);
 
     // Gives up the pair (its diffs, its hunks, what the pool still does for it) once every
     // spec on it is resolved; asked for again, it is made again.

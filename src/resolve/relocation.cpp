@@ -15,6 +15,12 @@ namespace {
 
 const std::size_t kLimit = 10;      // places listed; one more is looked for, to know there are more
 const std::size_t kHaystacks = 32;  // haystacks kept before those of given-up bytes are dropped
+// A place found by likeness is taken with at least this score and three lines equal or
+// renamed consistently (one of them equal), and when no other place comes within kRivalGap
+// of it; a lesser one is at most a pointer.
+const double kTakeSimilar = 0.6;
+const double kPointSimilar = 0.5;
+const double kRivalGap = 0.2;
 
 // True when the line just above or just below a block at base is also just above or below
 // where it was found.
@@ -34,18 +40,51 @@ bool neighbours_agree(const std::vector<std::string_view>& base, LineNo first, L
     return above || below;
 }
 
+// How many of `lines` (1-based, ascending) lie among the lines `hunks` added.
+std::size_t added_among(const std::vector<Hunk>& hunks, const std::vector<LineNo>& lines) {
+    std::size_t n = 0;
+    for (LineNo l : lines)
+        n += std::any_of(hunks.begin(), hunks.end(), [&](const Hunk& h) {
+            return h.new_count > 0 && h.new_start <= l && l < h.new_start + h.new_count;
+        });
+    return n;
+}
+
 }  // namespace
+
+bool code_left(std::span<const Hunk> hunks, LineRange range,
+               const std::vector<std::string_view>& base_lines) {
+    if (all_removed(hunks, range)) return true;
+    std::size_t telling = 0, removed = 0;
+    for (LineNo l = range.start; l <= range.end && l <= LineNo(base_lines.size()); ++l) {
+        if (is_margin(base_lines[std::size_t(l - 1)])) continue;
+        ++telling;
+        removed += std::any_of(hunks.begin(), hunks.end(), [&](const Hunk& h) {
+            return h.old_count > 0 && h.old_start <= l && l < h.old_start + h.old_count;
+        });
+    }
+    return telling > 0 && removed * 4 >= telling * 3;
+}
 
 Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,
                                  const Bytes& own_file, const std::vector<Hunk>* own_hunks) {
-    auto base_lines = text::split_lines(base_bytes);
-    std::vector<std::string_view> needle(base_lines.begin() + (r.anchor.line - 1),
-                                         base_lines.begin() + r.anchor.last_line());
-    if (!distinctive(needle)) return Unit{};
+    Needle needle;
+    needle.base = text::split_lines(base_bytes);
+    const std::vector<std::string_view> lines(needle.base.begin() + (r.anchor.line - 1),
+                                              needle.base.begin() + r.anchor.last_line());
+    const auto [first, last] = core_of(lines);
+    needle.core.assign(lines.begin() + std::ptrdiff_t(first), lines.begin() + std::ptrdiff_t(last));
+    needle.before = first;
+    needle.after = lines.size() - last;
+    if (needle.core.empty() || !distinctive(needle.core)) return Unit{};
     std::vector<std::string> unsearched;
-    auto found = search(p, r, needle, own_file, own_hunks, unsearched);
+    auto found = search(p, r, needle, own_file, own_hunks, false, unsearched);
     if (!found) return found.error();
-    if (!found.value().empty()) settle(p, r, base_lines, found.value(), own_file);
+    if (found.value().empty()) {
+        found = search(p, r, needle, own_file, own_hunks, true, unsearched);
+        if (!found) return found.error();
+    }
+    if (!found.value().empty()) settle(p, r, needle, found.value(), own_file);
     if (!unsearched.empty())
         r.reason = fmt::format(
             "{}its lines were not looked for where the object store could not "
@@ -58,45 +97,50 @@ Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& ba
     return Unit{};
 }
 
-// Every place the block is, up to one more than are listed: exact matches, or if there are
-// none, whitespace-blind ones.
-Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r,
-                                           const std::vector<std::string_view>& needle,
-                                           const Bytes& own_file,
-                                           const std::vector<Hunk>* own_hunks,
-                                           std::vector<std::string>& unsearched) {
-    const LineNo size = LineNo(needle.size());
-    auto added = [&](LineNo at) {  // the match overlaps lines the diff added there
-        if (!own_hunks) return true;
-        return std::any_of(own_hunks->begin(), own_hunks->end(), [&](const Hunk& h) {
-            return h.new_count > 0 && h.new_start <= at + size - 1 &&
-                   at <= h.new_start + h.new_count - 1;
-        });
+void Relocator::search_file(const std::string& path, const Haystack& hay, const Needle& needle,
+                            const std::vector<Hunk>* hunks, bool similar, bool own, Found& found) {
+    auto fresh = [&](const std::vector<LineNo>& lines) {
+        return !hunks || added_among(*hunks, lines) * 2 >= lines.size();
     };
-    Found found;
-    for (Match how : {Match::Exact, Match::Whitespace}) {
-        if (own_file && r.to) {
-            for (const auto& m :
-                 find_block(haystack(p, r.to->path, own_file), needle, kLimit + 1, how))
-                if (added(m.line)) found.emplace_back(r.to->path, m);
+    if (!similar) {
+        const LineNo size = LineNo(needle.core.size());
+        for (Match how : {Match::Exact, Match::Whitespace}) {
+            for (const BlockMatch& m : find_block(hay, needle.core, kLimit + 1, how)) {
+                std::vector<LineNo> lines;
+                for (LineNo l = m.line; l < m.line + size; ++l) lines.push_back(l);
+                // In its own file only lines the diff added count: the rest never moved.
+                const bool is_fresh = own ? hunks && added_among(*hunks, lines) > 0 : fresh(lines);
+                if (own && !is_fresh) continue;
+                found.push_back(
+                    {path, m.line, m.line + size - 1, m.whitespace, std::nullopt, 0, 0, is_fresh});
+            }
+            if (!found.empty()) return;
         }
-        if (search_elsewhere_) {
-            unsearched.clear();  // each pass meets the same
-            auto searched = search_other_files(p, r, needle, how, found, unsearched);
-            if (!searched) return searched.error();
-        }
-        if (!found.empty()) break;
+        return;
     }
-    return found;
+    for (SimilarMatch& m : find_similar_block(hay, needle.core)) {
+        if (m.score < kPointSimilar) continue;
+        const bool is_fresh = fresh(m.aligned);
+        if (own && !is_fresh) continue;
+        found.push_back({path, m.line, m.end_line, false, m.score, m.equal, m.renamed, is_fresh});
+    }
 }
 
-Result<Unit> Relocator::search_other_files(Pair& p, const AnchorResult& r,
-                                           const std::vector<std::string_view>& needle, Match how,
-                                           Found& found, std::vector<std::string>& unsearched) {
+// Every place the block is, up to one more than are listed: copies (exact, else whitespace
+// aside), or with `similar` places where it stands lightly edited.
+Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r, const Needle& needle,
+                                           const Bytes& own_file,
+                                           const std::vector<Hunk>* own_hunks, bool similar,
+                                           std::vector<std::string>& unsearched) {
+    Found found;
+    if (own_file && r.to)
+        search_file(r.to->path, haystack(p, r.to->path, own_file), needle, own_hunks, similar, true,
+                    found);
+    unsearched.clear();  // each pass meets the same
     auto whole = pairs_.whole_diff(p);
     if (!whole && whole.error().unreadable_object()) {  // no other changed file is known
         unsearched.push_back(whole.error().message);
-        return Unit{};
+        return found;
     }
     if (!whole) return whole.error();
     for (const git::Unread& u : whole.value()->unread())
@@ -115,21 +159,51 @@ Result<Unit> Relocator::search_other_files(Pair& p, const AnchorResult& r,
         }
         if (!bytes) return bytes.error();
         if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
-        for (const auto& m :
-             find_block(haystack(p, d.new_path, bytes.value()), needle, kLimit + 1, how))
-            found.emplace_back(d.new_path, m);
+        const std::size_t had = found.size();
+        search_file(d.new_path, haystack(p, d.new_path, bytes.value()), needle, nullptr, similar,
+                    false, found);
+        if (found.size() == had || d.change == Change::Added) continue;
+        // Found there: was it added there, or was it there before? The file's own hunks say.
+        auto hunks = pairs_.hunks_for(p, d);
+        if (!hunks && !hunks.error().unreadable_object()) return hunks.error();
+        for (std::size_t k = had; k < found.size(); ++k) {
+            Place& place = found[k];
+            if (!hunks || hunks.value()->binary || hunks.value()->too_large) {
+                place.fresh = false;
+                continue;
+            }
+            std::vector<LineNo> lines;
+            for (LineNo l = place.line; l <= place.end_line; ++l) lines.push_back(l);
+            place.fresh = added_among(hunks.value()->hunks, lines) * 2 >= lines.size();
+        }
     }
-    return Unit{};
+    if (similar) {  // best first, as find_similar_block gives each file's
+        std::stable_sort(found.begin(), found.end(), [](const Place& a, const Place& b) {
+            return *a.similarity > *b.similarity;
+        });
+    }
+    return found;
 }
 
-// What the places found make of the anchor: candidates, a move, or a pointer.
-void Relocator::settle(Pair& p, AnchorResult& r, const std::vector<std::string_view>& base_lines,
-                       const Found& found, const Bytes& own_file) {
-    const LineNo size = r.anchor.last_line() - r.anchor.line + 1;
-    auto at = [&](const std::pair<std::string, BlockMatch>& f) {
-        return Location{f.first, f.second.line, f.second.line + size - 1};
-    };
-    const bool whitespace = found[0].second.whitespace;
+// What the places found make of the anchor: its answer, a pointer, or candidates.
+void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& found,
+                       const Bytes& own_file) {
+    const bool similar = found[0].similarity.has_value();
+    if (similar) {
+        // A place of the anchor's own file that overlaps the diff's answer is its code edited
+        // in place: the diff's answer stands.
+        const Place& best = found[0];
+        if (r.to && best.path == r.to->path && best.line <= r.to->end_line &&
+            r.to->line <= best.end_line)
+            return;
+        // Only the places that rival the best are candidates.
+        std::erase_if(found, [&](const Place& f) {
+            return &f != &found[0] && *f.similarity < *best.similarity - kRivalGap;
+        });
+    }
+    auto at = [](const Place& f) { return Location{f.path, f.line, f.end_line}; };
+    const bool whitespace = found[0].whitespace;
+    const LineNo size = LineNo(needle.core.size());
     // Several matches, or one or two lines found only by ignoring whitespace (weak
     // evidence), are listed, never picked.
     if (found.size() > 1 || (size < 3 && whitespace)) {
@@ -137,25 +211,56 @@ void Relocator::settle(Pair& p, AnchorResult& r, const std::vector<std::string_v
         for (const auto& f : found)
             if (several.listed.size() < kLimit) several.listed.push_back(at(f));
         several.total = found.size();
-        r.relocation = Relocation{std::move(several), whitespace};
+        r.relocation = Relocation{std::move(several), whitespace, found[0].similarity};
         return;
     }
-    const auto& only = found[0];
-    bool own = r.to && only.first == r.to->path;
-    bool sure =
-        own && (size >= 3 ? true
-                          : !only.second.whitespace &&
-                                neighbours_agree(base_lines, r.anchor.line, r.anchor.last_line(),
-                                                 haystack(p, r.to->path, own_file).lines(),
-                                                 only.second.line));
-    if (!r.lines_deleted || !sure) {
-        r.relocation = Relocation{Relocation::FoundAt{at(only)}, whitespace};
+    const Place& only = found[0];
+    auto target = content_.file(p.target, only.path);
+    const Bytes place_bytes = r.to && only.path == r.to->path ? own_file
+                              : target                        ? target.value()
+                                                              : Bytes();
+    const std::vector<std::string_view>* place_lines =
+        place_bytes ? &haystack(p, only.path, place_bytes).lines() : nullptr;
+    const LineNo core_first = r.anchor.line + LineNo(needle.before);
+    bool sure = only.fresh && place_lines;
+    if (sure && similar)
+        sure =
+            *only.similarity >= kTakeSimilar && only.equal >= 1 && only.equal + only.renamed >= 3;
+    else if (sure)
+        sure = size >= 3 ||
+               (!whitespace && neighbours_agree(needle.base, core_first, core_first + size - 1,
+                                                *place_lines, only.line));
+    // Its symbol, when it has one, must be there.
+    if (sure && r.anchor.symbol) {
+        bool named = false;
+        for (LineNo l = only.line; l <= only.end_line && !named; ++l)
+            named = text::contains_word((*place_lines)[std::size_t(l - 1)], *r.anchor.symbol);
+        sure = named;
+    }
+    // The place with the anchor's margins, where the target has margins there too.
+    Location to = at(only);
+    for (std::size_t k = 0; place_lines && k < needle.before && to.line > 1 &&
+                            is_margin((*place_lines)[std::size_t(to.line - 2)]);
+         ++k)
+        --to.line;
+    for (std::size_t k = 0;
+         place_lines && k < needle.after && to.end_line < LineNo(place_lines->size()) &&
+         is_margin((*place_lines)[std::size_t(to.end_line)]);
+         ++k)
+        ++to.end_line;
+    if (!sure) {
+        r.relocation = Relocation{Relocation::FoundAt{std::move(to)}, whitespace, only.similarity};
         return;
     }
-    r.relocation = Relocation{Relocation::Moved{*r.to, true}, whitespace};
-    r.to = at(only);
-    r.status =
-        r.to->line == r.anchor.line && r.to->path == r.anchor.path ? Status::Same : Status::Moved;
+    r.relocation =
+        Relocation{Relocation::Moved{r.to, r.lines_deleted}, whitespace, only.similarity};
+    if (!r.to)  // its file deleted: what the diff said is the reason given; this is the answer
+        r.reason =
+            fmt::format("{} deleted at target; its code found in {}", r.anchor.path, to.path);
+    const bool in_place =
+        to.path == r.anchor.path && to.line == r.anchor.line && to.end_line == r.anchor.last_line();
+    r.to = std::move(to);
+    r.status = in_place ? Status::Same : Status::Moved;
     r.lines_deleted = false;
 }
 

@@ -180,11 +180,11 @@ Result<std::optional<std::vector<Spec>>> settle_mentions(const git::Repository& 
 // pool's head start; or, in a batch of pairs of commits, a pool task's over its reader, which
 // resolves a pair alone. Either gives the same reports.
 struct Resolver {
-    Resolver(Content& c, Pool* pool, const RenameSources& sources, bool search_elsewhere)
+    Resolver(Content& c, Pool* pool, const RenameSources& sources)
         : content(c),
           ahead(c.repo(), c, pool),
           pairs(c.repo(), c, ahead, sources),
-          relocator(c, pairs, search_elsewhere),
+          relocator(c, pairs),
           rules(c.repo(), c, pairs, ahead, relocator) {}
 
     // The group's specs, each handed to `take` with its index once resolved (with --history,
@@ -209,6 +209,7 @@ struct Resolver {
                     return added.error();
             for (std::size_t n = 0; n < held.size(); ++n) take(group.specs[n], std::move(held[n]));
         }
+        rules.release_followed();
         if (group.has_pair) pairs.release(group.base, group.target);
         return Unit{};
     }
@@ -243,7 +244,7 @@ class PairTasks {
                 Done done;
                 if (stop_) return done;
                 Content own(reader, budget);
-                Resolver resolver(own, nullptr, sources, options.search_elsewhere);
+                Resolver resolver(own, nullptr, sources);
                 auto made = resolver.resolve(
                     groups[g], specs, starts, options.history,
                     [&](std::size_t i, SpecReport r) { done.emplace_back(i, std::move(r)); });
@@ -289,7 +290,7 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& given,
         return g.has_pair && g.target.has_value();
     });
     const bool by_pair = pool && between_commits >= 2;
-    Resolver main(content, by_pair ? nullptr : pool, sources, options.search_elsewhere);
+    Resolver main(content, by_pair ? nullptr : pool, sources);
     // A working tree whose anchored paths are simple is diffed at those paths alone.
     if (options.settle_paths_alone) {
         if (auto settled = main.pairs.settle_paths_alone(specs, starts); !settled)

@@ -439,7 +439,9 @@ TEST_CASE("bad input B74: a partial clone without blobs rename detection and cal
         for (int i = 0; i < 10; ++i) source.remove("del" + std::to_string(i) + ".c");
         source.remove("anchor.c");
         source.write("new.c", "nothing like the others\n");
-        source.commit("change");
+        auto change = source.commit("change");
+        const std::string gone = "anchor.c deleted at target: deleted in " + change.substr(0, 12) +
+                                 ", with no file of similar content there";
         const std::string clone = pc.dir.path() + "/many";
         REQUIRE(
             sh("git clone -q --filter=blob:none file://" + source.dir() + " " + q(clone)).status ==
@@ -460,7 +462,7 @@ TEST_CASE("bad input B74: a partial clone without blobs rename detection and cal
         REQUIRE(sh("cd " + q(clone + "2") + " && " + mend).status == 0);
         auto fetched = context_pack(clone + "2", "--table --base " + base + " --anchor anchor.c:2");
         INFO(fetched.out << fetched.err);
-        CHECK(has(fetched, "anchor.c deleted at target; no file of similar content found"));
+        CHECK(has(fetched, gone));
         std::string eight;
         for (int i = 0; i < 8; ++i)
             eight +=
@@ -474,6 +476,6 @@ TEST_CASE("bad input B74: a partial clone without blobs rename detection and cal
                        trimmed(source.git("rev-parse " + base + ":del9.c")));
         REQUIRE(in_clone(mend_in(two)).status == 0);
         two = context_pack(clone, "--table --base " + base + " --anchor anchor.c:2");
-        CHECK(has(two, "anchor.c deleted at target; no file of similar content found"));
+        CHECK(has(two, gone));
     }
 }

@@ -71,7 +71,8 @@ TEST_CASE("repin_answer: what moves with the plan and what stays, with why") {
         auto gone = result(cp::Status::Gone);
         gone.reason = "a.c deleted at target";
         gone.relocation = cp::Relocation{
-            cp::Relocation::Candidates{{cp::Location{"x.c", 1, 3}, cp::Location{"y.c", 5, 7}}, 3}};
+            cp::Relocation::Candidates{{cp::Location{"x.c", 1, 3}, cp::Location{"y.c", 5, 7}}, 3},
+            false, std::nullopt};
         auto answer = cp::repin_answer(gone);
         CHECK_FALSE(answer.to);
         CHECK(answer.why ==

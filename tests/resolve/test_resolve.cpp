@@ -791,9 +791,12 @@ TEST_CASE("the working tree settled path by path gives the whole diff's report")
     auto [whole, report] = report_with(false, 1);
     const auto& anchors = report.specs.at(0).anchors;
     REQUIRE(anchors[0].relocation.has_value());
-    const auto* found = anchors[0].relocation->found_at();
-    REQUIRE(found);  // found again in a file no anchor names
-    CHECK(found->at.path == "src/moved.c");
+    // Found again in a file no anchor names, and taken: its lines are there now.
+    REQUIRE(anchors[0].relocation->moved());
+    CHECK(anchors[0].status == Status::Moved);
+    REQUIRE(anchors[0].to.has_value());
+    CHECK(anchors[0].to->path == "src/moved.c");
+    CHECK(anchors[0].to->line == 2);
     CHECK(anchors[7].status == Status::New);
     CHECK(anchors[7].exists_at_target == true);
     CHECK(anchors[8].exists_at_target == false);
@@ -832,7 +835,6 @@ TEST_CASE("relocation searches more changed files than it keeps prepared, with b
         REQUIRE(opened.ok());
         cp::Content content(opened.value(), cache_bytes);
         cp::ResolveOptions options;
-        options.search_elsewhere = true;
         auto report = cp::resolve(content, {spec}, options);
         INFO((report.ok() ? "" : report.error().message));
         REQUIRE(report.ok());

@@ -96,6 +96,14 @@ struct LineChange {
     bool worktree() const { return commit.empty(); }
 };
 
+// The first-parent line from a tip down to a base (Repository::first_parents).
+struct FirstParents {
+    // Oldest first, the tip last: the commits of `git rev-list --first-parent tip ^base`.
+    // The first one's first parent is the base when the base is on the line.
+    std::vector<std::string> commits;
+    bool bounded = false;  // the walk stopped at its limit before it reached the base's side
+};
+
 // One handle on a repository.
 //
 // Threads: a handle serves one thread at a time and takes no lock. The main thread owns the
@@ -205,6 +213,11 @@ class Repository {
     Result<std::vector<std::vector<LineChange>>> line_history(
         const std::string& base, const std::optional<std::string>& tip,
         const std::vector<LineQuery>& queries) const;
+
+    // `git rev-list --first-parent tip ^base`, oldest first, at most `limit` commits (the
+    // newest kept). Its owner, between commits.
+    Result<FirstParents> first_parents(const std::string& base, const std::string& tip,
+                                       std::size_t limit) const;
 
     // The base tree to `index_file` (the main handle's index, see index_file()): the staged
     // half of a working-tree diff, which this handle, a reader, can make on another thread.

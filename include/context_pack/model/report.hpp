@@ -37,7 +37,7 @@ struct Location {
 struct Relocation {
     // `to` and the status come from the text found in its own file; the diff's answer kept.
     struct Moved {
-        Location diff_to;                 // the diff's `to`
+        std::optional<Location> diff_to;  // the diff's `to`; nullopt: its file was deleted
         bool diff_lines_deleted = false;  // the diff's `lines_deleted`
     };
     // Found once, but not taken for the anchor: the status stays the diff's.
@@ -51,6 +51,9 @@ struct Relocation {
     };
     std::variant<Moved, FoundAt, Candidates> found;
     bool whitespace = false;  // equal only once whitespace is ignored
+    // Found by likeness, lightly edited (core/relocate's find_similar_block): the share of
+    // its telling lines found there (equal ones 1, edited ones 1/2); nullopt for a found copy.
+    std::optional<double> similarity;
 
     const Moved* moved() const { return std::get_if<Moved>(&found); }
     const FoundAt* found_at() const { return std::get_if<FoundAt>(&found); }
@@ -67,6 +70,15 @@ struct HistoryEntry {
 
     bool worktree() const { return commit.empty(); }
     bool operator==(const HistoryEntry&) const = default;
+};
+
+// A rename the anchor was followed through where the direct diff lost its file
+// (resolve/follow): `from` became `to` in `commit` (full hash), or, with none, between HEAD and
+// the working tree.
+struct FollowedRename {
+    std::string from, to;
+    std::string commit;
+    bool operator==(const FollowedRename&) const = default;
 };
 
 struct AnchorResult {
@@ -94,6 +106,10 @@ struct AnchorResult {
     // tree's changes last. nullopt without --history, and for an anchor with no lines at the
     // target to follow (GONE, UNRESOLVED, NEW in a file absent there, an emptied range).
     std::optional<std::vector<HistoryEntry>> history;
+    // Where the diff between base and target deleted its file without a partner and the file
+    // was followed through history (and the working tree's steps) to where it is now: each
+    // rename on the way, oldest first. Empty otherwise.
+    std::vector<FollowedRename> followed;
 
     // Where its window is: the relocated or mapped range, else where its text was found.
     const Location* window_location() const;

@@ -27,9 +27,6 @@ struct ResolveOptions {
     // --history: each anchor's history (AnchorResult::history), one walk of base..target
     // per pair for all of its anchors (git::Repository::line_history).
     bool history = false;
-    // Look for lost lines in every file the diff added or changed, not only in their own
-    // file. Off for --table: it adds pointers (found_at, candidates), never a status.
-    bool search_elsewhere = true;
     // In the working tree, settle each anchored path alone when every one allows it, rather
     // than diffing the whole tree (see git::Repository::worktree_diff_of). The answers are
     // the same; off only to compare the two ways.

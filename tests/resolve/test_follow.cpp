@@ -1,0 +1,398 @@
+// Following the code where it went: a file the direct diff deletes without a partner is
+// followed through its renames (in history, staged, unstaged) and the anchor carried leg by
+// leg; code the diff took from its place is answered where it went, in its file or another,
+// copied or lightly edited; every mode gives the same answer; what is really gone stays so.
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "context_pack/core/mapping.hpp"
+#include "support/catch.hpp"
+#include "support/fixture.hpp"
+#include "support/git_diff.hpp"
+#include "support/random_text.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+// `n` distinctive lines of a file, each naming `tag` and its number.
+std::string lines_of(const std::string& tag, int from, int to) {
+    std::string out;
+    for (int i = from; i <= to; ++i)
+        out += "int " + tag + "_" + std::to_string(i) + " = compute_" + tag + "(" +
+               std::to_string(i * 7) + ");\n";
+    return out;
+}
+
+// A function of `n` distinctive lines named `name`; `local` is the name of its variable.
+std::string function(const std::string& name, int n, const std::string& local = "value") {
+    std::string out = "static int " + name + "(int " + local + ")\n{\n";
+    for (int i = 1; i <= n; ++i)
+        out += "\t" + local + " = " + local + " * " + std::to_string(i + 1) + " + " + name +
+               "_step(" + std::to_string(i) + ");\n";
+    return out + "\treturn " + local + ";\n}\n";
+}
+
+json pack(const cptest::Repo& repo, const std::string& args) {
+    auto o = cptest::context_pack(repo.dir(), "--format json " + args);
+    INFO(o.err);
+    REQUIRE((o.status == 0 || o.status == 1));
+    return json::parse(o.out)["specs"][0];
+}
+
+// The anchor's answer as a full pack and as --table: both must say the same.
+json answer(const cptest::Repo& repo, const std::string& args, std::size_t k = 0) {
+    json full = pack(repo, args)["anchors"][k];
+    json table = pack(repo, "--table " + args)["anchors"][k];
+    INFO(full.dump() << "\n" << table.dump());
+    for (const char* key : {"status", "renamed", "followed", "to", "symbol_found", "by",
+                            "similarity", "found_at", "candidates", "reason", "best"})
+        CHECK(full[key] == table[key]);
+    return full;
+}
+
+json loc(const std::string& path, int line, int end_line) {
+    return json{{"path", path}, {"line", line}, {"end_line", end_line}};
+}
+
+// A file whose history drifts: after `base`, most of it is rewritten (so that the base and a
+// later rename are under git's 50% similarity) and two lines are put on top; lines 3-6 of the
+// base stay, at 5-8.
+std::string drift(cptest::Repo& repo, const std::string& path) {
+    repo.write(path, lines_of("kept", 1, 10) + lines_of("old", 11, 40));
+    auto base = repo.commit("base");
+    repo.write(path, lines_of("top", 1, 2) + lines_of("kept", 1, 10) + lines_of("new", 11, 40));
+    repo.commit("rewritten");
+    return base;
+}
+
+}  // namespace
+
+TEST_CASE("follow: a staged rename with an old base is followed to the new name") {
+    cptest::Repo repo;
+    auto base = drift(repo, "refs.c");
+    repo.git("mv refs.c refs-core.c");
+    json a = answer(repo, "--base " + base + " --anchor refs.c:3-6@kept_4");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["renamed"] == true);
+    CHECK(a["to"] == loc("refs-core.c", 5, 8));
+    CHECK(a["symbol_found"] == true);
+    CHECK(a["followed"] ==
+          json::array({{{"from", "refs.c"}, {"to", "refs-core.c"}, {"commit", nullptr}}}));
+    CHECK(a["reason"].get<std::string>().find("refs.c -> refs-core.c (in the working tree)") !=
+          std::string::npos);
+}
+
+TEST_CASE("follow: an unstaged rename (moved on disk) with an old base is followed") {
+    cptest::Repo repo;
+    auto base = drift(repo, "a.c");
+    cptest::rename_file(repo, "a.c", "b.c");  // a deletion and an untracked file
+    json a = answer(repo, "--base " + base + " --anchor a.c:3-6");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["to"] == loc("b.c", 5, 8));
+    CHECK(a["followed"].size() == 1);
+}
+
+TEST_CASE("follow: a committed rename with an old base is followed through history") {
+    cptest::Repo repo;
+    auto base = drift(repo, "a.c");
+    repo.git("mv a.c b.c");
+    auto renamed = repo.commit("rename");
+    repo.write("b.c", lines_of("above", 1, 3) + repo.read("b.c"));
+    repo.commit("three more on top");
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:3-6@kept_3");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["to"] == loc("b.c", 8, 11));
+    CHECK(a["followed"] == json::array({{{"from", "a.c"}, {"to", "b.c"}, {"commit", renamed}}}));
+    CHECK(a["symbol_found"] == true);
+}
+
+TEST_CASE("follow: two renames in history, with edits between and inside the range") {
+    cptest::Repo repo;
+    auto base = drift(repo, "a.c");
+    repo.git("mv a.c b.c");
+    auto first = repo.commit("first rename");
+    repo.write("b.c", lines_of("more", 1, 30) + repo.read("b.c"));  // under 50% again
+    repo.commit("grown");
+    std::filesystem::create_directories(repo.at("sub"));
+    repo.git("mv b.c sub/c.c");
+    auto second = repo.commit("second rename");
+    auto text = repo.read("sub/c.c");
+    const std::string line = "int kept_4 = compute_kept(28);\n";
+    text.replace(text.find(line), line.size(), "int kept_4 = compute_kept(29);\n");
+    repo.write("sub/c.c", text);
+    repo.commit("an edit inside the anchor");
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:3-6@kept_4");
+    CHECK(a["status"] == "TOUCHED");
+    CHECK(a["to"] == loc("sub/c.c", 35, 38));
+    CHECK(a["followed"] == json::array({{{"from", "a.c"}, {"to", "b.c"}, {"commit", first}},
+                                        {{"from", "b.c"}, {"to", "sub/c.c"}, {"commit", second}}}));
+    CHECK(a["symbol_found"] == true);
+}
+
+TEST_CASE("follow: a file deleted in history stays GONE and says where") {
+    cptest::Repo repo;
+    auto base = drift(repo, "a.c");
+    repo.remove("a.c");
+    auto deleted = repo.commit("deleted");
+    repo.write("other.c", lines_of("other", 1, 5));
+    repo.commit("unrelated");
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:3-6");
+    CHECK(a["status"] == "GONE");
+    CHECK(a["to"].is_null());
+    CHECK(a["followed"].empty());
+    CHECK(a["reason"] == "a.c deleted at target: deleted in " + deleted.substr(0, 12) +
+                             ", with no file of similar content there");
+}
+
+TEST_CASE("follow: renamed, then deleted: GONE, the note says how far it was followed") {
+    cptest::Repo repo;
+    auto base = drift(repo, "a.c");
+    repo.git("mv a.c b.c");
+    repo.commit("renamed");
+    repo.remove("b.c");
+    auto deleted = repo.commit("deleted");
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:3-6");
+    CHECK(a["status"] == "GONE");
+    CHECK(a["followed"].empty());
+    CHECK(a["reason"] == "a.c deleted at target: followed to b.c, deleted in " +
+                             deleted.substr(0, 12) + ", with no file of similar content there");
+}
+
+TEST_CASE("follow: where the direct diff pairs the file, its answer stands") {
+    cptest::Repo repo;
+    repo.write("a.c", lines_of("kept", 1, 20));
+    auto base = repo.commit();
+    repo.git("mv a.c b.c");
+    repo.commit();
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:3-6");
+    CHECK(a["status"] == "SAME");
+    CHECK(a["renamed"] == true);
+    CHECK(a["followed"].empty());
+}
+
+// The reference: each leg's union rule (map_range over git's own -U0 hunks) applied in turn,
+// the legs being the stretches between renames and each rename's commit; or, where git's
+// direct diff pairs the file itself, that diff's answer alone.
+TEST_CASE("follow: the composed mapping matches each leg's union rule, on random histories") {
+    int checked = 0, followed = 0;
+    const int cases = cptest::scaled(24);
+    for (int seed = 1; seed <= cases; ++seed) {
+        cptest::Gen gen(std::uint64_t(seed) * 7919);
+        cptest::Repo repo;
+        std::vector<std::string> lines;
+        for (int i = 1; i <= 40; ++i) lines.push_back("int base_" + std::to_string(i) + " = 0;");
+        std::string path = "f0.c";
+        auto text = [&] {
+            std::string t;
+            for (auto& l : lines) t += l + "\n";
+            return t;
+        };
+        repo.write(path, text());
+        const std::string base = repo.commit();
+        std::vector<std::string> commits{base};
+        std::vector<std::string> paths{path};  // the file's path at each commit
+        int fresh = 0;
+        const int steps = gen.uniform(3, 6);
+        for (int s = 0; s < steps; ++s) {
+            if (gen.chance(0.4)) {  // a rename, now and then with a small edit
+                std::string to = "d" + std::to_string(s) + "/f" + std::to_string(s + 1) + ".c";
+                std::filesystem::create_directories(repo.at("d" + std::to_string(s)));
+                repo.git("mv " + path + " " + to);
+                path = to;
+            } else {  // edits: a few blocks replaced, inserted or removed
+                for (int e = gen.uniform(1, 3); e > 0; --e) {
+                    int at = gen.uniform(0, int(lines.size()) - 1);
+                    int n = std::min(gen.uniform(1, 10), int(lines.size()) - at);
+                    int add = gen.uniform(0, 10);
+                    lines.erase(lines.begin() + at, lines.begin() + at + n);
+                    for (int k = 0; k < add; ++k)
+                        lines.insert(lines.begin() + at,
+                                     "int fresh_" + std::to_string(++fresh) + " = 1;");
+                    if (lines.size() < 10)
+                        lines.push_back("int pad_" + std::to_string(++fresh) + ";");
+                }
+                repo.write(path, text());
+            }
+            commits.push_back(repo.commit("step " + std::to_string(s)));
+            paths.push_back(path);
+        }
+        const std::string target = commits.back();
+        const int first = gen.uniform(1, 36), last = first + gen.uniform(0, 4);
+        // The reference's answer.
+        cp::LineRange range{first, last};
+        auto direct = repo.git("diff -M --name-status " + base + " " + target);
+        const bool paired = direct.find("R") == 0 || direct.find("\nR") != std::string::npos ||
+                            paths.back() == paths.front();
+        std::vector<std::pair<std::size_t, std::size_t>> legs;  // commit indices
+        if (paired) {
+            legs.push_back({0, commits.size() - 1});
+        } else {
+            std::size_t from = 0;
+            for (std::size_t c = 1; c < commits.size(); ++c) {
+                if (paths[c] == paths[c - 1]) continue;
+                if (c - 1 > from) legs.push_back({from, c - 1});
+                legs.push_back({c - 1, c});
+                from = c;
+            }
+            if (from + 1 < commits.size()) legs.push_back({from, commits.size() - 1});
+        }
+        bool lost = false;
+        for (auto [x, y] : legs) {
+            auto patch = repo.git("diff -U0 -M " + commits[x] + " " + commits[y] + " -- " +
+                                  paths[x] + " " + paths[y]);
+            auto hunks = cptest::parse_patch(patch).hunks;
+            cp::Mapping m = cp::map_range(hunks, range);
+            if (m.to.end < m.to.start) {
+                lost = true;
+                break;
+            }
+            range = {m.to.start, m.to.end};
+        }
+        json a = pack(repo, "--table --base " + base + " --target " + target + " --anchor " +
+                                paths.front() + ":" + std::to_string(first) + "-" +
+                                std::to_string(last))["anchors"][0];
+        INFO("seed " << seed << " legs " << legs.size() << " " << a.dump());
+        if (lost) {
+            CHECK(a["to"].is_null());
+            continue;
+        }
+        REQUIRE_FALSE(a["to"].is_null());
+        CHECK(a["to"] == loc(paths.back(), int(range.start), int(range.end)));
+        CHECK(a["followed"].size() ==
+              (paired ? 0 : legs.size() - std::count_if(legs.begin(), legs.end(), [&](auto l) {
+                                return paths[l.first] == paths[l.second];
+                            })));
+        ++checked;
+        followed += !paired;
+    }
+    CHECK(checked >= cases / 2);
+    if (cases >= 6) CHECK(followed >= 1);
+}
+
+TEST_CASE("moved: a function moved down its file, its margins with it, is answered there") {
+    cptest::Repo repo;
+    repo.write("a.c",
+               lines_of("top", 1, 5) + "\n" + function("mover", 6) + "\n" + lines_of("mid", 1, 20));
+    auto base = repo.commit();
+    repo.write("a.c", lines_of("top", 1, 5) + "\n" + lines_of("mid", 1, 20) + "\n" +
+                          function("mover", 6) + "\n");
+    repo.commit();
+    // Lines 6-17: the blank line, the function's 10 lines, the blank line.
+    json a = answer(repo, "--base HEAD~ --target HEAD --anchor a.c:6-17@mover");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["by"] == "content");
+    CHECK(a["to"]["line"] == 27);
+    CHECK(a["to"]["end_line"] == 38);
+    CHECK(a["symbol_found"] == true);
+    CHECK_FALSE(a["diff"].is_null());
+    // The neighbour above, untouched, keeps its lines and its symbol.
+    json n = answer(repo, "--base HEAD~ --target HEAD --anchor a.c:1-5@top_3");
+    CHECK(n["status"] == "SAME");
+    CHECK(n["symbol_found"] == true);
+}
+
+TEST_CASE("moved: a function moved to another file is answered there, committed or not") {
+    cptest::Repo repo;
+    repo.write("a.c",
+               lines_of("a", 1, 5) + "\n" + function("traveller", 5) + "\n" + lines_of("a2", 1, 5));
+    repo.write("b.c", lines_of("b", 1, 8));
+    auto base = repo.commit();
+    repo.write("a.c", lines_of("a", 1, 5) + "\n" + lines_of("a2", 1, 5));
+    repo.write("b.c", lines_of("b", 1, 8) + "\n" + function("traveller", 5));
+    for (bool commit : {false, true}) {
+        if (commit) repo.commit();
+        const std::string target = commit ? " --target HEAD" : "";
+        json a = answer(repo, "--base " + base + target + " --anchor a.c:6-15@traveller");
+        CHECK(a["status"] == "MOVED");
+        CHECK(a["to"] == loc("b.c", 9, 18));
+        CHECK(a["symbol_found"] == true);
+        CHECK(a["diff"]["to"]["path"] == "a.c");
+    }
+}
+
+TEST_CASE("moved: a lightly edited function moved to another file is found, said edited") {
+    // A function whose parameter is used in most of its lines, and a line that is not.
+    auto width_of = [](const std::string& local, const std::string& factor) {
+        std::string out = "static int width_of(const char *" + local + ", int len)\n{\n";
+        out += "\tint total = 0;\n";
+        for (int i = 1; i <= 6; ++i)
+            out += "\ttotal += glyph_width(" + local + "[" + std::to_string(i) + "], " +
+                   (i == 4 ? factor : std::to_string(i)) + ");\n";
+        out += "\ttrace_width(\"width_of\", len);\n\treturn total;\n}\n";
+        return out;
+    };
+    cptest::Repo repo;
+    repo.write("pretty.c", lines_of("p", 1, 6) + width_of("s", "4") + lines_of("q", 1, 6));
+    repo.write("utf8.c", lines_of("u", 1, 10));
+    auto base = repo.commit();
+    repo.write("pretty.c", lines_of("p", 1, 6) + lines_of("q", 1, 6));
+    // Moved, its parameter renamed and one line changed.
+    repo.write("utf8.c", lines_of("u", 1, 10) + width_of("text", "tab_width"));
+    for (bool commit : {false, true}) {
+        if (commit) repo.commit();
+        const std::string target = commit ? " --target HEAD" : "";
+        json a = answer(repo, "--base " + base + target + " --anchor pretty.c:7-18@width_of");
+        CHECK(a["status"] == "MOVED");
+        CHECK(a["by"] == "content");
+        CHECK(a["to"] == loc("utf8.c", 11, 22));
+        CHECK(a["symbol_found"] == true);
+        REQUIRE(a["similarity"].is_number());
+        CHECK(a["similarity"].get<double>() < 1.0);
+        CHECK(a["similarity"].get<double>() >= 0.6);
+    }
+}
+
+TEST_CASE("moved: a function wholly renamed elsewhere is named, never taken") {
+    // Every name of it renamed: it could be another function of the same shape.
+    cptest::Repo repo;
+    repo.write("a.c", lines_of("a", 1, 5) + function("left", 6) + lines_of("a2", 1, 5));
+    repo.write("b.c", lines_of("b", 1, 5));
+    auto base = repo.commit();
+    repo.write("a.c", lines_of("a", 1, 5) + lines_of("a2", 1, 5));
+    std::string other = function("right", 6, "count");
+    repo.write("b.c", lines_of("b", 1, 5) + other);
+    repo.commit();
+    json a = answer(repo, "--base HEAD~ --target HEAD --anchor a.c:6-15");
+    CHECK(a["status"] == "TOUCHED");
+    CHECK(a["by"].is_null());
+    CHECK(a["found_at"] == loc("b.c", 6, 15));
+}
+
+TEST_CASE("moved: two equally good places are both named, neither chosen") {
+    cptest::Repo repo;
+    repo.write("a.c", lines_of("a", 1, 5) + function("twin", 5) + lines_of("a2", 1, 5));
+    repo.write("b.c", lines_of("b", 1, 5));
+    repo.write("c.c", lines_of("c", 1, 5));
+    auto base = repo.commit();
+    repo.write("a.c", lines_of("a", 1, 5) + lines_of("a2", 1, 5));
+    repo.write("b.c", lines_of("b", 1, 5) + function("twin", 5));
+    repo.write("c.c", lines_of("c", 1, 5) + function("twin", 5));
+    repo.commit();
+    json a = answer(repo, "--base HEAD~ --target HEAD --anchor a.c:6-13@twin");
+    CHECK(a["status"] == "TOUCHED");
+    CHECK(a["by"].is_null());
+    CHECK(a["candidates_total"] == 2);
+}
+
+TEST_CASE("moved: code rewritten in place keeps the diff's answer; code gone stays gone") {
+    cptest::Repo repo;
+    repo.write("a.c", lines_of("a", 1, 5) + function("rewritten", 6) + function("dropped", 6) +
+                          lines_of("z", 1, 5));
+    repo.write("b.c", lines_of("b", 1, 5));
+    auto base = repo.commit();
+    std::string again = function("rewritten", 6, "count");
+    repo.write("a.c", lines_of("a", 1, 5) + again + lines_of("z", 1, 5));
+    // An old copy of the dropped function's first lines elsewhere, there before: not a move.
+    repo.write("b.c", lines_of("b", 1, 6));
+    repo.commit();
+    json r = answer(repo, "--base HEAD~ --target HEAD --anchor a.c:6-14@rewritten");
+    CHECK(r["status"] == "TOUCHED");
+    CHECK(r["to"]["path"] == "a.c");
+    CHECK(r["by"].is_null());
+    json d = answer(repo, "--base HEAD~ --target HEAD --anchor a.c:15-23@dropped");
+    CHECK(d["by"].is_null());
+    CHECK(d["found_at"].is_null());
+    CHECK(d["symbol_found"] == false);
+}
