@@ -63,7 +63,9 @@ std::string relocation_note(const Relocation& r) {
         return fmt::format("found by content{}; the diff said {}", ws,
                            moved->diff_to ? format_location(*moved->diff_to) : "deleted");
     if (const auto* found = r.found_at())
-        return fmt::format("its lines are at {}{}", format_location(found->at), ws);
+        return r.similarity ? fmt::format("lines like its own at {} ({:.0f}% alike)",
+                                          format_location(found->at), *r.similarity * 100)
+                            : fmt::format("its lines are at {}{}", format_location(found->at), ws);
     const auto& several = std::get<Relocation::Candidates>(r.found);
     std::string list;
     for (const Location& c : several.listed)

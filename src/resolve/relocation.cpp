@@ -16,9 +16,12 @@ namespace {
 const std::size_t kLimit = 10;      // places listed; one more is looked for, to know there are more
 const std::size_t kHaystacks = 32;  // haystacks kept before those of given-up bytes are dropped
 // A place found by likeness is taken with at least this score and three lines equal or
-// renamed consistently (one of them equal), and when no other place comes within kRivalGap
-// of it; a lesser one is at most a pointer.
+// renamed consistently (one of them equal), for a block of kTakeSimilarLines telling lines,
+// and when no other place comes within kRivalGap of it; a lesser one is at most a pointer.
+// In a shorter block a few boilerplate lines (`return 0;`, `int main(int argc, char **argv)`)
+// make a likeness anywhere.
 const double kTakeSimilar = 0.6;
+const std::size_t kTakeSimilarLines = 6;
 const double kPointSimilar = 0.5;
 const double kRivalGap = 0.2;
 
@@ -224,8 +227,11 @@ void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& fo
     const LineNo core_first = r.anchor.line + LineNo(needle.before);
     bool sure = only.fresh && place_lines;
     if (sure && similar)
-        sure =
-            *only.similarity >= kTakeSimilar && only.equal >= 1 && only.equal + only.renamed >= 3;
+        sure = *only.similarity >= kTakeSimilar && only.equal >= 1 &&
+               only.equal + only.renamed >= 3 &&
+               std::size_t(std::count_if(needle.core.begin(), needle.core.end(),
+                                         [](std::string_view l) { return !is_margin(l); })) >=
+                   kTakeSimilarLines;
     else if (sure)
         sure = size >= 3 ||
                (!whitespace && neighbours_agree(needle.base, core_first, core_first + size - 1,

@@ -358,6 +358,31 @@ TEST_CASE("moved: a function wholly renamed elsewhere is named, never taken") {
     CHECK(a["status"] == "TOUCHED");
     CHECK(a["by"].is_null());
     CHECK(a["found_at"] == loc("b.c", 6, 15));
+    auto table =
+        cptest::context_pack(repo.dir(), "--table --base HEAD~ --target HEAD --anchor a.c:6-15");
+    CHECK(table.out.find("lines like its own at b.c:6-15 (100% alike)") != std::string::npos);
+}
+
+TEST_CASE("moved: a short block like boilerplate elsewhere is pointed at, never taken") {
+    // Three telling lines, each common (the end of a function, a main's opening): a likeness
+    // of so few lines is no evidence of a move.
+    cptest::Repo repo;
+    repo.write("pull.c", lines_of("pull", 1, 8) +
+                             "\tread_all(fd_in, sha1, 20);\n\treturn 0;\n}\n\n" +
+                             "int main(int argc, char **argv)\n{\n\tchar *commit_id;\n" +
+                             lines_of("pullmain", 1, 8));
+    repo.write("fetch.c", lines_of("fetch", 1, 8));
+    auto base = repo.commit();
+    repo.write("pull.c", "int pull_stub;\n");
+    repo.write("fetch.c", lines_of("fetch", 1, 8) +
+                              "\tget_sha1_hex(hex, sha1);\n\treturn 0;\n}\n\n" +
+                              "int main(int argc, char **argv)\n{\n\tchar *commit_id;\n" +
+                              lines_of("other", 1, 8));
+    repo.commit();
+    json a = answer(repo, "--base HEAD~ --target HEAD --anchor pull.c:9-15@argc");
+    CHECK(a["status"] == "TOUCHED");
+    CHECK(a["by"].is_null());
+    CHECK(a["to"]["path"] == "pull.c");
 }
 
 TEST_CASE("moved: two equally good places are both named, neither chosen") {
