@@ -156,6 +156,9 @@ std::vector<std::uint16_t> bigrams(std::string_view line) {
 // Dice's coefficient of two sorted bigram lists.
 double dice(const std::vector<std::uint16_t>& a, const std::vector<std::uint16_t>& b) {
     if (a.empty() || b.empty()) return 0;
+    // At most 2 * min / (a + b), known without the merge: lines of unlike lengths go early.
+    const std::size_t least = std::min(a.size(), b.size());
+    if (2.0 * double(least) / double(a.size() + b.size()) < kEditedLine) return 0;
     std::size_t common = 0;
     for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
         if (a[i] == b[j])
@@ -199,17 +202,25 @@ std::vector<bool> renamed_consistently(
 // (squeezed) lines and lines renamed consistently weigh 1, edited ones (line_similarity >=
 // kEditedLine) 1/2, as many as can be had; the place is from the first aligned line to the
 // last, widened by the block's lines before and after them.
-SimilarMatch align(const std::vector<std::string>& needle, const std::vector<std::string>& shapes,
-                   const std::vector<std::size_t>& telling,
+// Lines as numbers, for the alignment's many comparisons: the block's distinct squeezed lines
+// and shapes numbered, each target line given the numbers of its own (-1: none of the
+// block's), and whether it is telling.
+struct LineIds {
+    std::vector<int> line, shape;  // the block's, by core index
+    std::vector<int> target_line, target_shape;
+    std::vector<char> target_telling;
+};
+
+SimilarMatch align(const LineIds& ids, const std::vector<std::size_t>& telling,
                    const std::vector<std::string_view>& raw_needle, const Haystack& hay,
                    std::size_t lo, std::size_t hi) {
     const auto& target = hay.squeezed();
-    const auto& target_shapes = hay.shapes();
     const std::size_t n = telling.size(), w = hi - lo;
-    std::vector<std::vector<std::uint16_t>> needle_grams, target_grams;
+    std::vector<std::vector<std::uint16_t>> needle_grams, target_grams(w);
+    std::vector<bool> grams_made(w, false);  // a target line's bigrams, made when first asked
     for (std::size_t i : telling) needle_grams.push_back(bigrams(raw_needle[i]));
-    for (std::size_t j = lo; j < hi; ++j) target_grams.push_back(bigrams(hay.lines()[j]));
     auto edited = [&](std::size_t i, std::size_t j) {  // telling index, window index
+        if (!grams_made[j]) target_grams[j] = bigrams(hay.lines()[lo + j]), grams_made[j] = true;
         return dice(needle_grams[i], target_grams[j]) >= kEditedLine &&
                line_similarity(raw_needle[telling[i]], hay.lines()[lo + j]) >= kEditedLine;
     };
@@ -218,21 +229,21 @@ SimilarMatch align(const std::vector<std::string>& needle, const std::vector<std
     std::vector<std::vector<int>> score(n + 1, std::vector<int>(w + 1, 0));
     std::vector<std::vector<signed char>> kind(n + 1, std::vector<signed char>(w + 1, 0));
     for (std::size_t i = 1; i <= n; ++i) {
-        const std::string& a = needle[telling[i - 1]];
+        const int a = ids.line[telling[i - 1]], a_shape = ids.shape[telling[i - 1]];
         for (std::size_t j = 1; j <= w; ++j) {
             int best = score[i - 1][j];
             signed char how = 0;
             if (score[i][j - 1] > best) best = score[i][j - 1], how = 1;
-            const std::string& b = target[lo + j - 1];
+            const std::size_t t = lo + j - 1;
             int gain = 0;
             signed char as = 0;
-            if (!b.empty() && !is_margin(b)) {
-                if (a == b)
+            if (ids.target_telling[t]) {
+                if (a == ids.target_line[t])
                     gain = 2, as = 3;
-                else if (shapes[telling[i - 1]] == target_shapes[lo + j - 1])
+                else if (a_shape == ids.target_shape[t])
                     gain = 2, as = 4;
-                else if (edited(i - 1, j - 1))
-                    gain = 1, as = 2;
+                else if (score[i - 1][j - 1] + 1 > best && edited(i - 1, j - 1))
+                    gain = 1, as = 2;  // asked only where an edited line would count
             }
             if (gain && score[i - 1][j - 1] + gain > best)
                 best = score[i - 1][j - 1] + gain, how = as;
@@ -298,23 +309,50 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
     std::vector<std::string> shapes;
     for (std::string_view line : core) shapes.push_back(shape_of(line));
     std::vector<std::size_t> telling;
-    std::unordered_map<std::string_view, std::vector<std::size_t>> where;
+    // A shape votes only where it is long enough to say something: `f(x);` is everywhere.
+    constexpr std::size_t kShapeVotes = 10;
+    std::unordered_map<std::string_view, std::vector<std::size_t>> where, where_shape;
     for (std::size_t i = 0; i < core.size(); ++i) {
         if (is_margin(core[i])) continue;
         telling.push_back(i);
-        where[shapes[i]].push_back(i);
+        where[squeezed_core[i]].push_back(i);
+        if (shapes[i].size() >= kShapeVotes) where_shape[shapes[i]].push_back(i);
     }
-    // Votes for where the block's first line would be, one for each telling line of the
-    // same shape (equal, or with names renamed).
+    // Votes for where the block's first line would be, one for each equal telling line, or
+    // one of a long shape (names renamed).
     const auto& target = haystack.squeezed();
     const auto& target_shapes = haystack.shapes();
+    LineIds ids;
+    {
+        std::unordered_map<std::string_view, int> line_id, shape_id;
+        for (std::size_t i = 0; i < core.size(); ++i) {
+            ids.line.push_back(
+                line_id.emplace(squeezed_core[i], int(line_id.size())).first->second);
+            ids.shape.push_back(shape_id.emplace(shapes[i], int(shape_id.size())).first->second);
+        }
+        auto id = [](const auto& known, std::string_view s) {
+            auto it = known.find(s);
+            return it == known.end() ? -1 : it->second;
+        };
+        for (std::size_t t = 0; t < target.size(); ++t) {
+            ids.target_line.push_back(id(line_id, target[t]));
+            ids.target_shape.push_back(id(shape_id, target_shapes[t]));
+            ids.target_telling.push_back(!target[t].empty() && !is_margin(target[t]));
+        }
+    }
     std::map<std::ptrdiff_t, std::size_t> votes;
     for (std::size_t t = 0; t < target.size(); ++t) {
-        auto it = where.find(target_shapes[t]);
-        if (it == where.end()) continue;
+        auto it = where.find(target[t]);
+        if (it == where.end()) {
+            it = where_shape.find(target_shapes[t]);
+            if (it == where_shape.end()) continue;
+        }
         for (std::size_t i : it->second) ++votes[std::ptrdiff_t(t) - std::ptrdiff_t(i)];
     }
     // Nearby starts (a line added or removed inside the block shifts the rest) count together.
+    // A place kTakeSimilar alike has a fifth of the block's telling lines of one shape (equal
+    // or renamed: the rest at best edited, at half weight), so fewer votes are not looked at.
+    const std::size_t min_votes = std::max<std::size_t>(2, (telling.size() + 4) / 5);
     const std::ptrdiff_t slack = std::ptrdiff_t(core.size() / 4 + 2);
     std::vector<std::pair<std::size_t, std::ptrdiff_t>> starts;  // (votes near it, start)
     for (const auto& [start, count] : votes) {
@@ -322,7 +360,7 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
         for (auto it = votes.lower_bound(start - slack);
              it != votes.end() && it->first <= start + slack; ++it)
             near += it->second;
-        if (near >= 2) starts.emplace_back(near, start);
+        if (near >= min_votes) starts.emplace_back(near, start);
     }
     std::sort(starts.begin(), starts.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second < b.second;
@@ -340,7 +378,7 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
             target.size(),
             std::size_t(std::max<std::ptrdiff_t>(0, start + std::ptrdiff_t(core.size()) + slack)));
         if (lo >= hi) continue;
-        SimilarMatch m = align(squeezed_core, shapes, telling, core, haystack, lo, hi);
+        SimilarMatch m = align(ids, telling, core, haystack, lo, hi);
         if (m.aligned.empty()) continue;
         tried.push_back(std::move(m));
     }

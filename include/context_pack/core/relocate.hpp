@@ -73,11 +73,11 @@ struct SimilarMatch {
 };
 inline constexpr double kEditedLine = 0.6;
 
-// The places in `haystack` where at least two of `needle`'s telling lines occur (whitespace
-// aside, or with names renamed) near one another, each scored by aligning the block's telling lines
-// with the lines there (order kept, at most a quarter of the block's length of slack either side);
-// best first, places that overlap a better one dropped; at most `limit`. A needle of more than
-// kMaxSimilarLines lines is not searched.
+// The places in `haystack` where at least two of `needle`'s telling lines, and a fifth of
+// them, occur (whitespace aside, or with names renamed) near one another, each scored by aligning
+// the block's telling lines with the lines there (order kept, at most a quarter of the block's
+// length of slack either side); best first, places that overlap a better one dropped; at most
+// `limit`. A needle of more than kMaxSimilarLines lines is not searched.
 inline constexpr std::size_t kMaxSimilarLines = 400;
 std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
                                              const std::vector<std::string_view>& needle,
