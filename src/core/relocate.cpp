@@ -309,8 +309,6 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
     std::vector<std::string> shapes;
     for (std::string_view line : core) shapes.push_back(shape_of(line));
     std::vector<std::size_t> telling;
-    // A shape votes only where it is long enough to say something: `f(x);` is everywhere.
-    constexpr std::size_t kShapeVotes = 10;
     std::unordered_map<std::string_view, std::vector<std::size_t>> where, where_shape;
     for (std::size_t i = 0; i < core.size(); ++i) {
         if (is_margin(core[i])) continue;
@@ -340,26 +338,27 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
             ids.target_telling.push_back(!target[t].empty() && !is_margin(target[t]));
         }
     }
-    std::map<std::ptrdiff_t, std::size_t> votes;
+    std::map<std::ptrdiff_t, std::vector<std::size_t>> votes;  // the block's lines voting
     for (std::size_t t = 0; t < target.size(); ++t) {
         auto it = where.find(target[t]);
         if (it == where.end()) {
             it = where_shape.find(target_shapes[t]);
             if (it == where_shape.end()) continue;
         }
-        for (std::size_t i : it->second) ++votes[std::ptrdiff_t(t) - std::ptrdiff_t(i)];
+        for (std::size_t i : it->second) votes[std::ptrdiff_t(t) - std::ptrdiff_t(i)].push_back(i);
     }
-    // Nearby starts (a line added or removed inside the block shifts the rest) count together.
-    // A place kTakeSimilar alike has a fifth of the block's telling lines of one shape (equal
-    // or renamed: the rest at best edited, at half weight), so fewer votes are not looked at.
-    const std::size_t min_votes = std::max<std::size_t>(2, (telling.size() + 4) / 5);
+    // Nearby starts (a line added or removed inside the block shifts the rest) count together,
+    // each of the block's lines once (as the resolve layer's file index counts them).
+    const std::size_t min_votes = similar_votes_needed(telling.size());
     const std::ptrdiff_t slack = std::ptrdiff_t(core.size() / 4 + 2);
-    std::vector<std::pair<std::size_t, std::ptrdiff_t>> starts;  // (votes near it, start)
-    for (const auto& [start, count] : votes) {
+    std::vector<std::pair<std::size_t, std::ptrdiff_t>> starts;     // (votes near it, start)
+    std::vector<std::ptrdiff_t> counted(core.size(), PTRDIFF_MIN);  // the start it counted for
+    for (const auto& [start, lines] : votes) {
         std::size_t near = 0;
         for (auto it = votes.lower_bound(start - slack);
              it != votes.end() && it->first <= start + slack; ++it)
-            near += it->second;
+            for (std::size_t i : it->second)
+                if (counted[i] != start) counted[i] = start, ++near;
         if (near >= min_votes) starts.emplace_back(near, start);
     }
     std::sort(starts.begin(), starts.end(), [](const auto& a, const auto& b) {

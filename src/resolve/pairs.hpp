@@ -24,6 +24,8 @@ namespace cp {
 class ReadAhead;
 struct StartedSpec;
 
+struct ChangedLines;
+
 struct Pair {
     Pair(std::string b, std::optional<std::string> t, git::Diff d)
         : base(std::move(b)), target(std::move(t)), diff(std::move(d)) {}
@@ -34,6 +36,9 @@ struct Pair {
     std::map<std::string, LineMap> line_maps;  // by base path, made for TOUCHED anchors
     std::optional<git::Diff> whole;  // when `diff` is partial or its renames restricted, and
                                      // the whole one is needed
+    // Relocation's index of the changed files' lines (relocation.hpp), made when a block is
+    // first looked for in the pair.
+    std::shared_ptr<const ChangedLines> changed_lines;
 };
 
 // The key of a pair in the caches: "base:target" or "base:worktree".

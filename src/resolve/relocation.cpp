@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 
 #include "context_pack/core/text.hpp"
 
@@ -148,20 +150,20 @@ Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r, const
     if (!whole) return whole.error();
     for (const git::Unread& u : whole.value()->unread())
         if (u.subtree) unsearched.push_back(u.problem);
+    auto indexed = index(p, *whole.value());
+    if (!indexed) return indexed.error();
+    const ChangedLines& ix = *indexed.value();
+    unsearched.insert(unsearched.end(), ix.unsearched.begin(), ix.unsearched.end());
+    const std::vector<bool> may = may_hold(ix, needle, similar);
     // In target path order, which is the same whether renames were looked for from every
     // deleted path or from the anchored ones alone (Pairs::expect).
-    for (const git::Delta* changed : whole.value()->by_new_path()) {
-        const git::Delta& d = *changed;
+    for (std::size_t id = 0; id < ix.files.size(); ++id) {
+        const git::Delta& d = *ix.files[id];
         if (found.size() > kLimit) break;
-        if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
+        if (!may[id]) continue;
         if (r.to && d.new_path == r.to->path) continue;  // its own file: searched apart
         auto bytes = content_.file(p.target, d.new_path);
-        if (!bytes && bytes.error().unreadable_object()) {
-            unsearched.push_back(bytes.error().message);
-            continue;
-        }
-        if (!bytes) return bytes.error();
-        if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
+        if (!bytes) return bytes.error();  // the index read it before
         const std::size_t had = found.size();
         search_file(d.new_path, haystack(p, d.new_path, bytes.value()), needle, nullptr, similar,
                     false, found);
@@ -268,6 +270,70 @@ void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& fo
     r.to = std::move(to);
     r.status = in_place ? Status::Same : Status::Moved;
     r.lines_deleted = false;
+}
+
+Result<const ChangedLines*> Relocator::index(Pair& p, const git::Diff& whole) {
+    if (p.changed_lines) return p.changed_lines.get();
+    auto made = std::make_shared<ChangedLines>();
+    ChangedLines& ix = *made;
+    for (const git::Delta* changed : whole.by_new_path()) {
+        const git::Delta& d = *changed;
+        if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
+        auto bytes = content_.file(p.target, d.new_path);
+        if (!bytes && bytes.error().unreadable_object()) {
+            ix.unsearched.push_back(bytes.error().message);
+            continue;
+        }
+        if (!bytes) return bytes.error();
+        if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
+        const auto id = std::uint32_t(ix.files.size());
+        ix.files.push_back(&d);
+        const Haystack& hay = haystack(p, d.new_path, bytes.value());
+        auto add = [&](std::vector<std::uint32_t>& files) {
+            if (files.empty() || files.back() != id) files.push_back(id);
+        };
+        const std::hash<std::string_view> hash;
+        for (const std::string& line : hay.squeezed()) add(ix.lines[hash(line)]);
+        for (const std::string& shape : hay.shapes())
+            if (shape.size() >= kShapeVotes) add(ix.shapes[hash(shape)]);
+    }
+    p.changed_lines = std::move(made);
+    return p.changed_lines.get();
+}
+
+std::vector<bool> Relocator::may_hold(const ChangedLines& ix, const Needle& needle,
+                                      bool similar) const {
+    const Haystack block(needle.core);
+    const std::hash<std::string_view> hash;
+    std::vector<std::size_t> count(ix.files.size(), 0);
+    std::vector<std::size_t> last(ix.files.size(), SIZE_MAX);  // the line that last counted
+    std::size_t wanted = 0;
+    auto count_in = [&](const auto& postings, std::size_t key, std::size_t line) {
+        auto it = postings.find(key);
+        if (it == postings.end()) return;
+        for (std::uint32_t id : it->second)
+            if (last[id] != line) last[id] = line, ++count[id];
+    };
+    if (!similar) {
+        // A copy holds every line of the block, squeezed: each distinct one counted once.
+        std::unordered_map<std::string_view, std::size_t> distinct;
+        for (const std::string& line : block.squeezed()) distinct.emplace(line, distinct.size());
+        for (const auto& [line, k] : distinct) count_in(ix.lines, hash(line), k);
+        wanted = distinct.size();
+    } else {
+        std::size_t telling = 0;
+        for (std::size_t i = 0; i < needle.core.size(); ++i) {
+            if (is_margin(needle.core[i])) continue;
+            ++telling;
+            count_in(ix.lines, hash(block.squeezed()[i]), i);
+            if (block.shapes()[i].size() >= kShapeVotes)
+                count_in(ix.shapes, hash(block.shapes()[i]), i);
+        }
+        wanted = similar_votes_needed(telling);
+    }
+    std::vector<bool> out(ix.files.size());
+    for (std::size_t id = 0; id < out.size(); ++id) out[id] = count[id] >= wanted;
+    return out;
 }
 
 const Haystack& Relocator::haystack(const Pair& p, const std::string& path, const Bytes& bytes) {

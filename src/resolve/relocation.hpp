@@ -4,12 +4,14 @@
 // pointer or the candidates. The same in every mode. One thread's, as Pairs.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -21,6 +23,15 @@
 #include "pairs.hpp"
 
 namespace cp {
+
+// The files a pair's whole diff added or changed, by line: which hold each squeezed line and
+// each long shape (hashed; kShapeVotes), so that a block is looked for only in the files
+// that could hold it rather than in every one. Made once a pair, in target path order.
+struct ChangedLines {
+    std::vector<const git::Delta*> files;  // the whole diff's, which the pair keeps
+    std::unordered_map<std::size_t, std::vector<std::uint32_t>> lines, shapes;  // file numbers
+    std::vector<std::string> unsearched;  // files the object store did not give
+};
 
 class Relocator {
   public:
@@ -70,6 +81,11 @@ class Relocator {
                      const std::vector<Hunk>* hunks, bool similar, bool own, Found& found);
     void settle(Pair& p, AnchorResult& r, const Needle& needle, Found& found,
                 const Bytes& own_file);
+    // The pair's ChangedLines, made the first time.
+    Result<const ChangedLines*> index(Pair& p, const git::Diff& whole);
+    // The files of `ix` that may hold the block: every line of it (copies), or enough of its
+    // telling lines equal or of one long shape (likeness).
+    std::vector<bool> may_hold(const ChangedLines& ix, const Needle& needle, bool similar) const;
     // A target file's lines, prepared once per (target, path) for every search in it while
     // the content cache keeps its bytes: a haystack points into bytes it does not own, which
     // the caller holds, and is made again from the caller's when the cache read them anew.

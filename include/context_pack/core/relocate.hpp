@@ -3,6 +3,7 @@
 // whitespace; a unique match is an answer, several are listed, never picked. Pure: lines in.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -79,6 +80,14 @@ inline constexpr double kEditedLine = 0.6;
 // length of slack either side); best first, places that overlap a better one dropped; at most
 // `limit`. A needle of more than kMaxSimilarLines lines is not searched.
 inline constexpr std::size_t kMaxSimilarLines = 400;
+// A shape votes only when it has this many bytes: `f(x);` is everywhere.
+inline constexpr std::size_t kShapeVotes = 10;
+// The votes (equal lines, long shapes) a place needs for a block of `telling` telling lines.
+// A place kTakeSimilar alike has a fifth of them equal or renamed (the rest at best edited,
+// at half weight); fewer are not looked at.
+inline std::size_t similar_votes_needed(std::size_t telling) {
+    return std::max<std::size_t>(2, (telling + 4) / 5);
+}
 std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
                                              const std::vector<std::string_view>& needle,
                                              std::size_t limit = 4);
