@@ -1,9 +1,10 @@
 // Following a file the diff between base and target deleted without a partner, as
 // `git log --follow` would find it: along the first-parent line from the base to the target
-// (and for the working tree, base to HEAD, then HEAD to the working tree), bisected to each
-// commit where the path went, rename detection run there alone, then on from the new name.
-// The anchor is then carried leg by leg, each leg's diff applying the union rule to the
-// range the last one gave (AnchorRules::fill), so the answer is the composed mapping.
+// (and for the working tree, base to HEAD, then HEAD to the working tree), to each commit
+// where the path went (the first after the last one without it), rename detection run there alone,
+// then on from the new name. The anchor is then carried leg by leg, each leg's diff applying the
+// union rule to the range the last one gave (AnchorRules::fill), so the answer is the composed
+// mapping.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -65,9 +66,16 @@ Result<bool> AnchorRules::route_commits(const std::string& base, const std::stri
     };
     std::size_t from = 0;  // where `path` is, and the next leg starts
     for (std::size_t hops = 0;; ++hops) {
-        auto at_tip = exists(revs.size() - 1);
-        if (!at_tip) return at_tip.error();
-        if (at_tip.value()) {
+        // The first commit after `from` without the path, each looked at in turn: a name can
+        // come back later for another file (git log --follow walks every commit too), so its
+        // presence at the tip proves nothing, and a bisection could skip its first leaving.
+        std::size_t hi = from + 1;
+        for (; hi < revs.size(); ++hi) {
+            auto there = exists(hi);
+            if (!there) return there.error();
+            if (!there.value()) break;
+        }
+        if (hi == revs.size()) {
             if (from + 1 < revs.size()) out.legs.push_back({revs[from], revs.back(), path});
             return true;
         }
@@ -75,14 +83,7 @@ Result<bool> AnchorRules::route_commits(const std::string& base, const std::stri
             out.why = fmt::format("followed through {} renames, and no further", kMaxFollowRenames);
             return false;
         }
-        // The path is at revs[lo] and not at revs[hi]: bisected to the commit it went in.
-        std::size_t lo = from, hi = revs.size() - 1;
-        while (hi - lo > 1) {
-            const std::size_t mid = lo + (hi - lo) / 2;
-            auto there = exists(mid);
-            if (!there) return there.error();
-            (there.value() ? lo : hi) = mid;
-        }
+        const std::size_t lo = hi - 1;
         auto step = follow_pair(revs[lo], revs[hi], path);
         if (!step) return step.error();
         auto answering = pairs_.diff_for(*step.value(), path);

@@ -131,6 +131,26 @@ TEST_CASE("follow: two renames in history, with edits between and inside the ran
     CHECK(a["symbol_found"] == true);
 }
 
+TEST_CASE("follow: a name taken again by another file is not the file followed") {
+    // a.c becomes b.c, b.c becomes c.c, then a new small b.c comes: the anchor's code is in
+    // c.c, as git log --follow says, though b.c exists at the target.
+    cptest::Repo repo;
+    auto base = drift(repo, "a.c");
+    repo.git("mv a.c b.c");
+    auto first = repo.commit("first rename");
+    repo.git("mv b.c c.c");
+    auto second = repo.commit("second rename");
+    repo.write("b.c", "#include \"c.c\"\n");
+    repo.commit("b.c again, another file");
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:3-6@kept_4");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["to"] == loc("c.c", 5, 8));
+    CHECK(a["followed"] == json::array({{{"from", "a.c"}, {"to", "b.c"}, {"commit", first}},
+                                        {{"from", "b.c"}, {"to", "c.c"}, {"commit", second}}}));
+    auto log = repo.git("log --follow --format=%H -- c.c");
+    CHECK(log.find(first) != std::string::npos);  // git follows it the same way
+}
+
 TEST_CASE("follow: a file deleted in history stays GONE and says where") {
     cptest::Repo repo;
     auto base = drift(repo, "a.c");
