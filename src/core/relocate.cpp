@@ -51,12 +51,17 @@ std::vector<std::string> squeezed(const std::vector<std::string_view>& lines) {
     return out;
 }
 
+// ASCII classes, as git's own (no locale): these run over every line of a pair's changed files.
+bool digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
 bool word_start(char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
 bool word_byte(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    return word_start(c) || digit(c);
 }
 
 // The identifiers of a line, in order.
@@ -65,7 +70,7 @@ std::vector<std::string_view> names_in(std::string_view line) {
     for (std::size_t i = 0; i < line.size();) {
         if (!word_start(line[i])) {
             // A number's letters (0x1f, 10u) are part of it, not a name.
-            if (std::isdigit(static_cast<unsigned char>(line[i])))
+            if (digit(line[i]))
                 while (i < line.size() && word_byte(line[i])) ++i;
             else
                 ++i;
@@ -80,6 +85,51 @@ std::vector<std::string_view> names_in(std::string_view line) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::uint64_t kFnvBasis = 14695981039346656037ull, kFnvPrime = 1099511628211ull;
+
+void fnv(std::uint64_t& h, char c) {
+    h = (h ^ std::uint8_t(c)) * kFnvPrime;
+}
+
+}  // namespace
+
+std::uint64_t squeezed_hash(std::string_view line) {
+    std::uint64_t h = kFnvBasis;
+    bool gap = false, any = false;
+    for (char c : line) {
+        if (space(c)) {
+            gap = any;
+            continue;
+        }
+        if (gap) fnv(h, ' ');
+        fnv(h, c);
+        gap = false;
+        any = true;
+    }
+    return h;
+}
+
+std::uint64_t shape_hash(std::string_view line, std::size_t& shape_bytes) {
+    std::uint64_t h = kFnvBasis;
+    shape_bytes = 0;
+    for (std::size_t i = 0; i < line.size();) {
+        const char c = line[i];
+        if (word_start(c)) {
+            while (i < line.size() && word_byte(line[i])) ++i;
+            fnv(h, '\x01');
+            ++shape_bytes;
+        } else if (digit(c)) {
+            while (i < line.size() && word_byte(line[i])) fnv(h, line[i++]), ++shape_bytes;
+        } else {
+            if (!space(c)) fnv(h, c), ++shape_bytes;
+            ++i;
+        }
+    }
+    return h;
+}
+
 std::string shape_of(std::string_view line) {
     std::string out;
     out.reserve(line.size());
@@ -88,7 +138,7 @@ std::string shape_of(std::string_view line) {
         if (word_start(c)) {
             while (i < line.size() && word_byte(line[i])) ++i;
             out += '\x01';
-        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        } else if (digit(c)) {
             while (i < line.size() && word_byte(line[i])) out += line[i++];
         } else {
             if (!space(c)) out += c;

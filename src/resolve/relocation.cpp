@@ -288,14 +288,24 @@ Result<const ChangedLines*> Relocator::index(Pair& p, const git::Diff& whole) {
         if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
         const auto id = std::uint32_t(ix.files.size());
         ix.files.push_back(&d);
-        const Haystack& hay = haystack(p, d.new_path, bytes.value());
-        auto add = [&](std::vector<std::uint32_t>& files) {
-            if (files.empty() || files.back() != id) files.push_back(id);
-        };
-        const std::hash<std::string_view> hash;
-        for (const std::string& line : hay.squeezed()) add(ix.lines[hash(line)]);
-        for (const std::string& shape : hay.shapes())
-            if (shape.size() >= kShapeVotes) add(ix.shapes[hash(shape)]);
+        // Telling lines only: a margin ("}") is in every file and rules none out.
+        const std::string& text = *bytes.value();
+        for (std::size_t at = 0; at < text.size();) {
+            std::size_t end = text.find('\n', at);
+            if (end == std::string::npos) end = text.size();
+            const std::string_view line(text.data() + at, end - at);
+            at = end + 1;
+            if (is_margin(line)) continue;
+            ix.lines.emplace_back(squeezed_hash(line), id);
+            std::size_t shape_bytes = 0;
+            const std::uint64_t shape = shape_hash(line, shape_bytes);
+            if (shape_bytes >= kShapeVotes) ix.shapes.emplace_back(shape, id);
+        }
+    }
+    for (auto* postings : {&ix.lines, &ix.shapes}) {
+        std::sort(postings->begin(), postings->end());
+        postings->erase(std::unique(postings->begin(), postings->end()), postings->end());
+        postings->shrink_to_fit();
     }
     p.changed_lines = std::move(made);
     return p.changed_lines.get();
@@ -303,34 +313,31 @@ Result<const ChangedLines*> Relocator::index(Pair& p, const git::Diff& whole) {
 
 std::vector<bool> Relocator::may_hold(const ChangedLines& ix, const Needle& needle,
                                       bool similar) const {
-    const Haystack block(needle.core);
-    const std::hash<std::string_view> hash;
     std::vector<std::size_t> count(ix.files.size(), 0);
     std::vector<std::size_t> last(ix.files.size(), SIZE_MAX);  // the line that last counted
-    std::size_t wanted = 0;
-    auto count_in = [&](const auto& postings, std::size_t key, std::size_t line) {
-        auto it = postings.find(key);
-        if (it == postings.end()) return;
-        for (std::uint32_t id : it->second)
-            if (last[id] != line) last[id] = line, ++count[id];
+    auto count_in = [&](const auto& postings, std::uint64_t key, std::size_t line) {
+        auto it = std::lower_bound(postings.begin(), postings.end(), std::pair{key, 0u});
+        for (; it != postings.end() && it->first == key; ++it)
+            if (last[it->second] != line) last[it->second] = line, ++count[it->second];
     };
-    if (!similar) {
-        // A copy holds every line of the block, squeezed: each distinct one counted once.
-        std::unordered_map<std::string_view, std::size_t> distinct;
-        for (const std::string& line : block.squeezed()) distinct.emplace(line, distinct.size());
-        for (const auto& [line, k] : distinct) count_in(ix.lines, hash(line), k);
-        wanted = distinct.size();
-    } else {
-        std::size_t telling = 0;
-        for (std::size_t i = 0; i < needle.core.size(); ++i) {
-            if (is_margin(needle.core[i])) continue;
-            ++telling;
-            count_in(ix.lines, hash(block.squeezed()[i]), i);
-            if (block.shapes()[i].size() >= kShapeVotes)
-                count_in(ix.shapes, hash(block.shapes()[i]), i);
+    // A copy holds every telling line of the block, each distinct one counted once; a
+    // likeness enough of them, equal or of one long shape.
+    std::map<std::uint64_t, std::size_t> distinct;  // squeezed hash -> the line counting it
+    std::size_t telling = 0;
+    for (std::size_t i = 0; i < needle.core.size(); ++i) {
+        if (is_margin(needle.core[i])) continue;
+        ++telling;
+        const std::uint64_t h = squeezed_hash(needle.core[i]);
+        if (!similar) {
+            if (distinct.emplace(h, i).second) count_in(ix.lines, h, i);
+            continue;
         }
-        wanted = similar_votes_needed(telling);
+        count_in(ix.lines, h, i);
+        std::size_t shape_bytes = 0;
+        const std::uint64_t shape = shape_hash(needle.core[i], shape_bytes);
+        if (shape_bytes >= kShapeVotes) count_in(ix.shapes, shape, i);
     }
+    const std::size_t wanted = similar ? similar_votes_needed(telling) : distinct.size();
     std::vector<bool> out(ix.files.size());
     for (std::size_t id = 0; id < out.size(); ++id) out[id] = count[id] >= wanted;
     return out;

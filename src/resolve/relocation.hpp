@@ -11,7 +11,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -29,7 +28,9 @@ namespace cp {
 // that could hold it rather than in every one. Made once a pair, in target path order.
 struct ChangedLines {
     std::vector<const git::Delta*> files;  // the whole diff's, which the pair keeps
-    std::unordered_map<std::size_t, std::vector<std::uint32_t>> lines, shapes;  // file numbers
+    // (hash, file number) of their telling lines (squeezed_hash, shape_hash), sorted, each
+    // once: flat, as a pair has hundreds of thousands.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> lines, shapes;
     std::vector<std::string> unsearched;  // files the object store did not give
 };
 

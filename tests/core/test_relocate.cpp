@@ -77,6 +77,25 @@ TEST_CASE("relocate: a line's shape makes every name one marker") {
     CHECK(cp::shape_of("f(a, b)") != cp::shape_of("f(a)"));
 }
 
+TEST_CASE("relocate: line hashes agree with the squeezed lines and shapes they stand for") {
+    const std::vector<std::string> samples = {
+        "int x = 1;", "  int  x =\t1; ", "int x = 2;", "int y = 1;", "",         "   ",
+        "f(a, b);",   "f(a,b);",         "f(a, b) ;",  "0x1f + n2",  "0x1f + m2"};
+    const auto squeezed = cp::Haystack(lines(samples)).squeezed();
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        std::size_t shape_i = 0, shape_j = 0;
+        const auto hi = cp::shape_hash(samples[i], shape_i);
+        CHECK(shape_i == cp::shape_of(samples[i]).size());
+        for (std::size_t j = 0; j < samples.size(); ++j) {
+            INFO(samples[i] << " | " << samples[j]);
+            CHECK((cp::squeezed_hash(samples[i]) == cp::squeezed_hash(samples[j])) ==
+                  (squeezed[i] == squeezed[j]));
+            CHECK((hi == cp::shape_hash(samples[j], shape_j)) ==
+                  (cp::shape_of(samples[i]) == cp::shape_of(samples[j])));
+        }
+    }
+}
+
 TEST_CASE("relocate: find_similar_block weighs equal, renamed and edited lines") {
     std::vector<std::string> block = {"int width(const char *s) {",
                                       "    int n = 0;",
