@@ -250,7 +250,8 @@ std::vector<bool> renamed_consistently(
 
 // The block's telling lines aligned in order with the lines of target[lo, hi): equal
 // (squeezed) lines and lines renamed consistently weigh 1, edited ones (line_similarity >=
-// kEditedLine) 1/2, as many as can be had; the place is from the first aligned line to the
+// kEditedLine) 1/2, as many as can be had (in the score a renamed line weighs kRenamedLine,
+// so that only the same text scores 1); the place is from the first aligned line to the
 // last, widened by the block's lines before and after them.
 // Lines as numbers, for the alignment's many comparisons: the block's distinct squeezed lines
 // and shapes numbered, each target line given the numbers of its own (-1: none of the
@@ -336,7 +337,8 @@ SimilarMatch align(const LineIds& ids, const std::vector<std::size_t>& telling,
     }
     if (kept.empty()) return m;
     for (const auto& [i, t] : kept) m.aligned.push_back(LineNo(t + 1));
-    m.score = (double(m.equal + m.renamed) + double(m.edited) / 2) / double(n);
+    m.score =
+        (double(m.equal) + kRenamedLine * double(m.renamed) + double(m.edited) / 2) / double(n);
     const std::size_t before = telling[kept.front().first] - telling.front();
     const std::size_t after = telling.back() - telling[kept.back().first];
     const std::size_t first = kept.front().second, last = kept.back().second;

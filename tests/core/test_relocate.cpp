@@ -125,7 +125,7 @@ TEST_CASE("relocate: find_similar_block weighs equal, renamed and edited lines")
         CHECK(m[0].end_line == 9);  // the core: the closing brace is a margin
         CHECK(m[0].equal == 3);
         CHECK(m[0].renamed == 4);
-        CHECK(m[0].score == 1.0);
+        CHECK(m[0].score == Approx((3 + 4 * cp::kRenamedLine) / 7));
     }
     SECTION("one line edited counts a half") {
         auto hay = moved("glyph(s[1], 2)", "glyph(s[1], tab_width)");

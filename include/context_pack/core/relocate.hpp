@@ -73,13 +73,16 @@ std::pair<std::size_t, std::size_t> core_of(const std::vector<std::string_view>&
 struct SimilarMatch {
     LineNo line = 0;      // the first target line of the place, 1-based
     LineNo end_line = 0;  // its last
-    double score = 0;     // (equal + renamed + edited / 2) over the block's telling lines
+    // (equal + renamed * kRenamedLine + edited / 2) over the block's telling lines: 1 only
+    // for the same text
+    double score = 0;
     std::size_t equal = 0;
     std::size_t renamed = 0;  // equal once names are renamed, one name always to one name
     std::size_t edited = 0;
     std::vector<LineNo> aligned;  // the target lines its telling lines were aligned with
 };
 inline constexpr double kEditedLine = 0.6;
+inline constexpr double kRenamedLine = 0.9;
 
 // The places in `haystack` where at least two of `needle`'s telling lines, and a fifth of
 // them, occur (whitespace aside, or with names renamed) near one another, each scored by aligning
