@@ -95,37 +95,32 @@ void fnv(std::uint64_t& h, char c) {
 
 }  // namespace
 
-std::uint64_t squeezed_hash(std::string_view line) {
-    std::uint64_t h = kFnvBasis;
-    bool gap = false, any = false;
-    for (char c : line) {
-        if (space(c)) {
-            gap = any;
-            continue;
-        }
-        if (gap) fnv(h, ' ');
-        fnv(h, c);
-        gap = false;
-        any = true;
-    }
-    return h;
-}
-
-std::uint64_t shape_hash(std::string_view line, std::size_t& shape_bytes) {
-    std::uint64_t h = kFnvBasis;
-    shape_bytes = 0;
+LineHashes line_hashes(std::string_view line) {
+    LineHashes h{kFnvBasis, kFnvBasis, 0};
+    bool gap = false, any = false;  // for the squeezed form: a space is owed before the next
     for (std::size_t i = 0; i < line.size();) {
         const char c = line[i];
-        if (word_start(c)) {
-            while (i < line.size() && word_byte(line[i])) ++i;
-            fnv(h, '\x01');
-            ++shape_bytes;
-        } else if (digit(c)) {
-            while (i < line.size() && word_byte(line[i])) fnv(h, line[i++]), ++shape_bytes;
-        } else {
-            if (!space(c)) fnv(h, c), ++shape_bytes;
+        if (space(c)) {
+            gap = any;
             ++i;
+            continue;
         }
+        if (gap) fnv(h.squeezed, ' ');
+        gap = false;
+        any = true;
+        if (word_start(c) || digit(c)) {  // a name is one marker of the shape, a number itself
+            const bool name = word_start(c);
+            if (name) fnv(h.shape, '\x01'), ++h.shape_bytes;
+            for (; i < line.size() && word_byte(line[i]); ++i) {
+                fnv(h.squeezed, line[i]);
+                if (!name) fnv(h.shape, line[i]), ++h.shape_bytes;
+            }
+            continue;
+        }
+        fnv(h.squeezed, c);
+        fnv(h.shape, c);
+        ++h.shape_bytes;
+        ++i;
     }
     return h;
 }

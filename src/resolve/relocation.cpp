@@ -296,10 +296,9 @@ Result<const ChangedLines*> Relocator::index(Pair& p, const git::Diff& whole) {
             const std::string_view line(text.data() + at, end - at);
             at = end + 1;
             if (is_margin(line)) continue;
-            ix.lines.emplace_back(squeezed_hash(line), id);
-            std::size_t shape_bytes = 0;
-            const std::uint64_t shape = shape_hash(line, shape_bytes);
-            if (shape_bytes >= kShapeVotes) ix.shapes.emplace_back(shape, id);
+            const LineHashes h = line_hashes(line);
+            ix.lines.push_back(ChangedLines::key(h.squeezed, id));
+            if (h.shape_bytes >= kShapeVotes) ix.shapes.push_back(ChangedLines::key(h.shape, id));
         }
     }
     for (auto* postings : {&ix.lines, &ix.shapes}) {
@@ -315,10 +314,15 @@ std::vector<bool> Relocator::may_hold(const ChangedLines& ix, const Needle& need
                                       bool similar) const {
     std::vector<std::size_t> count(ix.files.size(), 0);
     std::vector<std::size_t> last(ix.files.size(), SIZE_MAX);  // the line that last counted
-    auto count_in = [&](const auto& postings, std::uint64_t key, std::size_t line) {
-        auto it = std::lower_bound(postings.begin(), postings.end(), std::pair{key, 0u});
-        for (; it != postings.end() && it->first == key; ++it)
-            if (last[it->second] != line) last[it->second] = line, ++count[it->second];
+    constexpr std::uint64_t kFile = (std::uint64_t(1) << ChangedLines::kFileBits) - 1;
+    auto count_in = [&](const std::vector<std::uint64_t>& postings, std::uint64_t hash,
+                        std::size_t line) {
+        const std::uint64_t cut = hash & ~kFile;
+        for (auto it = std::lower_bound(postings.begin(), postings.end(), cut);
+             it != postings.end() && (*it & ~kFile) == cut; ++it) {
+            const std::size_t id = std::size_t(*it & kFile);
+            if (last[id] != line) last[id] = line, ++count[id];
+        }
     };
     // A copy holds every telling line of the block, each distinct one counted once; a
     // likeness enough of them, equal or of one long shape.
@@ -327,15 +331,13 @@ std::vector<bool> Relocator::may_hold(const ChangedLines& ix, const Needle& need
     for (std::size_t i = 0; i < needle.core.size(); ++i) {
         if (is_margin(needle.core[i])) continue;
         ++telling;
-        const std::uint64_t h = squeezed_hash(needle.core[i]);
+        const LineHashes h = line_hashes(needle.core[i]);
         if (!similar) {
-            if (distinct.emplace(h, i).second) count_in(ix.lines, h, i);
+            if (distinct.emplace(h.squeezed, i).second) count_in(ix.lines, h.squeezed, i);
             continue;
         }
-        count_in(ix.lines, h, i);
-        std::size_t shape_bytes = 0;
-        const std::uint64_t shape = shape_hash(needle.core[i], shape_bytes);
-        if (shape_bytes >= kShapeVotes) count_in(ix.shapes, shape, i);
+        count_in(ix.lines, h.squeezed, i);
+        if (h.shape_bytes >= kShapeVotes) count_in(ix.shapes, h.shape, i);
     }
     const std::size_t wanted = similar ? similar_votes_needed(telling) : distinct.size();
     std::vector<bool> out(ix.files.size());

@@ -28,9 +28,14 @@ namespace cp {
 // that could hold it rather than in every one. Made once a pair, in target path order.
 struct ChangedLines {
     std::vector<const git::Delta*> files;  // the whole diff's, which the pair keeps
-    // (hash, file number) of their telling lines (squeezed_hash, shape_hash), sorted, each
-    // once: flat, as a pair has hundreds of thousands.
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> lines, shapes;
+    // Each telling line's hash (line_hashes: squeezed, shape) with its file's number in the low
+    // kFileBits bits, sorted, each once: flat, as a pair has hundreds of thousands. Hashes
+    // equal once cut are only more files to search, never fewer.
+    static constexpr int kFileBits = 32;
+    std::vector<std::uint64_t> lines, shapes;
+    static std::uint64_t key(std::uint64_t hash, std::uint32_t file) {
+        return (hash & ~((std::uint64_t(1) << kFileBits) - 1)) | file;
+    }
     std::vector<std::string> unsearched;  // files the object store did not give
 };
 

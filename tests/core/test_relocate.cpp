@@ -83,15 +83,13 @@ TEST_CASE("relocate: line hashes agree with the squeezed lines and shapes they s
         "f(a, b);",   "f(a,b);",         "f(a, b) ;",  "0x1f + n2",  "0x1f + m2"};
     const auto squeezed = cp::Haystack(lines(samples)).squeezed();
     for (std::size_t i = 0; i < samples.size(); ++i) {
-        std::size_t shape_i = 0, shape_j = 0;
-        const auto hi = cp::shape_hash(samples[i], shape_i);
-        CHECK(shape_i == cp::shape_of(samples[i]).size());
+        const cp::LineHashes hi = cp::line_hashes(samples[i]);
+        CHECK(hi.shape_bytes == cp::shape_of(samples[i]).size());
         for (std::size_t j = 0; j < samples.size(); ++j) {
             INFO(samples[i] << " | " << samples[j]);
-            CHECK((cp::squeezed_hash(samples[i]) == cp::squeezed_hash(samples[j])) ==
-                  (squeezed[i] == squeezed[j]));
-            CHECK((hi == cp::shape_hash(samples[j], shape_j)) ==
-                  (cp::shape_of(samples[i]) == cp::shape_of(samples[j])));
+            const cp::LineHashes hj = cp::line_hashes(samples[j]);
+            CHECK((hi.squeezed == hj.squeezed) == (squeezed[i] == squeezed[j]));
+            CHECK((hi.shape == hj.shape) == (cp::shape_of(samples[i]) == cp::shape_of(samples[j])));
         }
     }
 }

@@ -37,11 +37,13 @@ class Haystack {
     mutable bool squeezed_made_ = false, shapes_made_ = false;
 };
 
-// Hashes of a line's squeezed form and of its shape, made without building either (FNV-1a
-// over their bytes): what an index of many files' lines keeps. `shape_bytes` is set to the
-// length of the shape.
-std::uint64_t squeezed_hash(std::string_view line);
-std::uint64_t shape_hash(std::string_view line, std::size_t& shape_bytes);
+// Hashes of a line's squeezed form and of its shape, made in one pass without building
+// either (FNV-1a over their bytes): what an index of many files' lines keeps.
+struct LineHashes {
+    std::uint64_t squeezed = 0, shape = 0;
+    std::size_t shape_bytes = 0;  // the length of the shape
+};
+LineHashes line_hashes(std::string_view line);
 
 // A line's tokens, identifiers ([A-Za-z_][A-Za-z0-9_]*) each made one marker byte and every
 // other byte kept, whitespace left out: `w = w * 2;` and `n = n * 2;` have one shape.
