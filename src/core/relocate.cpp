@@ -243,11 +243,6 @@ std::vector<bool> renamed_consistently(
     return out;
 }
 
-// The block's telling lines aligned in order with the lines of target[lo, hi): equal
-// (squeezed) lines and lines renamed consistently weigh 1, edited ones (line_similarity >=
-// kEditedLine) 1/2, as many as can be had (in the score a renamed line weighs kRenamedLine,
-// so that only the same text scores 1); the place is from the first aligned line to the
-// last, widened by the block's lines before and after them.
 // Lines as numbers, for the alignment's many comparisons: the block's distinct squeezed lines
 // and shapes numbered, each target line given the numbers of its own (-1: none of the
 // block's), and whether it is telling.
@@ -257,10 +252,14 @@ struct LineIds {
     std::vector<char> target_telling;
 };
 
+// The block's telling lines aligned in order with the lines of target[lo, hi): equal
+// (squeezed) lines and lines renamed consistently weigh 1, edited ones (line_similarity >=
+// kEditedLine) 1/2, as many as can be had (in the score a renamed line weighs kRenamedLine,
+// so that only the same text scores 1); the place is from the first aligned line to the
+// last.
 SimilarMatch align(const LineIds& ids, const std::vector<std::size_t>& telling,
                    const std::vector<std::string_view>& raw_needle, const Haystack& hay,
                    std::size_t lo, std::size_t hi) {
-    const auto& target = hay.squeezed();
     const std::size_t n = telling.size(), w = hi - lo;
     std::vector<std::vector<std::uint16_t>> needle_grams, target_grams(w);
     std::vector<bool> grams_made(w, false);  // a target line's bigrams, made when first asked
@@ -334,11 +333,10 @@ SimilarMatch align(const LineIds& ids, const std::vector<std::size_t>& telling,
     for (const auto& [i, t] : kept) m.aligned.push_back(LineNo(t + 1));
     m.score =
         (double(m.equal) + kRenamedLine * double(m.renamed) + double(m.edited) / 2) / double(n);
-    const std::size_t before = telling[kept.front().first] - telling.front();
-    const std::size_t after = telling.back() - telling[kept.back().first];
-    const std::size_t first = kept.front().second, last = kept.back().second;
-    m.line = LineNo(first >= before ? first - before : 0) + 1;
-    m.end_line = LineNo(std::min(last + after, target.size() - 1)) + 1;
+    // The block's lines left unaligned at its ends are not known to be there: the place is
+    // what was aligned (a quarter of a header moved elsewhere must not widen it).
+    m.line = LineNo(kept.front().second) + 1;
+    m.end_line = LineNo(kept.back().second) + 1;
     return m;
 }
 

@@ -22,7 +22,7 @@ const std::size_t kHaystacks = 32;  // haystacks kept before those of given-up b
 // and when no other place comes within kRivalGap of it; a lesser one is at most a pointer.
 // In a shorter block a few boilerplate lines (`return 0;`, `int main(int argc, char **argv)`)
 // make a likeness anywhere.
-const double kTakeSimilar = 0.6;
+const double kTakeSimilar = 0.65;
 const std::size_t kTakeSimilarLines = 6;
 const double kPointSimilar = 0.5;
 const double kRivalGap = 0.2;
