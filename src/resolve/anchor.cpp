@@ -86,6 +86,14 @@ void check_symbol(AnchorResult& r, const std::string* content) {
     r.symbol_found = found;
 }
 
+Result<Unit> AnchorRules::check_symbol_there(const Pair& p, AnchorResult& r) {
+    if (!r.anchor.symbol) return Unit{};
+    auto there = content_.file(p.target, r.to->path);
+    if (!there) return where(there.error(), r.to->path + " at target: ");
+    check_symbol(r, there.value().get());
+    return Unit{};
+}
+
 Result<Unit> AnchorRules::resolve(Pair& p, AnchorResult& r, bool check_symbols) {
     auto filled = fill(p, r, check_symbols);
     if (filled || !filled.error().unreadable_object()) return filled;
@@ -163,8 +171,7 @@ Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
     }
     if (delta->change == Change::Deleted) {
         r.status = Status::Gone;
-        const auto& skipped = p.diff.renames_skipped();
-        if (skipped) {
+        if (const auto& skipped = p.diff.renames_skipped()) {
             // git's own advice, as git diff -M words it: the limit that would have sufficed.
             r.reason = fmt::format(
                 "{} deleted at target; rename detection was skipped, as {} deleted x {} added "
@@ -182,10 +189,7 @@ Result<Unit> AnchorRules::fill(Pair& p, AnchorResult& r, bool check_symbols) {
         }
         auto relocated = relocator_.relocate(p, r, base_bytes, nullptr, nullptr);
         if (!relocated || !r.to || !check_symbols) return relocated;
-        auto there = content_.file(p.target, r.to->path);
-        if (!there) return where(there.error(), r.to->path + " at target: ");
-        check_symbol(r, there.value().get());
-        return Unit{};
+        return check_symbol_there(p, r);
     }
     if (delta->change == Change::TypeChanged || delta->new_kind != EntryKind::File) {
         r.status = Status::Gone;
@@ -301,14 +305,7 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
         r.best = map_lines(made->second, range);
         weigh_against_relocation(r);
     }
-    if (check_symbols && r.to && r.to->path != delta.new_path) {  // found in another file
-        auto there = content_.file(p.target, r.to->path);
-        if (!there) return where(there.error(), r.to->path + " at target: ");
-        check_symbol(r, there.value().get());
-    } else if (check_symbols) {
-        check_symbol(r, target_content.value().get());
-    }
-    return Unit{};
+    return check_symbols ? check_symbol_there(p, r) : Unit{};
 }
 
 // On POSIX a backslash is part of a file's name, as git takes it; said where one may have

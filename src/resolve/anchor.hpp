@@ -74,13 +74,16 @@ class AnchorRules {
     Result<Unit> follow(Pair& p, AnchorResult& r, bool check_symbols);
     Result<const Route*> route(const Pair& p, const std::string& path);
     // The legs along the first-parent line from `base` to the commit `tip`, where `path` is
-    // at base and not at tip: bisected to each commit where the path went, renames found
+    // at base: walked commit by commit to each commit where the path went, renames found
     // there. Adds to `out`; false when it cannot follow.
     Result<bool> route_commits(const std::string& base, const std::string& tip, std::string& path,
                                Route& out);
     Result<Pair*> follow_pair(const std::string& base, const std::optional<std::string>& target,
                               const std::string& path);
 
+    // check_symbol in the file `r.to` names at the pair's target (its own, or the one its
+    // code was followed or found in), read from the content cache.
+    Result<Unit> check_symbol_there(const Pair& p, AnchorResult& r);
     // resolve(), an object the store does not give left as the error it is.
     Result<Unit> fill(Pair& p, AnchorResult& r, bool check_symbols);
     // The anchor's file at base, or nullptr when `r` got its reason (too large, too short).

@@ -215,12 +215,7 @@ Result<Unit> AnchorRules::follow(Pair& p, AnchorResult& r, bool check_symbols) {
                              f.commit.empty() ? "in the working tree" : short_id(f.commit));
     r.reason = fmt::format("{} deleted at target; followed through its renames: {}",
                            text::printable(a.path), chain);
-    if (check_symbols) {
-        auto there = content_.file(p.target, at.path);
-        if (!there) return there.error();
-        check_symbol(r, there.value().get());
-    }
-    return Unit{};
+    return check_symbols ? check_symbol_there(p, r) : Unit{};
 }
 
 }  // namespace cp
