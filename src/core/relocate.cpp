@@ -16,22 +16,6 @@ bool space(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-// The line with leading and trailing whitespace dropped and inner runs made one space.
-std::string squeeze(std::string_view line) {
-    std::string out;
-    out.reserve(line.size());
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && space(line[i])) ++i;
-        std::size_t word = i;
-        while (i < line.size() && !space(line[i])) ++i;
-        if (i == word) break;
-        if (!out.empty()) out += ' ';
-        out.append(line.data() + word, i - word);
-    }
-    return out;
-}
-
 template <class Key>
 std::vector<BlockMatch> scan(const std::vector<Key>& hay, const std::vector<Key>& needle,
                              bool whitespace, std::size_t limit) {
@@ -41,13 +25,6 @@ std::vector<BlockMatch> scan(const std::vector<Key>& hay, const std::vector<Key>
         if (std::equal(needle.begin(), needle.end(), hay.begin() + std::ptrdiff_t(i)))
             out.push_back({LineNo(i + 1), whitespace});
     }
-    return out;
-}
-
-std::vector<std::string> squeezed(const std::vector<std::string_view>& lines) {
-    std::vector<std::string> out;
-    out.reserve(lines.size());
-    for (auto l : lines) out.push_back(squeeze(l));
     return out;
 }
 
@@ -64,23 +41,65 @@ bool word_byte(char c) {
     return word_start(c) || digit(c);
 }
 
+enum class Token { Name, Number, Other };
+
+// The tokens of a line, in order, whitespace left out: a name ([A-Za-z_][A-Za-z0-9_]*), a
+// number with its letters (0x1f, 10u), or any other byte alone. `f(kind, text, spaced)`,
+// `spaced` when whitespace stands between it and the token before. The one reading of a line
+// that squeezed lines, shapes, their hashes and the names renamed all share.
+template <class F>
+void each_token(std::string_view line, F&& f) {
+    bool gap = false, any = false;
+    for (std::size_t i = 0; i < line.size();) {
+        if (space(line[i])) {
+            gap = any;
+            ++i;
+            continue;
+        }
+        const std::size_t from = i;
+        const Token kind = word_start(line[i]) ? Token::Name
+                           : digit(line[i])    ? Token::Number
+                                               : Token::Other;
+        if (kind == Token::Other)
+            ++i;
+        else
+            while (i < line.size() && word_byte(line[i])) ++i;
+        f(kind, line.substr(from, i - from), gap);
+        gap = false;
+        any = true;
+    }
+}
+
+// The line with leading and trailing whitespace dropped and inner runs made one space.
+std::string squeeze(std::string_view line) {
+    std::string out;
+    out.reserve(line.size());
+    each_token(line, [&](Token, std::string_view text, bool spaced) {
+        if (spaced) out += ' ';
+        out += text;
+    });
+    return out;
+}
+
+std::vector<std::string> squeezed(const std::vector<std::string_view>& lines) {
+    std::vector<std::string> out;
+    out.reserve(lines.size());
+    for (auto l : lines) out.push_back(squeeze(l));
+    return out;
+}
+
 // The identifiers of a line, in order.
 std::vector<std::string_view> names_in(std::string_view line) {
     std::vector<std::string_view> out;
-    for (std::size_t i = 0; i < line.size();) {
-        if (!word_start(line[i])) {
-            // A number's letters (0x1f, 10u) are part of it, not a name.
-            if (digit(line[i]))
-                while (i < line.size() && word_byte(line[i])) ++i;
-            else
-                ++i;
-            continue;
-        }
-        std::size_t from = i;
-        while (i < line.size() && word_byte(line[i])) ++i;
-        out.push_back(line.substr(from, i - from));
-    }
+    each_token(line, [&](Token kind, std::string_view text, bool) {
+        if (kind == Token::Name) out.push_back(text);
+    });
     return out;
+}
+
+// A shape's bytes for a token: one marker for a name, the token itself otherwise.
+std::string_view shape_bytes(Token kind, std::string_view text) {
+    return kind == Token::Name ? std::string_view("\x01", 1) : text;
 }
 
 }  // namespace
@@ -97,49 +116,21 @@ void fnv(std::uint64_t& h, char c) {
 
 LineHashes line_hashes(std::string_view line) {
     LineHashes h{kFnvBasis, kFnvBasis, 0};
-    bool gap = false, any = false;  // for the squeezed form: a space is owed before the next
-    for (std::size_t i = 0; i < line.size();) {
-        const char c = line[i];
-        if (space(c)) {
-            gap = any;
-            ++i;
-            continue;
-        }
-        if (gap) fnv(h.squeezed, ' ');
-        gap = false;
-        any = true;
-        if (word_start(c) || digit(c)) {  // a name is one marker of the shape, a number itself
-            const bool name = word_start(c);
-            if (name) fnv(h.shape, '\x01'), ++h.shape_bytes;
-            for (; i < line.size() && word_byte(line[i]); ++i) {
-                fnv(h.squeezed, line[i]);
-                if (!name) fnv(h.shape, line[i]), ++h.shape_bytes;
-            }
-            continue;
-        }
-        fnv(h.squeezed, c);
-        fnv(h.shape, c);
-        ++h.shape_bytes;
-        ++i;
-    }
+    each_token(line, [&](Token kind, std::string_view text, bool spaced) {
+        if (spaced) fnv(h.squeezed, ' ');
+        for (char c : text) fnv(h.squeezed, c);
+        const std::string_view shape = shape_bytes(kind, text);
+        for (char c : shape) fnv(h.shape, c);
+        h.shape_bytes += shape.size();
+    });
     return h;
 }
 
 std::string shape_of(std::string_view line) {
     std::string out;
     out.reserve(line.size());
-    for (std::size_t i = 0; i < line.size();) {
-        const char c = line[i];
-        if (word_start(c)) {
-            while (i < line.size() && word_byte(line[i])) ++i;
-            out += '\x01';
-        } else if (digit(c)) {
-            while (i < line.size() && word_byte(line[i])) out += line[i++];
-        } else {
-            if (!space(c)) out += c;
-            ++i;
-        }
-    }
+    each_token(line,
+               [&](Token kind, std::string_view text, bool) { out += shape_bytes(kind, text); });
     return out;
 }
 
