@@ -65,7 +65,7 @@ bool code_left(std::span<const Hunk> hunks, LineRange range,
         if (is_margin(base_lines[std::size_t(l - 1)])) continue;
         ++telling;
         removed += std::any_of(hunks.begin(), hunks.end(), [&](const Hunk& h) {
-            return h.old_count > 0 && h.old_start <= l && l < h.old_start + h.old_count;
+            return overlaps(h, LineRange{l, l});
         });
     }
     return telling > 0 && removed * 4 >= telling * 3;
