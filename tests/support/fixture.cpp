@@ -64,10 +64,22 @@ int wait_for(pid_t pid, const Deadline& deadline) {
 
 // A normalised environment for the git CLI and libgit2 alike, set once per process.
 const bool kEnvironment = [] {
-    static std::string home = [] {
-        char tmpl[] = "/tmp/cp-home-XXXXXX";
-        return std::string(mkdtemp(tmpl));
-    }();
+    // Removed when the test process ends, as every test's own directories are.
+    struct Home {
+        std::string path;
+        Home() {
+            char tmpl[] = "/tmp/cp-home-XXXXXX";
+            if (!mkdtemp(tmpl))
+                throw std::runtime_error("mkdtemp: " + std::string(strerror(errno)));
+            path = tmpl;
+        }
+        ~Home() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+        }
+    };
+    static const Home kept;
+    const std::string& home = kept.path;
     setenv("HOME", home.c_str(), 1);
     setenv("XDG_CONFIG_HOME", home.c_str(), 1);
     setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
