@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -73,6 +74,11 @@ Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
     for (const auto& name : o.spec_files) {
         auto parsed = read_spec_input(name, &in);
         if (!parsed) return parsed.error();
+        if (parsed.value().empty())  // a .jsonl of blank lines
+            return Error{
+                fmt::format("nothing to resolve: {} holds no spec; write one JSON "
+                            "spec on each line",
+                            name == "-" ? "standard input" : text::printable(name))};
         for (auto& s : parsed.value()) specs.push_back(std::move(s));
     }
     if (!o.anchors.empty()) {
@@ -170,6 +176,29 @@ int flushed(std::ostream& out, std::ostream& err, int status) {
                                  saved ? std::strerror(saved) : "write error"));
 }
 
+// A whole number from `lo` to `hi`, each refusal saying which way it failed: "--jobs: abc is
+// not a whole number; give one from 1 to 256", "--jobs: 300 is out of range; give ...".
+template <class T>
+CLI::Validator whole_number(T lo, T hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& given) -> std::string {
+            const std::string shown = text::printable(given);
+            const bool negative = !given.empty() && given.front() == '-';
+            const std::string_view digits = std::string_view(given).substr(negative ? 1 : 0);
+            if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+                return fmt::format("{} is not a whole number; give one from {} to {}", shown, lo,
+                                   hi);
+            std::uint64_t v = 0;
+            const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+            const bool below = negative ? v > 0 || std::uint64_t(lo) > 0 : v < std::uint64_t(lo);
+            if (ec != std::errc() || below || (!negative && v > std::uint64_t(hi)))
+                return fmt::format("{} is out of range; give a number from {} to {}", shown, lo,
+                                   hi);
+            return {};
+        },
+        "");
+}
+
 // The options, each bound to its field of `o`.
 void add_options(CLI::App& app, Options& o) {
     // Metavariables say what a value is; the ranges and choices are in the descriptions.
@@ -219,7 +248,7 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--context", o.request.pack.window.context,
                    "Context lines around each window, 0 to 1000 (default 3)")
         ->type_name("N")
-        ->check(CLI::Range(0, 1000).description(""));
+        ->check(whole_number(0, 1000));
     app.add_option_function<std::size_t>(
            "--max-lines",
            [&o](std::size_t n) {
@@ -228,15 +257,15 @@ void add_options(CLI::App& app, Options& o) {
            },
            "Cap on the text pack's lines, at least 1 (default 1500; none with --only)")
         ->type_name("N")
-        ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}).description(""));
+        ->check(whole_number(std::size_t{1}, std::size_t{100000000}));
     app.add_option("--max-window-lines", o.request.pack.window.max_anchored,
                    "Anchored lines shown per window, at least 1 (default 100)")
         ->type_name("N")
-        ->check(CLI::Range(LineNo{1}, LineNo{100000000}).description(""));
+        ->check(whole_number(LineNo{1}, LineNo{100000000}));
     app.add_option("--max-callers", o.request.pack.max_callers,
                    "Caller lines listed per symbol, 0 to list only counts (default 50)")
         ->type_name("N")
-        ->check(CLI::Range(std::size_t{0}, std::size_t{100000000}).description(""));
+        ->check(whole_number(std::size_t{0}, std::size_t{100000000}));
     app.add_option("--callers-in", o.request.callers_in,
                    "Search callers only in these files: a directory or file path, or a glob "
                    "('src/*.c'); repeatable (default: every file, untracked ones too in the "
@@ -248,22 +277,22 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("--max-line-bytes", o.request.pack.window.max_line_bytes,
                    "Bytes shown of each code line, at least 16 (default 300)")
         ->type_name("N")
-        ->check(CLI::Range(std::size_t{16}, std::size_t{100000000}).description(""));
+        ->check(whole_number(std::size_t{16}, std::size_t{100000000}));
     app.add_option("--max-file-mib", o.max_file_mib,
                    "Files larger than this many MiB are not read, 1 to 1048576 (default 128)")
         ->type_name("N")
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20).description(""));
+        ->check(whole_number(std::uint64_t{1}, std::uint64_t{1} << 20));
     app.add_option("--cache-mib", o.cache_mib,
                    "MiB of file contents kept for reuse while the run goes on, 0 to 1048576 "
                    "(default 16); the output never depends on it")
         ->type_name("N")
-        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 20).description(""));
+        ->check(whole_number(std::uint64_t{0}, std::uint64_t{1} << 20));
     app.add_option("--jobs", o.request.jobs,
                    "Threads that read and diff (and resolve whole pairs of commits), 1 to 256 "
                    "(default: one a core, at most 8, and "
                    "none for 16 anchors or fewer; 1: none besides the main one)")
         ->type_name("N")
-        ->check(CLI::Range(1u, 256u).description(""));
+        ->check(whole_number(1u, 256u));
     app.add_option("--color", o.color, "Colour: auto (on a terminal or git's pager), always, never")
         ->type_name("WHEN")
         ->check(CLI::IsMember({"auto", "always", "never"}).description(""));

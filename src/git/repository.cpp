@@ -282,6 +282,15 @@ std::shared_mutex& owner_validation_lock() {
 Result<Repository> Repository::open(const std::string& dir, const OptionNames& names,
                                     const Environment& env) {
     init_library();
+    // A file is no place to start from (git -C: "cannot change to 'a.c': Not a directory"),
+    // though libgit2 would search up from the directory holding it.
+    std::error_code ec;
+    if (const auto st = std::filesystem::status(dir.empty() ? "." : dir, ec);
+        !ec && std::filesystem::exists(st) && !std::filesystem::is_directory(st))
+        return Error{
+            fmt::format("cannot open the repository at '{}': not a directory; name "
+                        "the repository's directory",
+                        text::printable(dir))};
     // As git: GIT_DIR names the git dir itself, no search; else a search up from `dir` that
     // stops below each ceiling directory.
     std::string start = dir;
@@ -402,7 +411,8 @@ Revision Repository::resolve_commit(std::string_view rev) const {
     Revision out;
     std::string spec(rev);
     ObjectHandle obj;
-    int rc = rev.empty() || has_count_out_of_range(rev)
+    // libgit2 would read up to a NUL byte: "main\0x" is no revision, not main.
+    int rc = rev.empty() || has_count_out_of_range(rev) || rev.find('\0') != std::string_view::npos
                  ? GIT_EINVALIDSPEC
                  : git_revparse_single(obj.out(), repo_.get(), spec.c_str());
     if (rc == GIT_EAMBIGUOUS) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -107,6 +108,16 @@ class Reader {
         auto it = obj.find(key);
         if (it == obj.end() || it->is_null()) return std::nullopt;
         auto where = join(at, key);
+        // A whole number past what an integer holds is read as a float: it is out of range,
+        // not "not an integer" (as 5.0 is an integer, JSON Schema's and ours).
+        if (it->is_number_float() && std::isfinite(it->get<double>()) &&
+            std::trunc(it->get<double>()) == it->get<double>()) {
+            const double v = it->get<double>();
+            if (v >= 9.2e18) return fail(where, "is too large for a line number");
+            if (v <= -9.2e18) return fail(where, "is too small for a line number");
+            out = std::int64_t(v);
+            return std::nullopt;
+        }
         if (!it->is_number_integer())
             return fail(where, fmt::format("must be an integer, not {}", type_name(*it)));
         if (it->is_number_unsigned() &&

@@ -117,11 +117,11 @@ std::vector<std::string> window_lines(const SpecReport& spec, const Window& w, c
         gaps_after(l.number);
     }
     if (w.omitted())
-        out.push_back(
-            fmt::format("… +{} lines ({}:{}-{}); {} shows them", w.omitted(),
-                        text::printable(w.path), w.omitted_from, w.omitted_to,
-                        again(o, spec.anchors[w.anchors.front()].row, &o.names.max_window_lines,
-                              o.max_window_lines + static_cast<std::size_t>(w.omitted()))));
+        out.push_back(fmt::format(
+            "… +{} line{} ({}:{}-{}); {} shows them", w.omitted(), w.omitted() == 1 ? "" : "s",
+            text::printable(w.path), w.omitted_from, w.omitted_to,
+            again(o, spec.anchors[w.anchors.front()].row, &o.names.max_window_lines,
+                  o.max_window_lines + static_cast<std::size_t>(w.omitted()))));
     return out;
 }
 
@@ -144,10 +144,11 @@ std::vector<std::string> caller_lines(const Callers& c, const AnchorResult& owne
     std::string in_windows =
         c.in_windows ? fmt::format("; {} more in its own windows", c.in_windows) : "";
     if (c.total == 0) {
-        out.push_back(paint(color, "1",
-                            fmt::format("== callers of {}: none at target outside its windows "
-                                        "({} files searched{}) ==",
-                                        c.symbol, c.files_scanned, in_windows)));
+        out.push_back(paint(
+            color, "1",
+            fmt::format("== callers of {}: none at target outside its windows "
+                        "({} file{} searched{}) ==",
+                        c.symbol, c.files_scanned, c.files_scanned == 1 ? "" : "s", in_windows)));
         return out;
     }
     std::string groups;

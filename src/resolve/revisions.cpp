@@ -185,6 +185,11 @@ std::string revision_problem(const git::Repository& repo, const char* role,
         case Revision::Outcome::NotACommit:
             return fmt::format("{} {} names {}, not a commit", role, rev, text::short_oid(r.oid));
         case Revision::Outcome::Invalid:
+            if (spelled.find('\0') != std::string::npos)
+                return fmt::format(
+                    "{} '{}' holds a NUL byte, which no revision can; write it "
+                    "without one",
+                    role, rev);
             return fmt::format("{} '{}' is not a valid revision", role, rev);
         case Revision::Outcome::Missing:  // the object, why, and the mend
             return fmt::format("{} {}: {}", role, rev, r.problem);

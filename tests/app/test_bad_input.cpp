@@ -140,7 +140,37 @@ TEST_CASE("bad input B07: line numbers past 32 and 64 bits") {
                       "{\"base\": \"HEAD\", \"reads\": [{\"location\": {\"path\": \"a.c\", "
                       "\"line\": 99999999999999999999}}]}"),
                 "reads[0].location.line");
+    // An integer too large for a 64-bit one, or written with an exponent, is out of range,
+    // not "not an integer"; 5.0 is the integer 5.
+    for (const char* huge : {"100000000000000000000000", "1e23"})
+        usage_error(s.run("-", std::string("{\"base\": \"HEAD\", \"reads\": [{\"location\": "
+                                           "{\"path\": \"a.c\", \"line\": ") +
+                                   huge + "}}]}"),
+                    "reads[0].location.line is too large for a line number");
+    auto five = s.run("--table -",
+                      "{\"base\": \"HEAD\", \"reads\": [{\"location\": "
+                      "{\"path\": \"a.c\", \"line\": 5.0}}]}");
+    CHECK(five.status == 0);
+    CHECK(five.out.find("a.c:5") != std::string::npos);
+    usage_error(s.run("-",
+                      "{\"base\": \"HEAD\", \"reads\": [{\"location\": "
+                      "{\"path\": \"a.c\", \"line\": 5.5}}]}"),
+                "must be an integer, not a non-integer number");
     usage_error(s.anchor("a.c:99999999999999999999"), "the line number is too large");
+}
+
+TEST_CASE("bad input B84: a numeric option given text, a fraction or a number out of range") {
+    Simple s;
+    usage_error(s.anchor("a.c:1", "--context abc"),
+                "--context: abc is not a whole number; give one from 0 to 1000");
+    usage_error(s.anchor("a.c:1", "--context 1.5"), "--context: 1.5 is not a whole number");
+    usage_error(s.anchor("a.c:1", "--context 1001"),
+                "--context: 1001 is out of range; give a number from 0 to 1000");
+    usage_error(s.anchor("a.c:1", "--jobs 0"), "--jobs: 0 is out of range; give a number from 1");
+    usage_error(s.anchor("a.c:1", "--jobs -3"), "--jobs: -3 is out of range");
+    usage_error(s.anchor("a.c:1", "--max-lines 99999999999999999999999"),
+                "--max-lines: 99999999999999999999999 is out of range");
+    CHECK(s.anchor("a.c:1", "--context 0 --jobs 1").status == 0);
 }
 
 TEST_CASE("bad input B08: end_line before line") {
@@ -168,6 +198,10 @@ TEST_CASE("bad input B10: empty spec file, empty object, no anchors") {
     usage_error(s.run("-", "{}"), "the spec has no base");
     usage_error(s.run("-", "{\"base\": \"HEAD\", \"file_changes\": []}"),
                 "nothing to resolve: the specs hold no anchors");
+    // A .jsonl of blank lines is named.
+    const std::string blank = s.repo.dir() + "/blank.jsonl";
+    std::ofstream(blank) << "\n  \n\t\n";
+    usage_error(s.run("blank.jsonl"), "nothing to resolve: blank.jsonl holds no spec");
 }
 
 TEST_CASE("bad input B11: the same anchor twice") {
@@ -209,6 +243,9 @@ TEST_CASE("bad input B14: not a git repository") {
     Simple s;
     usage_error(s.run("-C " + q(empty.path()) + " --base HEAD --anchor a.c:1"),
                 "run inside one or pass -C DIR");
+    // A file is no directory to start from, though one holding it is a repository.
+    usage_error(s.run("-C a.c --base HEAD --anchor a.c:1"),
+                "cannot open the repository at 'a.c': not a directory");
 }
 
 TEST_CASE("bad input B15: a corrupt object") {
@@ -528,6 +565,20 @@ TEST_CASE("bad input B35: a count in a revision past what git takes") {
     // Counts in range are as git takes them.
     auto fine = s.run("--table --base 'HEAD~0' --anchor a.c:1");
     CHECK(fine.status == 0);
+}
+
+TEST_CASE("bad input B83: a revision holding a NUL byte is refused, never cut at it") {
+    Simple s;
+    const std::string rev = std::string("HEAD") + '\0' + "evil";
+    const std::string reason =
+        "'HEAD\\x00evil' holds a NUL byte, which no revision can; write "
+        "it without one";
+    unresolved(s.spec_base(rev), "base " + reason);
+    const std::string spec = R"({"base": "HEAD", "target": )" + nlohmann::json(rev).dump() +
+                             R"(, "reads": [{"location": {"path": "a.c", "line": 1}}]})";
+    auto o = context_pack(s.repo.dir(), "--table -", spec);
+    unresolved(o, "target " + reason);
+    CHECK(o.out.find("SAME") == std::string::npos);
 }
 
 namespace {

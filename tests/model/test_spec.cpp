@@ -105,6 +105,12 @@ TEST_CASE("line numbers past 64 bits are refused, not wrapped") {
           "plan.json: file_changes[0].location.line is too large for a line number");
     CHECK(error_of(R"({"file_changes": [{"location": {"path": "a",
           "line": 99999999999999999999999}}]})") ==
+          "plan.json: file_changes[0].location.line is too large for a line number");
+    CHECK(error_of(R"({"file_changes": [{"location": {"path": "a",
+          "line": -1e19}}]})") ==
+          "plan.json: file_changes[0].location.line is too small for a line number");
+    CHECK(error_of(R"({"file_changes": [{"location": {"path": "a",
+          "line": 1.5}}]})") ==
           "plan.json: file_changes[0].location.line must be an integer, not a non-integer number");
 }
 
