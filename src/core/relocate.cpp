@@ -1,6 +1,7 @@
 #include "context_pack/core/relocate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
 #include <map>
@@ -28,17 +29,25 @@ std::vector<BlockMatch> scan(const std::vector<Key>& hay, const std::vector<Key>
     return out;
 }
 
-// ASCII classes, as git's own (no locale): these run over every line of a pair's changed files.
-bool digit(char c) {
-    return c >= '0' && c <= '9';
-}
+// ASCII classes, as git's own (no locale), from one table: these run over every line of a
+// pair's changed files.
+enum Class : std::uint8_t { kOther, kSpace, kDigit, kWord };
+constexpr std::array<std::uint8_t, 256> kClasses = [] {
+    std::array<std::uint8_t, 256> t{};
+    for (unsigned char c : {' ', '\t', '\r', '\f', '\v'}) t[c] = kSpace;
+    for (int c = '0'; c <= '9'; ++c) t[std::size_t(c)] = kDigit;
+    for (int c = 'a'; c <= 'z'; ++c) t[std::size_t(c)] = kWord;
+    for (int c = 'A'; c <= 'Z'; ++c) t[std::size_t(c)] = kWord;
+    t['_'] = kWord;
+    return t;
+}();
 
-bool word_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+Class class_of(char c) {
+    return Class(kClasses[std::uint8_t(c)]);
 }
 
 bool word_byte(char c) {
-    return word_start(c) || digit(c);
+    return class_of(c) >= kDigit;
 }
 
 enum class Token { Name, Number, Other };
@@ -51,15 +60,14 @@ template <class F>
 void each_token(std::string_view line, F&& f) {
     bool gap = false, any = false;
     for (std::size_t i = 0; i < line.size();) {
-        if (space(line[i])) {
+        const Class c = class_of(line[i]);
+        if (c == kSpace) {
             gap = any;
             ++i;
             continue;
         }
         const std::size_t from = i;
-        const Token kind = word_start(line[i]) ? Token::Name
-                           : digit(line[i])    ? Token::Number
-                                               : Token::Other;
+        const Token kind = c == kWord ? Token::Name : c == kDigit ? Token::Number : Token::Other;
         if (kind == Token::Other)
             ++i;
         else
@@ -68,24 +76,6 @@ void each_token(std::string_view line, F&& f) {
         gap = false;
         any = true;
     }
-}
-
-// The line with leading and trailing whitespace dropped and inner runs made one space.
-std::string squeeze(std::string_view line) {
-    std::string out;
-    out.reserve(line.size());
-    each_token(line, [&](Token, std::string_view text, bool spaced) {
-        if (spaced) out += ' ';
-        out += text;
-    });
-    return out;
-}
-
-std::vector<std::string> squeezed(const std::vector<std::string_view>& lines) {
-    std::vector<std::string> out;
-    out.reserve(lines.size());
-    for (auto l : lines) out.push_back(squeeze(l));
-    return out;
 }
 
 // The identifiers of a line, in order.
@@ -126,6 +116,65 @@ LineHashes line_hashes(std::string_view line) {
     return h;
 }
 
+namespace {
+
+constexpr int kFilterProbes = 4;
+constexpr std::size_t kFilterBitsPerLine = 20;
+
+// The probes' bit numbers: double hashing over the hash's two halves.
+template <class F>
+void each_probe(std::uint64_t hash, std::uint64_t mask, F&& f) {
+    const std::uint64_t step = (hash >> 32) | 1;
+    for (int k = 0; k < kFilterProbes; ++k) f((hash + std::uint64_t(k) * step) & mask);
+}
+
+}  // namespace
+
+LineFilter::LineFilter(std::string_view text) {
+    std::vector<LineHashes> lines;
+    lines.reserve(std::size_t(std::count(text.begin(), text.end(), '\n')) + 1);
+    std::size_t items = 0;
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = text.substr(at, end - at);
+        at = end + 1;
+        if (is_margin(line)) continue;  // a margin ("}") is in every file and rules none out
+        lines.push_back(line_hashes(line));
+        items += 1 + (lines.back().shape_bytes >= kShapeVotes);
+    }
+    std::size_t bits = 64;
+    while (bits < items * kFilterBitsPerLine) bits *= 2;
+    bits_.assign(bits / 64, 0);
+    mask_ = bits - 1;
+    for (const LineHashes& h : lines) {
+        add(h.squeezed);
+        if (h.shape_bytes >= kShapeVotes) add(salted(h.shape));
+    }
+}
+
+void LineFilter::add(std::uint64_t hash) {
+    each_probe(hash, mask_,
+               [&](std::uint64_t bit) { bits_[bit >> 6] |= std::uint64_t(1) << (bit & 63); });
+}
+
+bool LineFilter::may_hold(std::uint64_t hash) const {
+    bool all = true;
+    each_probe(hash, mask_,
+               [&](std::uint64_t bit) { all = all && (bits_[bit >> 6] >> (bit & 63)) & 1; });
+    return all;
+}
+
+std::string squeeze(std::string_view line) {
+    std::string out;
+    out.reserve(line.size());
+    each_token(line, [&](Token, std::string_view text, bool spaced) {
+        if (spaced) out += ' ';
+        out += text;
+    });
+    return out;
+}
+
 std::string shape_of(std::string_view line) {
     std::string out;
     out.reserve(line.size());
@@ -134,21 +183,13 @@ std::string shape_of(std::string_view line) {
     return out;
 }
 
-const std::vector<std::string>& Haystack::squeezed() const {
-    if (!squeezed_made_) {
-        squeezed_ = cp::squeezed(lines_);
-        squeezed_made_ = true;
+const std::vector<LineHashes>& Haystack::hashes() const {
+    if (!hashed_) {
+        hashes_.reserve(lines_.size());
+        for (auto l : lines_) hashes_.push_back(line_hashes(l));
+        hashed_ = true;
     }
-    return squeezed_;
-}
-
-const std::vector<std::string>& Haystack::shapes() const {
-    if (!shapes_made_) {
-        shapes_.reserve(lines_.size());
-        for (auto l : lines_) shapes_.push_back(shape_of(l));
-        shapes_made_ = true;
-    }
-    return shapes_;
+    return hashes_;
 }
 
 std::vector<BlockMatch> find_block(const Haystack& haystack,
@@ -158,7 +199,14 @@ std::vector<BlockMatch> find_block(const Haystack& haystack,
         auto exact = scan(haystack.lines(), needle, false, limit);
         if (!exact.empty() || how == Match::Exact) return exact;
     }
-    return scan(haystack.squeezed(), squeezed(needle), true, limit);
+    auto squeezed = [](const auto& lines) {
+        std::vector<std::uint64_t> out;
+        for (const auto& l : lines) out.push_back(l.squeezed);
+        return out;
+    };
+    std::vector<LineHashes> hashed;
+    for (std::string_view l : needle) hashed.push_back(line_hashes(l));
+    return scan(squeezed(haystack.hashes()), squeezed(hashed), true, limit);
 }
 
 bool is_margin(std::string_view line) {
@@ -341,44 +389,43 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
     if (last - first < 2 || needle.size() > kMaxSimilarLines) return out;
     const std::vector<std::string_view> core(needle.begin() + std::ptrdiff_t(first),
                                              needle.begin() + std::ptrdiff_t(last));
-    const std::vector<std::string> squeezed_core = squeezed(core);
-    std::vector<std::string> shapes;
-    for (std::string_view line : core) shapes.push_back(shape_of(line));
+    std::vector<LineHashes> hashed;
+    for (std::string_view line : core) hashed.push_back(line_hashes(line));
     std::vector<std::size_t> telling;
-    std::unordered_map<std::string_view, std::vector<std::size_t>> where, where_shape;
+    std::unordered_map<std::uint64_t, std::vector<std::size_t>> where, where_shape;
     for (std::size_t i = 0; i < core.size(); ++i) {
         if (is_margin(core[i])) continue;
         telling.push_back(i);
-        where[squeezed_core[i]].push_back(i);
-        if (shapes[i].size() >= kShapeVotes) where_shape[shapes[i]].push_back(i);
+        where[hashed[i].squeezed].push_back(i);
+        if (hashed[i].shape_bytes >= kShapeVotes) where_shape[hashed[i].shape].push_back(i);
     }
     // Votes for where the block's first line would be, one for each equal telling line, or
     // one of a long shape (names renamed).
-    const auto& target = haystack.squeezed();
-    const auto& target_shapes = haystack.shapes();
+    const std::vector<LineHashes>& target = haystack.hashes();
     LineIds ids;
     {
-        std::unordered_map<std::string_view, int> line_id, shape_id;
+        std::unordered_map<std::uint64_t, int> line_id, shape_id;
         for (std::size_t i = 0; i < core.size(); ++i) {
             ids.line.push_back(
-                line_id.emplace(squeezed_core[i], int(line_id.size())).first->second);
-            ids.shape.push_back(shape_id.emplace(shapes[i], int(shape_id.size())).first->second);
+                line_id.emplace(hashed[i].squeezed, int(line_id.size())).first->second);
+            ids.shape.push_back(
+                shape_id.emplace(hashed[i].shape, int(shape_id.size())).first->second);
         }
-        auto id = [](const auto& known, std::string_view s) {
-            auto it = known.find(s);
+        auto id = [](const auto& known, std::uint64_t h) {
+            auto it = known.find(h);
             return it == known.end() ? -1 : it->second;
         };
         for (std::size_t t = 0; t < target.size(); ++t) {
-            ids.target_line.push_back(id(line_id, target[t]));
-            ids.target_shape.push_back(id(shape_id, target_shapes[t]));
-            ids.target_telling.push_back(!target[t].empty() && !is_margin(target[t]));
+            ids.target_line.push_back(id(line_id, target[t].squeezed));
+            ids.target_shape.push_back(id(shape_id, target[t].shape));
+            ids.target_telling.push_back(!is_margin(haystack.lines()[t]));
         }
     }
     std::map<std::ptrdiff_t, std::vector<std::size_t>> votes;  // the block's lines voting
     for (std::size_t t = 0; t < target.size(); ++t) {
-        auto it = where.find(target[t]);
+        auto it = where.find(target[t].squeezed);
         if (it == where.end()) {
-            it = where_shape.find(target_shapes[t]);
+            it = where_shape.find(target[t].shape);
             if (it == where_shape.end()) continue;
         }
         for (std::size_t i : it->second) votes[std::ptrdiff_t(t) - std::ptrdiff_t(i)].push_back(i);

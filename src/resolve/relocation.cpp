@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <set>
 
 #include "context_pack/core/text.hpp"
 
@@ -158,7 +159,7 @@ Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r, const
     // In target path order, which is the same whether renames were looked for from every
     // deleted path or from the anchored ones alone (Pairs::expect).
     for (std::size_t id = 0; id < ix.files.size(); ++id) {
-        const git::Delta& d = *ix.files[id];
+        const git::Delta& d = *ix.files[id].delta;
         if (found.size() > kLimit) break;
         if (!may[id]) continue;
         if (r.to && d.new_path == r.to->path) continue;  // its own file: searched apart
@@ -275,36 +276,17 @@ void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& fo
 Result<const ChangedLines*> Relocator::index(Pair& p, const git::Diff& whole) {
     if (p.changed_lines) return p.changed_lines.get();
     auto made = std::make_shared<ChangedLines>();
-    ChangedLines& ix = *made;
     for (const git::Delta* changed : whole.by_new_path()) {
         const git::Delta& d = *changed;
         if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
         auto bytes = content_.file(p.target, d.new_path);
         if (!bytes && bytes.error().unreadable_object()) {
-            ix.unsearched.push_back(bytes.error().message);
+            made->unsearched.push_back(bytes.error().message);
             continue;
         }
         if (!bytes) return bytes.error();
-        if (!bytes.value() || text::looks_binary(*bytes.value())) continue;
-        const auto id = std::uint32_t(ix.files.size());
-        ix.files.push_back(&d);
-        // Telling lines only: a margin ("}") is in every file and rules none out.
-        const std::string& text = *bytes.value();
-        for (std::size_t at = 0; at < text.size();) {
-            std::size_t end = text.find('\n', at);
-            if (end == std::string::npos) end = text.size();
-            const std::string_view line(text.data() + at, end - at);
-            at = end + 1;
-            if (is_margin(line)) continue;
-            const LineHashes h = line_hashes(line);
-            ix.lines.push_back(ChangedLines::key(h.squeezed, id));
-            if (h.shape_bytes >= kShapeVotes) ix.shapes.push_back(ChangedLines::key(h.shape, id));
-        }
-    }
-    for (auto* postings : {&ix.lines, &ix.shapes}) {
-        std::sort(postings->begin(), postings->end());
-        postings->erase(std::unique(postings->begin(), postings->end()), postings->end());
-        postings->shrink_to_fit();
+        if (bytes.value() && !text::looks_binary(*bytes.value()))
+            made->files.push_back({&d, LineFilter(*bytes.value())});
     }
     p.changed_lines = std::move(made);
     return p.changed_lines.get();
@@ -312,36 +294,30 @@ Result<const ChangedLines*> Relocator::index(Pair& p, const git::Diff& whole) {
 
 std::vector<bool> Relocator::may_hold(const ChangedLines& ix, const Needle& needle,
                                       bool similar) const {
-    std::vector<std::size_t> count(ix.files.size(), 0);
-    std::vector<std::size_t> last(ix.files.size(), SIZE_MAX);  // the line that last counted
-    constexpr std::uint64_t kFile = (std::uint64_t(1) << ChangedLines::kFileBits) - 1;
-    auto count_in = [&](const std::vector<std::uint64_t>& postings, std::uint64_t hash,
-                        std::size_t line) {
-        const std::uint64_t cut = hash & ~kFile;
-        for (auto it = std::lower_bound(postings.begin(), postings.end(), cut);
-             it != postings.end() && (*it & ~kFile) == cut; ++it) {
-            const std::size_t id = std::size_t(*it & kFile);
-            if (last[id] != line) last[id] = line, ++count[id];
-        }
-    };
-    // A copy holds every telling line of the block, each distinct one counted once; a
-    // likeness enough of them, equal or of one long shape.
-    std::map<std::uint64_t, std::size_t> distinct;  // squeezed hash -> the line counting it
+    // A copy holds every telling line of the block (each distinct one asked once); a likeness
+    // enough of them, equal or of one long shape, each line counted once.
+    std::vector<LineHashes> asked;
+    std::set<std::uint64_t> distinct;
     std::size_t telling = 0;
-    for (std::size_t i = 0; i < needle.core.size(); ++i) {
-        if (is_margin(needle.core[i])) continue;
+    for (std::string_view line : needle.core) {
+        if (is_margin(line)) continue;
         ++telling;
-        const LineHashes h = line_hashes(needle.core[i]);
-        if (!similar) {
-            if (distinct.emplace(h.squeezed, i).second) count_in(ix.lines, h.squeezed, i);
-            continue;
-        }
-        count_in(ix.lines, h.squeezed, i);
-        if (h.shape_bytes >= kShapeVotes) count_in(ix.shapes, h.shape, i);
+        const LineHashes h = line_hashes(line);
+        if (similar || distinct.insert(h.squeezed).second) asked.push_back(h);
     }
-    const std::size_t wanted = similar ? similar_votes_needed(telling) : distinct.size();
+    const std::size_t wanted = similar ? similar_votes_needed(telling) : asked.size();
     std::vector<bool> out(ix.files.size());
-    for (std::size_t id = 0; id < out.size(); ++id) out[id] = count[id] >= wanted;
+    for (std::size_t id = 0; id < out.size(); ++id) {
+        const LineFilter& f = ix.files[id].lines;
+        std::size_t count = 0, left = asked.size();
+        for (const LineHashes& h : asked) {
+            if (count >= wanted || count + left < wanted) break;
+            --left;
+            count += f.may_hold_line(h.squeezed) ||
+                     (similar && h.shape_bytes >= kShapeVotes && f.may_hold_shape(h.shape));
+        }
+        out[id] = count >= wanted;
+    }
     return out;
 }
 

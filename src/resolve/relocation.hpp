@@ -23,19 +23,15 @@
 
 namespace cp {
 
-// The files a pair's whole diff added or changed, by line: which hold each squeezed line and
-// each long shape (hashed; kShapeVotes), so that a block is looked for only in the files
-// that could hold it rather than in every one. Made once a pair, in target path order.
+// The files a pair's whole diff added or changed, each with the filter of its lines
+// (core/relocate's LineFilter), so that a block is looked for only in the files that could
+// hold it rather than in every one. Made once a pair, in target path order.
 struct ChangedLines {
-    std::vector<const git::Delta*> files;  // the whole diff's, which the pair keeps
-    // Each telling line's hash (line_hashes: squeezed, shape) with its file's number in the low
-    // kFileBits bits, sorted, each once: flat, as a pair has hundreds of thousands. Hashes
-    // equal once cut are only more files to search, never fewer.
-    static constexpr int kFileBits = 32;
-    std::vector<std::uint64_t> lines, shapes;
-    static std::uint64_t key(std::uint64_t hash, std::uint32_t file) {
-        return (hash & ~((std::uint64_t(1) << kFileBits) - 1)) | file;
-    }
+    struct File {
+        const git::Delta* delta;  // the whole diff's, which the pair keeps
+        LineFilter lines;
+    };
+    std::vector<File> files;
     std::vector<std::string> unsearched;  // files the object store did not give
 };
 

@@ -81,7 +81,9 @@ TEST_CASE("relocate: line hashes agree with the squeezed lines and shapes they s
     const std::vector<std::string> samples = {
         "int x = 1;", "  int  x =\t1; ", "int x = 2;", "int y = 1;", "",         "   ",
         "f(a, b);",   "f(a,b);",         "f(a, b) ;",  "0x1f + n2",  "0x1f + m2"};
-    const auto squeezed = cp::Haystack(lines(samples)).squeezed();
+    CHECK(cp::squeeze("  int  x =\t1; ") == "int x = 1;");
+    std::vector<std::string> squeezed;
+    for (const std::string& s : samples) squeezed.push_back(cp::squeeze(s));
     for (std::size_t i = 0; i < samples.size(); ++i) {
         const cp::LineHashes hi = cp::line_hashes(samples[i]);
         CHECK(hi.shape_bytes == cp::shape_of(samples[i]).size());
@@ -92,6 +94,36 @@ TEST_CASE("relocate: line hashes agree with the squeezed lines and shapes they s
             CHECK((hi.shape == hj.shape) == (cp::shape_of(samples[i]) == cp::shape_of(samples[j])));
         }
     }
+}
+
+TEST_CASE("relocate: a line filter holds every telling line and long shape of its file") {
+    std::string text;
+    std::vector<std::string> held;
+    for (int i = 0; i < 3000; ++i) {
+        held.push_back("    total_" + std::to_string(i) + " += weigh(item, " + std::to_string(i) +
+                       ");");
+        text += held.back() + (i % 7 == 0 ? "\n}\n" : "\n");
+    }
+    const cp::LineFilter filter(text);
+    for (const std::string& line : held) {
+        const cp::LineHashes h = cp::line_hashes(line);
+        REQUIRE(filter.may_hold_line(h.squeezed));
+        REQUIRE(filter.may_hold_line(cp::line_hashes("  " + line + "\t").squeezed));
+        REQUIRE(filter.may_hold_shape(h.shape));
+    }
+    // a rename keeps the shape, not the line
+    CHECK(filter.may_hold_shape(cp::line_hashes("n += w(x, 5);").shape));
+    // Lines it does not hold are only rarely said to be there: the filter is a filter.
+    std::size_t said = 0;
+    const int asked = 20000;
+    for (int i = 0; i < asked; ++i) {
+        const cp::LineHashes h =
+            cp::line_hashes("total_" + std::to_string(i) + " -= other(" + std::to_string(i) + ");");
+        said += filter.may_hold_line(h.squeezed);
+        said += filter.may_hold_shape(h.shape);
+    }
+    CHECK(said < std::size_t(asked) * 2 / 200);  // under half a percent
+    CHECK(filter.bytes() <= 3000 * 2 * 40 / 8);  // at most 40 bits a line and shape
 }
 
 TEST_CASE("relocate: find_similar_block weighs equal, renamed and edited lines") {

@@ -20,34 +20,54 @@ struct BlockMatch {
     bool whitespace = false;  // equal only once whitespace is ignored
 };
 
-// A file's lines prepared for searching: as they are, and with whitespace squeezed (made
-// once, on the first search that needs it). Build one per file and search it many times.
-class Haystack {
-  public:
-    explicit Haystack(std::vector<std::string_view> lines) : lines_(std::move(lines)) {}
-    const std::vector<std::string_view>& lines() const { return lines_; }
-    const std::vector<std::string>& squeezed() const;
-    // Each line's shape: its tokens with every identifier made one marker, whitespace
-    // aside, so that lines differing by renamed names have one shape (shape_of).
-    const std::vector<std::string>& shapes() const;
+// A line with its leading and trailing whitespace dropped and every inner run of it made one
+// space.
+std::string squeeze(std::string_view line);
 
-  private:
-    std::vector<std::string_view> lines_;
-    mutable std::vector<std::string> squeezed_, shapes_;
-    mutable bool squeezed_made_ = false, shapes_made_ = false;
-};
+// A line's tokens, identifiers ([A-Za-z_][A-Za-z0-9_]*) each made one marker byte and every
+// other byte kept, whitespace left out: `w = w * 2;` and `n = n * 2;` have one shape.
+std::string shape_of(std::string_view line);
 
 // Hashes of a line's squeezed form and of its shape, made in one pass without building
-// either (FNV-1a over their bytes): what an index of many files' lines keeps.
+// either: what lines are compared by when whitespace is aside or names may be renamed.
 struct LineHashes {
     std::uint64_t squeezed = 0, shape = 0;
     std::size_t shape_bytes = 0;  // the length of the shape
 };
 LineHashes line_hashes(std::string_view line);
 
-// A line's tokens, identifiers ([A-Za-z_][A-Za-z0-9_]*) each made one marker byte and every
-// other byte kept, whitespace left out: `w = w * 2;` and `n = n * 2;` have one shape.
-std::string shape_of(std::string_view line);
+// A file's lines prepared for searching: as they are, and hashed (line_hashes, made once, on
+// the first search that needs them). Build one per file and search it many times.
+class Haystack {
+  public:
+    explicit Haystack(std::vector<std::string_view> lines) : lines_(std::move(lines)) {}
+    const std::vector<std::string_view>& lines() const { return lines_; }
+    const std::vector<LineHashes>& hashes() const;
+
+  private:
+    std::vector<std::string_view> lines_;
+    mutable std::vector<LineHashes> hashes_;
+    mutable bool hashed_ = false;
+};
+
+// Which squeezed lines and long shapes (kShapeVotes) a file's telling lines have, as a Bloom
+// filter (four probes, 20 to 40 bits a line): whether a block could be in a file, asked of
+// 2.5 to 5 bytes a line instead of the file. Never says no to a line the file holds; says yes
+// to one it does not about once in a thousand, which only costs a search.
+class LineFilter {
+  public:
+    explicit LineFilter(std::string_view text);
+    bool may_hold_line(std::uint64_t squeezed) const { return may_hold(squeezed); }
+    bool may_hold_shape(std::uint64_t shape) const { return may_hold(salted(shape)); }
+    std::size_t bytes() const { return bits_.size() * sizeof(std::uint64_t); }
+
+  private:
+    static std::uint64_t salted(std::uint64_t shape) { return shape ^ 0x5bd1e9955bd1e995ull; }
+    void add(std::uint64_t hash);
+    bool may_hold(std::uint64_t hash) const;
+    std::vector<std::uint64_t> bits_;
+    std::uint64_t mask_ = 0;  // of a bit's number
+};
 
 // How find_block compares lines: exactly, ignoring whitespace, or exactly first and ignoring
 // whitespace only when that found nothing.
