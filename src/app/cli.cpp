@@ -232,10 +232,11 @@ void add_options(CLI::App& app, Options& o) {
         ->expected(1)
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_option("--format", o.format,
-                   "Output: text (default), json (one document), jsonl (a compact line a spec "
-                   "as each is done, then an end line) or quickfix (path:line:1: STATUS ... a "
-                   "line an anchor, for editors)")
+    app.add_option(
+           "--format", o.format,
+           "Output: text (default), json (one document), jsonl (a compact line a spec "
+           "as each is done, then an end line) or quickfix (path:line:col: kind: STATUS ... a "
+           "line an anchor, for editors)")
         ->type_name("FORMAT")
         ->check(CLI::IsMember({"text", "json", "jsonl", "quickfix"}).description(""));
     app.add_flag("--table", o.request.table_only, "Print the status table alone");
@@ -372,6 +373,15 @@ TextOptions text_options(const Options& o, int argc, char** argv) {
     return to;
 }
 
+// The current directory, symlinks resolved, with / separators; empty when it cannot be told.
+std::string current_directory() {
+    std::error_code ec;
+    const auto here = std::filesystem::current_path(ec);
+    if (ec) return {};
+    const auto real = std::filesystem::weakly_canonical(here, ec);
+    return (ec ? here : real).generic_string();
+}
+
 void print(std::ostream& out, const Report& report, const Options& o, int argc, char** argv) {
     if (o.format == "json" && o.max_lines_given) {
         // Cut where the text pack would be, with the markers MCP's structuredContent carries.
@@ -393,9 +403,12 @@ void print(std::ostream& out, const Report& report, const Options& o, int argc, 
         print_jsonl_end(out, report);  // the specs' lines are out already (request_of)
     } else if (o.format == "quickfix") {
         errno = 0;
-        print_quickfix(out, report);
+        print_quickfix(out, report, current_directory());
     } else {
         TextOptions to = text_options(o, argc, argv);
+        if (const std::string here = current_directory();
+            !report.workdir.empty() && !here.empty() && path_from(here, report.workdir, "") != "")
+            to.paths_from = report.workdir;
         errno = 0;
         print_pack(out, report, to);
     }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <utility>
 
@@ -136,6 +137,11 @@ Result<Report> build_report(const Request& request) {
     auto& report = *resolved;
     if (!report) return report.error();
     report->warnings_fail = request.at_base;  // the planner's check: an unknown key fails it
+    if (const std::string top = repo->workdir(); !top.empty()) {
+        std::error_code ec;  // symlinks resolved, as the current directory's are
+        const auto real = std::filesystem::weakly_canonical(top, ec);
+        report->workdir = ec ? top : real.generic_string();
+    }
     if (request.cancelled && request.cancelled()) return Error{kCancelled};
 
     if (!request.only.empty() && !select_only(report.value(), request.only))

@@ -58,17 +58,21 @@ bool looks_binary(std::string_view content) {
     return content.substr(0, 8000).find('\0') != std::string_view::npos;
 }
 
-bool contains_word(std::string_view line, std::string_view needle) {
-    if (needle.empty()) return false;
+std::optional<std::size_t> find_word(std::string_view line, std::string_view needle) {
+    if (needle.empty()) return std::nullopt;
     for (auto pos = line.find(needle); pos != std::string_view::npos;
          pos = line.find(needle, pos + 1)) {
         bool left_ok = pos == 0 || !is_word_byte(static_cast<unsigned char>(line[pos - 1]));
         auto after = pos + needle.size();
         bool right_ok =
             after == line.size() || !is_word_byte(static_cast<unsigned char>(line[after]));
-        if (left_ok && right_ok) return true;
+        if (left_ok && right_ok) return pos;
     }
-    return false;
+    return std::nullopt;
+}
+
+bool contains_word(std::string_view line, std::string_view needle) {
+    return find_word(line, needle).has_value();
 }
 
 namespace {

@@ -228,6 +228,11 @@ void print_pointers(std::ostream& out, const TextOptions& o, const char* what,
 
 void print_pack(std::ostream& out, const Report& report, const TextOptions& o, PackCuts* cuts) {
     Budget budget(out, o);
+    if (!o.paths_from.empty()) {
+        out << fmt::format("Paths are relative to the repository's top, {}\n",
+                           text::printable(o.paths_from));
+        budget.consume(1);
+    }
     bool first = true;
     if (cuts) cuts->specs.assign(report.specs.size(), {});
     for (std::size_t s = 0; s < report.specs.size(); ++s) {

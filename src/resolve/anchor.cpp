@@ -79,11 +79,18 @@ std::string unread_note(const Pair& p) {
 
 void check_symbol(AnchorResult& r, const std::string* content) {
     if (!r.anchor.symbol || !content) return;
-    bool found = false;
-    if (r.to && r.to->end_line >= r.to->line)
-        for (std::string_view line : text::split_lines(*content, r.to->line, r.to->end_line))
-            found = found || text::contains_word(line, *r.anchor.symbol);
-    r.symbol_found = found;
+    r.symbol_at.reset();
+    if (r.to && r.to->end_line >= r.to->line) {
+        LineNo at = r.to->line;
+        for (std::string_view line : text::split_lines(*content, r.to->line, r.to->end_line)) {
+            if (auto column = text::find_word(line, *r.anchor.symbol)) {
+                r.symbol_at = {at, *column + 1};
+                break;
+            }
+            ++at;
+        }
+    }
+    r.symbol_found = r.symbol_at.has_value();
 }
 
 Result<Unit> AnchorRules::check_symbol_there(const Pair& p, AnchorResult& r) {

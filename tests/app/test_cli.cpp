@@ -72,7 +72,7 @@ TEST_CASE("a NEW anchor in a file at the target has a window and coordinates in 
     auto jsonl = context_pack(d.repo.dir(), args + " --format jsonl");
     CHECK(jsonl.out.find(R"("to":{"path":"n.c","line":2,"end_line":3})") != std::string::npos);
     auto qf = context_pack(d.repo.dir(), args + " --format quickfix");
-    CHECK(qf.out.find("n.c:2:1: NEW --anchor[0] (spec ; at base n.c:2-3; now n.c:2-3)") == 0);
+    CHECK(qf.out.find("n.c:2:1: note: NEW --anchor[0] (spec ; at base n.c:2-3; now n.c:2-3)") == 0);
 }
 
 TEST_CASE("exit 1: the table is printed and an anchor is GONE, UNRESOLVED or SYMBOL_MISSING") {

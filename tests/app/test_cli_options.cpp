@@ -1,10 +1,12 @@
 // The command line as a new user meets it: options on either side of the spec, the help
 // text, colour, grep's habits, and the caps a reader can see and lift by following the
 // command each cut prints.
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
+#include "context_pack/output/quickfix.hpp"
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "support/outcome.hpp"
@@ -194,7 +196,7 @@ TEST_CASE("callers cut at --max-callers and lines cut at --max-line-bytes name t
     cptest::usage_error(p.run("--max-line-bytes 3 plan.json"), "--max-line-bytes");
 }
 
-TEST_CASE("quickfix format: one path:line:1: STATUS line an anchor, where it is now") {
+TEST_CASE("quickfix format: one path:line:column: kind: STATUS line an anchor, where it is now") {
     Repo repo;
     repo.write("a.c", cptest::numbered(10));
     repo.write("gone.c", "int gone;\n");
@@ -214,13 +216,70 @@ TEST_CASE("quickfix format: one path:line:1: STATUS line an anchor, where it is 
     std::vector<std::string> lines;
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     REQUIRE(lines.size() == 5);
-    CHECK(lines[0].starts_with("a.c:4:1: MOVED --anchor[0] L3 found (spec "));  // at the target
-    CHECK(lines[1].starts_with("gone.c:1:1: GONE "));                           // at base
-    CHECK(lines[2].starts_with("new.c:1:1: NEW "));
-    CHECK(lines[3].starts_with("del.c:2:1: TOUCHED "));  // the gap its lines left, never 0
-    CHECK(lines[4].starts_with("e\\x1b.c:1:1: NEW "));   // bytes a terminal acts on, escaped
+    // at the target, at its symbol
+    CHECK(lines[0].starts_with("a.c:4:1: note: MOVED --anchor[0] L3 found (spec "));
+    CHECK(lines[1].starts_with("gone.c:1:1: error: GONE "));  // at base
+    CHECK(lines[2].starts_with("new.c:1:1: note: NEW "));
+    CHECK(lines[3].starts_with("del.c:2:1: warning: TOUCHED "));  // the gap its lines left, never 0
+    CHECK(lines[4].starts_with("e\\x1b.c:1:1: note: NEW "));  // bytes a terminal acts on, escaped
     for (const auto& line : lines)
-        CHECK(std::regex_search(line, std::regex(R"(^[^:]+:[1-9]\d*:1: [A-Z_+]+ )")));
+        CHECK(std::regex_search(
+            line, std::regex(R"(^[^:]+:[1-9]\d*:[1-9]\d*: (error|warning|note): [A-Z_+]+ )")));
+}
+
+TEST_CASE("quickfix format: paths from the current directory, columns at the symbol") {
+    Repo repo;
+    repo.write("top.c", "int a;\nint b;\n");
+    repo.write("sub/deep.c", "x\n  int find_me(void);\n");
+    auto base = repo.commit();
+    const std::string anchors = " --base " + base +
+                                " --anchor top.c:1-2 --anchor sub/deep.c:1-2@find_me"
+                                " --anchor sub/deep.c:1@nothere";
+    auto lines_of = [](const std::string& out) {
+        std::istringstream in(out);
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        return lines;
+    };
+    // At the top: the repository's paths; the symbol's line and column; a missing symbol is an
+    // error.
+    auto top = lines_of(context_pack(repo.dir(), "--format quickfix" + anchors).out);
+    REQUIRE(top.size() == 3);
+    CHECK(top[0].starts_with("top.c:1:1: note: SAME "));
+    CHECK(top[1].starts_with("sub/deep.c:2:7: note: SAME "));
+    CHECK(top[2].starts_with("sub/deep.c:1:1: error: SAME "));
+    // Below the top, as git grep prints them.
+    auto below = lines_of(context_pack(repo.dir() + "/sub", "--format quickfix" + anchors).out);
+    REQUIRE(below.size() == 3);
+    CHECK(below[0].starts_with("../top.c:1:1: "));
+    CHECK(below[1].starts_with("deep.c:2:7: "));
+    // With -C from elsewhere: from where the command ran, so that an editor started there
+    // opens them.
+    cptest::TempDir elsewhere;
+    auto away = lines_of(
+        context_pack(elsewhere.path(), "-C " + q(repo.dir()) + " --format quickfix" + anchors).out);
+    REQUIRE(away.size() == 3);
+    const std::string real = std::filesystem::canonical(repo.dir()).generic_string();
+    const std::string from = std::filesystem::canonical(elsewhere.path()).generic_string();
+    CHECK(away[1].starts_with(cp::path_from(from, real, "sub/deep.c") + ":2:7: "));
+    CHECK(std::filesystem::exists(std::filesystem::path(elsewhere.path()) /
+                                  cp::path_from(from, real, "sub/deep.c")));
+    // The text pack keeps the repository's paths and says so below the top.
+    auto text = context_pack(repo.dir() + "/sub", "--table" + anchors);
+    CHECK(text.out.starts_with("Paths are relative to the repository's top, " + real + "\n"));
+    CHECK(context_pack(repo.dir(), "--table" + anchors).out.find("Paths are relative") ==
+          std::string::npos);
+}
+
+TEST_CASE("quickfix paths: made relative lexically, absolute across roots") {
+    CHECK(cp::path_from("/r", "/r", "a/b.c") == "a/b.c");
+    CHECK(cp::path_from("/r/a", "/r/", "a/b.c") == "b.c");
+    CHECK(cp::path_from("/r/a/x", "/r", "b.c") == "../../b.c");
+    CHECK(cp::path_from("/elsewhere", "/r", "b.c") == "../r/b.c");
+    CHECK(cp::path_from("/", "/r", "b.c") == "r/b.c");
+    CHECK(cp::path_from("D:/w", "C:/r/", "b.c") == "C:/r/b.c");
+    CHECK(cp::path_from("/r", "/r", "") == "");
+    CHECK(cp::path_from("/r/a", "/r", "") == "../");
 }
 
 TEST_CASE("jsonl format: a compact line a spec in input order, then the end line") {

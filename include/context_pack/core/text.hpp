@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -45,6 +46,8 @@ inline bool is_word_byte(unsigned char c) {
 // True when `needle` occurs in `line` with no word byte just before or just after it, as
 // `git grep -w -F` would match it (it retries past a failed candidate).
 bool contains_word(std::string_view line, std::string_view needle);
+// Where the first such occurrence starts (a byte offset), if any.
+std::optional<std::size_t> find_word(std::string_view line, std::string_view needle);
 
 // `bytes` with control characters escaped (\n, \t, \xNN, and as visible() does), for
 // one-line messages and cells.

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -88,6 +89,8 @@ struct AnchorResult {
     bool renamed = false;
     std::optional<Location> to;        // the range at target: SAME/MOVED/TOUCHED, NEW in a file
     std::optional<bool> symbol_found;  // null without a symbol or without a window
+    // Where the symbol was found first in `to`: its line and 1-based byte column.
+    std::optional<std::pair<LineNo, std::size_t>> symbol_at;
     bool lines_deleted = false;
     std::optional<bool> exists_at_target;  // for NEW: whether the file is at the target
     bool binary = false;                   // the file is binary: no line hunks
@@ -164,6 +167,9 @@ struct SpecReport {
 
 struct Report {
     std::vector<SpecReport> specs;
+    // The repository's working directory, absolute (empty when it has none): what its paths
+    // are relative to.
+    std::string workdir;
     // --at-base, the planner's check: a spec's warning (an unknown key) fails it too.
     bool warnings_fail = false;
 

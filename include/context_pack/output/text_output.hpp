@@ -27,6 +27,9 @@ struct TextOptions {
     std::size_t max_callers = 50;
     std::size_t max_line_bytes = 300;
     OptionNames names = kCommandLineNames;
+    // When the current directory is not the repository's top: the top, which the pack's
+    // paths are relative to, said in a first line (as git diff's paths are the top's).
+    std::string paths_from;
     // How a pointer asks for the pack again: for one anchor (`row`) or all, with a cap
     // raised (`cap` to `value`) or none. Absent: the command line's "RERUN --only 3
     // --max-window-lines 250", from `rerun` and `names`; a front end with another syntax
