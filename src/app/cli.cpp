@@ -429,10 +429,8 @@ int print_repinned(std::ostream& out, std::ostream& err, const std::vector<Spec>
     return flushed(out, err, status);
 }
 
-}  // namespace
-
-int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
-    if (argc >= 2 && std::string_view(argv[1]) == "mcp") return mcp::run(argc, argv, in, out, err);
+// The command line's run (the mcp subcommand aside).
+int run_command(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
     Options o;
     CLI::App app{kDescription, "context-pack"};
     add_options(app, o);
@@ -475,6 +473,21 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     if (o.request.repin) return print_repinned(out, err, request.specs, report.value(), o.format);
     print(out, report.value(), o, argc, argv);
     return flushed(out, err, report->exit_status());
+}
+
+}  // namespace
+
+int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
+    if (argc >= 2 && std::string_view(argv[1]) == "mcp") return mcp::run(argc, argv, in, out, err);
+    // Memory running out (a ulimit, a container's limit) is said once, with the mend.
+    try {
+        return run_command(argc, argv, in, out, err);
+    } catch (const std::bad_alloc&) {
+        out.flush();
+        return fail(err,
+                    "out of memory: the run needed more than this machine or its limit gives; "
+                    "give fewer --jobs, a smaller --cache-mib or a smaller --max-file-mib");
+    }
 }
 
 }  // namespace cp::cli

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "context_pack/app/exit_status.hpp"
+#include "context_pack/app/spec_input.hpp"
 #include "context_pack/core/text.hpp"
 #include "context_pack/model/json_text.hpp"
 #include "context_pack/sys/memory.hpp"
@@ -220,6 +221,11 @@ class Server {
             Json result;
             try {
                 result = run(hooks);
+            } catch (const std::bad_alloc&) {
+                result = tool_error(
+                    "out of memory: the call needed more than this machine or the server's "
+                    "limit gives; resolve fewer specs in one call, or give a smaller "
+                    "max_file_mib");
             } catch (const std::exception& e) {
                 result = tool_error(fmt::format("internal error: {}", e.what()));
             }
@@ -474,13 +480,45 @@ constexpr const char* kHelp =
     "Register it with an agent, e.g.:\n"
     "  claude mcp add context-pack -- context-pack mcp\n";
 
+// A message is a spec with room for its envelope: bounded as specs are.
+constexpr std::size_t kMaxMessageBytes = kMaxSpecBytes + (std::size_t{1} << 20);
+
+// One line of `in` into `line` (its newline left out), at most `limit` bytes of it kept:
+// `over` when it had more, which were read and dropped. False at the end of the input.
+bool read_line(std::istream& in, std::string& line, std::size_t limit, bool& over) {
+    line.clear();
+    over = false;
+    std::streambuf* from = in.rdbuf();
+    bool any = false;
+    for (;;) {
+        const int c = from->sbumpc();
+        if (c == std::char_traits<char>::eof()) return any;
+        any = true;
+        if (c == '\n') return true;
+        if (line.size() < limit)
+            line.push_back(char(c));
+        else
+            over = true;
+    }
+}
+
 }  // namespace
 
 int serve(std::istream& in, std::ostream& out, std::ostream& err) {
     Output output(out, err);
     Server server(output, err);
     std::string line;
-    while (std::getline(in, line)) {
+    bool over = false;
+    while (read_line(in, line, kMaxMessageBytes, over)) {
+        if (over) {  // its bytes past the bound were read and dropped: answered, and on
+            const std::string refused = dump(error_reply(
+                nullptr, kInvalidRequest,
+                fmt::format("Invalid Request: a message of over {} MiB; a spec is bounded at "
+                            "{} MiB: give a large one as the path of its file",
+                            kMaxMessageBytes >> 20, kMaxSpecBytes >> 20)));
+            if (!output.write(std::vector<std::string>{refused})) return kExitCannotRun;
+            continue;
+        }
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.find_first_not_of(" \t") == std::string::npos) continue;
         if (!output.write(server.handle_line(line))) return kExitCannotRun;

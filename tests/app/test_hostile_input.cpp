@@ -377,3 +377,53 @@ TEST_CASE("bad input B48: a spec path with a NUL byte") {
                        Catch::Contains("holds a NUL byte, which no path or revision can"));
     }
 }
+
+TEST_CASE("bad input B85: an MCP message longer than any spec is answered and the server goes on") {
+    // The line's bytes past the bound are read and dropped, never held: a JSON-RPC error for
+    // it, then the next request is answered.
+    std::string input(std::size_t(cp::kMaxSpecBytes) + (std::size_t(2) << 20), ' ');
+    input += "\n" + request(7, "ping") + "\n";
+    std::istringstream in(input);
+    input.clear();
+    input.shrink_to_fit();
+    std::ostringstream out, err;
+    CHECK(cp::mcp::serve(in, out, err) == 0);
+    auto replies = replies_of(out.str());
+    REQUIRE(replies.size() == 2);
+    CHECK(replies[0]["id"].is_null());
+    CHECK(replies[0]["error"]["code"] == -32600);
+    CHECK_THAT(replies[0]["error"]["message"].get<std::string>(),
+               Catch::Contains("a message of over 65 MiB; a spec is bounded at 64 MiB"));
+    CHECK(replies[1]["id"] == 7);
+    CHECK(replies[1].contains("result"));
+}
+
+// Sanitizers reserve terabytes of address space, which a ulimit -v refuses at start.
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if !defined(__has_feature)
+#define CP_TEST_ADDRESS_LIMIT 1
+#elif !__has_feature(address_sanitizer) && !__has_feature(thread_sanitizer)
+#define CP_TEST_ADDRESS_LIMIT 1
+#endif
+#endif
+
+#if defined(CP_TEST_ADDRESS_LIMIT) && defined(__linux__)
+TEST_CASE("bad input B86: memory running out under a limit is said once, with the mend") {
+    Simple s;
+    std::string big;
+    for (int i = 0; i < 1000000; ++i)  // 40 MB
+        big += "int v" + std::to_string(i) + " = " + std::to_string(i) + "; /* padding */\n";
+    s.repo.write("big.c", big);
+    s.repo.commit();
+    s.repo.write("big.c", "int changed;\n" + big.substr(big.find('\n') + 1));
+    const std::string args = "--base HEAD --anchor big.c:1-3 --anchor big.c:100-101";
+    CHECK(s.run(args).status == 0);
+    // 100 MB of address space: the blobs do not fit.
+    auto o = cptest::sh(
+        "cd " + q(s.repo.dir()) + " && ulimit -v 100000 && " + q(cptest::binary()) + " " + args, "",
+        kLimit);
+    usage_error(o,
+                "out of memory: the run needed more than this machine or its limit gives; "
+                "give fewer --jobs, a smaller --cache-mib or a smaller --max-file-mib");
+}
+#endif
