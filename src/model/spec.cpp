@@ -40,7 +40,8 @@ std::string shown_key(std::string_view key) {
 }
 
 // The keys the parser reads at each place; any other is named in the spec's warnings.
-// `was` and `repin` are what --repin writes into each entry; the tool reads neither.
+// `was` and `repin` are what --repin writes into each entry; the tool reads `repin` (an
+// anchor it could not carry), not `was`.
 const SpecKeys kKeys = {
     {"id", "base", "target", "file_changes", "reads"},
     {"location", "change", "was", "repin"},
@@ -168,6 +169,7 @@ class Reader {
             if (auto e = location(item, at, a)) return e;
             std::optional<std::string> note;
             if (auto e = opt_string(item, at, note_key, note)) return e;
+            if (auto e = opt_string(item, at, "repin", a.kept)) return e;
             a.note = note.value_or("");
             const bool edit = kind == AnchorKind::Edit;
             unknown_keys(item, at, edit ? kKeys.edit : kKeys.read, edit ? "why" : "change",

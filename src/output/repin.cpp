@@ -63,6 +63,7 @@ RepinAnswer stays(std::string why) {
 }  // namespace
 
 RepinAnswer repin_answer(const AnchorResult& a) {
+    if (a.anchor.kept) return stays(*a.anchor.kept);  // as the revision that kept it said
     const std::string label = a.status_label();
     switch (a.status) {
         case Status::New:
@@ -322,7 +323,9 @@ class Revision {
         const bool has_end = end != location.end() && !end->is_null();
         out_.begin('{');
         in.object([&](std::string_view raw, const std::string& name) {
-            if (name == "was" || name == "repin") {  // this revision writes its own
+            // This revision writes its own, but for an anchor an earlier one kept: its `was`
+            // names the base its location is at.
+            if ((name == "was" || name == "repin") && !a.anchor.kept) {
                 skip(in);
                 return;
             }
@@ -332,14 +335,16 @@ class Revision {
             else
                 copy(in, out_, name == "location" ? nullptr : strings());
         });
-        out_.key("\"was\"");
-        out_.begin('{');
-        write("base", json_string(was_base_));
-        write("path", json_string(a.anchor.path));
-        write("line", std::to_string(a.anchor.line));
-        write("end_line", std::to_string(a.anchor.last_line()));
-        out_.end('}');
-        if (!answer.carried()) write("repin", json_string(answer.why));
+        if (!a.anchor.kept) {
+            out_.key("\"was\"");
+            out_.begin('{');
+            write("base", json_string(was_base_));
+            write("path", json_string(a.anchor.path));
+            write("line", std::to_string(a.anchor.line));
+            write("end_line", std::to_string(a.anchor.last_line()));
+            out_.end('}');
+            if (!answer.carried()) write("repin", json_string(answer.why));
+        }
         out_.end('}');
     }
 

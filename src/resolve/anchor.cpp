@@ -31,6 +31,11 @@ const char* kind_word(EntryKind kind) {
 
 // Why the anchor names no lines of a file, or nullopt when it does.
 std::optional<std::string> malformed(const Anchor& a) {
+    if (a.kept)  // its location is an older base's: never taken for this one's
+        return fmt::format(
+            "not carried by --repin, which marked it \"{}\"; revise its location by hand, "
+            "then delete its \"repin\" key",
+            text::printable(*a.kept));
     if (a.mention && !a.mention->problem.empty()) return a.mention->problem;
     if (auto bad = path_problem(a.path)) return bad;
     if (a.line < 1)

@@ -145,6 +145,37 @@ TEST_CASE("repin: the revised plan round-trips through --at-base, unknown keys a
 
     check_round_trip(repo, dir, json::parse(first.out)["specs"][0], revised);
 
+    // An anchor it kept is an older base's: read anywhere (every mode, the planner's check), it
+    // is UNRESOLVED with why it was kept, never passed as fresh, until the planner revises it.
+    auto revised_path = write_spec(dir, "kept.json", repinned.out);
+    for (const char* mode : {"--at-base --format json", "--at-base --table --format json",
+                             "--format json --target HEAD"}) {
+        INFO(mode);
+        auto check = context_pack(repo.dir(), std::string(mode) + " " + q(revised_path));
+        CHECK(check.status == 1);
+        auto anchors = json::parse(check.out)["specs"][0]["anchors"];
+        for (std::size_t row : {std::size_t(1), std::size_t(4)}) {  // file_changes[1], reads[1]
+            const auto& a = anchors[row];
+            INFO(a.dump());
+            CHECK(a["status"] == "UNRESOLVED");
+            CHECK(a["reason"].get<std::string>().starts_with(
+                "not carried by --repin, which marked it \""));
+            CHECK(a["reason"].get<std::string>().ends_with(
+                "; revise its location by hand, then delete its \"repin\" key"));
+        }
+        CHECK(anchors[1]["reason"].get<std::string>().find(edits[1]["repin"].get<std::string>()) !=
+              std::string::npos);
+        CHECK(anchors[0]["status"] != "UNRESOLVED");  // the carried ones resolve
+    }
+    // Revised by hand (the marker deleted), it resolves again.
+    json fixed = revised;
+    fixed["reads"][1].erase("repin");
+    fixed["reads"][1]["location"] = json::parse(R"({"path": "sym.c", "line": 3})");
+    auto fixed_path = write_spec(dir, "fixed.json", fixed.dump());
+    auto resolved =
+        json::parse(context_pack(repo.dir(), "--at-base --format json " + q(fixed_path)).out);
+    CHECK(resolved["specs"][0]["anchors"][4]["status"] == "SAME");
+
     // A second revision onto the same commit: everything carried is SAME, `was` replaced.
     auto again_path = write_spec(dir, "again.json", repinned.out);
     auto again = context_pack(repo.dir(), "--repin --target " + target + " " + q(again_path));
@@ -156,6 +187,12 @@ TEST_CASE("repin: the revised plan round-trips through --at-base, unknown keys a
     CHECK(twice["file_changes"][0]["location"] == edits[0]["location"]);
     CHECK(twice["file_changes"][0]["was"]["base"] == target);
     CHECK(twice["file_changes"][0]["was"]["line"] == 7);
+    // The anchors an earlier revision kept keep its marker and `was`, which name the base
+    // their locations are at.
+    CHECK(twice["file_changes"][1]["repin"] == edits[1]["repin"]);
+    CHECK(twice["file_changes"][1]["was"] == edits[1]["was"]);
+    CHECK(twice["reads"][1]["repin"] == reads[1]["repin"]);
+    CHECK(again.err.find("file_changes[1] stays where it was: GONE") != std::string::npos);
 }
 
 TEST_CASE("repin over random histories: every re-pinned anchor is SAME at the new base") {

@@ -115,7 +115,7 @@ TEST_CASE("repinned_spec keeps every unknown value byte for byte, in place") {
         R"( "nested": {"a": [1e2, -0.0, "\u00e9\n", true, null, {}], "b": []},)"
         R"( "base": "abc", "file_changes": [{"owner": "\u0041nn", "location": {"path": "a.c",)"
         R"( "line": 3, "end_line": 5, "symbol": "f", "col": 7.25}, "change": "x",)"
-        R"( "was": {"base": "old"}, "repin": "old reason", "tail": [0.1]}], "z": "last"})";
+        R"( "was": {"base": "old"}, "tail": [0.1]}], "z": "last"})";
     cp::Spec spec = parsed(text);
     cp::SpecReport report = same_everywhere(spec);
     report.anchors[0].status = cp::Status::Moved;
@@ -133,6 +133,19 @@ TEST_CASE("repinned_spec keeps every unknown value byte for byte, in place") {
     const std::string pretty = cp::repinned_spec(spec, report, 2);
     CHECK(pretty.find("\n  \"file_changes\": [\n    {") != std::string::npos);
     CHECK(nlohmann::json::parse(pretty) == nlohmann::json::parse(out));
+    // An entry an earlier revision kept stays as it is, its marker and `was` with it: its
+    // location is the base `was` names.
+    cp::Spec kept = parsed(R"({"base": "abc", "reads": [{"location": {"path": "a.c", "line": 3},)"
+                           R"( "was": {"base": "old", "path": "a.c", "line": 3, "end_line": 3},)"
+                           R"( "repin": "GONE: a.c deleted"}]})");
+    REQUIRE(kept.anchors[0].kept == "GONE: a.c deleted");
+    cp::SpecReport kept_report = same_everywhere(kept);
+    CHECK_FALSE(cp::repin_answer(kept_report.anchors[0]).carried());
+    CHECK(cp::repin_answer(kept_report.anchors[0]).why == "GONE: a.c deleted");
+    CHECK(cp::repinned_spec(kept, kept_report, -1) ==
+          R"({"base":"2222222222222222222222222222222222222222","reads":[{"location":{"path":)"
+          R"("a.c","line":3},"was":{"base":"old","path":"a.c","line":3,"end_line":3},)"
+          R"("repin":"GONE: a.c deleted"}]})");
 }
 
 TEST_CASE("repinned_spec: base, id, end_line and the anchors that stay") {

@@ -35,6 +35,10 @@ struct Anchor {
     std::optional<std::string> symbol;
     std::string note;                // the edit's `change` or the read's `why`
     std::optional<Mention> mention;  // a prose anchor: a read, `index` among the prose ones
+    // The `repin` marker --repin wrote on an entry it could not carry (why it stayed): its
+    // location is still the older base's, so it resolves to nothing until the planner
+    // revises it and deletes the marker.
+    std::optional<std::string> kept;
 
     std::int64_t last_line() const { return end_line.value_or(line); }
 };
