@@ -647,7 +647,9 @@ namespace {
 
 // repin: the revised specs as JSON Lines, then what stays where it was; structuredContent the
 // report with the revised specs as `repinned`, its exit_status 1 when an anchor stays.
-Json repinned(const std::vector<Spec>& specs, const Report& report) {
+// `caps`: the call's, which its structuredContent states as every result's does (the output
+// schema requires them; a revision cuts nothing).
+Json repinned(const std::vector<Spec>& specs, const Report& report, const JsonCaps& caps) {
     std::string lines;
     Json revised = Json::array();
     bool kept = false;
@@ -661,7 +663,7 @@ Json repinned(const std::vector<Spec>& specs, const Report& report) {
     std::string stays;
     for (const auto& line : kept_lines(report.specs)) stays += line + '\n';
     if (!stays.empty()) content.push_back(Json{{"type", "text"}, {"text", std::move(stays)}});
-    Json doc = report_to_json(report);
+    Json doc = report_to_json(report, &caps);
     if (kept) doc["exit_status"] = 1;
     doc["repinned"] = std::move(revised);
     return Json{
@@ -674,7 +676,14 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
     request.cancelled = hooks.cancelled;
     auto report = build_report(request);
     if (!report) return tool_error(report.error().message);
-    if (a.request.repin) return repinned(a.request.specs, report.value());
+    if (a.request.repin)
+        return repinned(
+            a.request.specs, report.value(),
+            JsonCaps{.max_lines = a.max_lines,
+                     .max_window_lines = std::size_t(a.request.pack.window.max_anchored),
+                     .max_callers = a.request.pack.max_callers,
+                     .max_line_bytes = a.request.pack.window.max_line_bytes,
+                     .cuts = nullptr});
 
     TextOptions to;
     to.color = false;

@@ -239,6 +239,27 @@ try {
   assert.equal(again.structuredContent.specs[0].anchors[0].status, 'MOVED');
   step('the server still answers after the errors');
 
+  // Every combination of the arguments that change a result's shape, after listTools(): the
+  // SDK validates each result's structuredContent against the declared outputSchema, and
+  // callTool throws on one that does not match (a re-pin's once lacked caps and cut).
+  const shapes = [{ table_only: true }, { repin: true, target: 'HEAD' }, { at_base: true },
+    { history: true }, { prose: true }, { only: ['1'] }, { max_lines: 5 }];
+  let valid = 0, refused = 0;
+  for (let mask = 0; mask < (1 << shapes.length); ++mask) {
+    const args = { spec };
+    shapes.forEach((s, i) => { if (mask & (1 << i)) Object.assign(args, s); });
+    const r = await client.callTool({ name: 'context_pack', arguments: args });
+    if (r.isError) {
+      ++refused;
+      assert.equal(r.structuredContent, undefined, JSON.stringify(args));
+      continue;
+    }
+    assert.ok(r.structuredContent, JSON.stringify(args));
+    ++valid;
+  }
+  assert.ok(valid >= 32, `${valid} valid results`);
+  step(`${valid + refused} argument combinations: ${valid} results valid against the output schema, ${refused} refused`);
+
   // The roots shrink to the repository: the server asks again, and the spec file beside the
   // repository is outside them now; grown back, it is read again.
   assert.equal(rootsAsked, 1);
