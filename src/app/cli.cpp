@@ -373,6 +373,24 @@ TextOptions text_options(const Options& o, int argc, char** argv) {
     return to;
 }
 
+// An option the command line does not have, with the one likely meant: "unknown option
+// --formt; did you mean --format?". nullopt when the extra argument is no option.
+std::optional<std::string> unknown_option(const CLI::App& app) {
+    for (const std::string& arg : app.remaining()) {
+        if (!arg.starts_with("--") || arg.size() < 3) continue;
+        const std::string name = arg.substr(0, arg.find('='));
+        std::vector<std::string> longs;
+        for (const CLI::Option* opt : app.get_options())
+            for (const std::string& l : opt->get_lnames()) longs.push_back("--" + l);
+        std::vector<std::string_view> known(longs.begin(), longs.end());
+        const auto meant = closest_key(name, known);
+        return fmt::format("unknown option {}; {}", text::printable(name),
+                           meant ? fmt::format("did you mean {}?", *meant)
+                                 : std::string("see context-pack --help"));
+    }
+    return std::nullopt;
+}
+
 // The current directory, symlinks resolved, with / separators; empty when it cannot be told.
 std::string current_directory() {
     std::error_code ec;
@@ -446,6 +464,9 @@ int run_command(int argc, char** argv, std::istream& in, std::ostream& out, std:
         errno = 0;
         out << app.version() << '\n';
         return flushed(out, err, kExitOk);
+    } catch (const CLI::ExtrasError& e) {
+        if (auto meant = unknown_option(app)) return fail(err, *meant);
+        return fail(err, fmt::format("{}; see context-pack --help", e.what()));
     } catch (const CLI::ParseError& e) {
         return fail(err, fmt::format("{}; see context-pack --help", e.what()));
     }

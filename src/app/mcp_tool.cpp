@@ -551,7 +551,7 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     if (const Json* anchor = find_arg(args, "anchor")) {
         if (!anchor->is_array())
             return Error{fmt::format(
-                "anchor must be an array of strings such as \"src/a.c:40-52:parse\", not {}",
+                "anchor must be an array of strings such as \"src/a.c:40-52@parse\", not {}",
                 type_name(*anchor))};
         for (std::size_t i = 0; i < anchor->size(); ++i) {
             const Json& o = (*anchor)[i];

@@ -131,7 +131,14 @@ class Reader {
     std::optional<Error> location(const json& item, const std::string& at, Anchor& a) const {
         auto it = item.find("location");
         auto where = join(at, "location");
-        if (it == item.end() || it->is_null()) return fail(where, "is missing");
+        if (it == item.end() || it->is_null()) {
+            // {"path": ..., "line": ...} written flat: say where they belong.
+            if (item.contains("path") || item.contains("line"))
+                return fail(where,
+                            "is missing; path, line, end_line and symbol go inside it: "
+                            "{\"location\": {\"path\": \"a.c\", \"line\": 3}}");
+            return fail(where, "is missing");
+        }
         if (!it->is_object())
             return fail(where, fmt::format("must be an object, not {}", type_name(*it)));
         std::optional<std::string> path;
@@ -261,8 +268,16 @@ Result<Unit> check_specs(const std::vector<Spec>& specs, bool base_given,
                 fmt::format("{}: the spec has no base; add \"base\": \"<commit>\" to it or {}",
                             s.source, base_hint)};
     }
-    if (std::all_of(specs.begin(), specs.end(), [](const Spec& s) { return s.anchors.empty(); }))
-        return Error{"nothing to resolve: the specs hold no anchors; add file_changes or reads"};
+    if (std::all_of(specs.begin(), specs.end(), [](const Spec& s) { return s.anchors.empty(); })) {
+        // A key the parser passed over is likely where the anchors were written ("anchors").
+        std::string passed;
+        for (const Spec& s : specs)
+            if (!s.warnings.empty() && passed.empty())
+                passed = fmt::format(" ({}: {}{})", text::printable(s.source), s.warnings.front(),
+                                     s.warnings.size() > 1 ? ", ..." : "");
+        return Error{fmt::format(
+            "nothing to resolve: the specs hold no anchors; add file_changes or reads{}", passed)};
+    }
     return Unit{};
 }
 

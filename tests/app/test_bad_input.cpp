@@ -202,6 +202,23 @@ TEST_CASE("bad input B10: empty spec file, empty object, no anchors") {
     const std::string blank = s.repo.dir() + "/blank.jsonl";
     std::ofstream(blank) << "\n  \n\t\n";
     usage_error(s.run("blank.jsonl"), "nothing to resolve: blank.jsonl holds no spec");
+    // Anchors written under a key the parser does not know: the key is named.
+    usage_error(
+        s.run("-", R"({"base": "HEAD", "anchors": [{"location": {"path": "a.c", "line": 1}}]})"),
+        "nothing to resolve: the specs hold no anchors; add file_changes or reads "
+        "(<stdin>: unknown key 'anchors')");
+}
+
+TEST_CASE("bad input B87: an option the command line does not have, with the one likely meant") {
+    Simple s;
+    usage_error(s.run("--formt json --base HEAD --anchor a.c:1"),
+                "unknown option --formt; did you mean --format?");
+    usage_error(s.run("--tabel --base HEAD --anchor a.c:1"),
+                "unknown option --tabel; did you mean --table?");
+    usage_error(s.run("--max-line=3 --base HEAD --anchor a.c:1"),
+                "unknown option --max-line; did you mean --max-lines?");
+    usage_error(s.run("--zzzzzzzz --base HEAD --anchor a.c:1"),
+                "unknown option --zzzzzzzz; see context-pack --help");
 }
 
 TEST_CASE("bad input B11: the same anchor twice") {

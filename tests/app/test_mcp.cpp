@@ -4,6 +4,7 @@
 // The server reads only inside the client's roots (test_mcp_roots.cpp): calls on fixtures
 // come from a client that declares theirs.
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -171,6 +172,17 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
                                            "max_line_bytes", "max_lines", "max_window_lines",
                                            "only", "prose", "repin", "repo", "since", "spec",
                                            "table_only", "target"});
+    // mcp --help names every argument.
+    std::ostringstream help_text, no_err;
+    const char* argv[] = {"context-pack", "mcp", "--help"};
+    std::istringstream no_input;
+    REQUIRE(cp::mcp::run(3, const_cast<char**>(argv), no_input, help_text, no_err) == 0);
+    std::string help = help_text.str();
+    std::replace(help.begin(), help.end(), '\n', ' ');
+    for (const std::string& key : keys) {
+        INFO(key);
+        CHECK(std::regex_search(help, std::regex("[ (,]" + key + "[ ,)]")));
+    }
     const Json& props = schema["properties"];
     // The spec's object form is docs/spec.schema.json itself, compiled in at build time, less
     // the keys of a schema document; then its string form.

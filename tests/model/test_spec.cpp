@@ -76,6 +76,12 @@ TEST_CASE("zero, negative and reversed lines parse; resolution reports them") {
     CHECK(r->anchors[1].last_line() == -9);
 }
 
+TEST_CASE("an anchor written flat is told to nest its location") {
+    CHECK(error_of(R"({"base": "x", "reads": [{"path": "a.c", "line": 3}]})") ==
+          "plan.json: reads[0].location is missing; path, line, end_line and symbol go inside "
+          "it: {\"location\": {\"path\": \"a.c\", \"line\": 3}}");
+}
+
 TEST_CASE("a wrong type names its JSON path") {
     CHECK(error_of(R"({"base": "x", "file_changes": [{}, {}, {}, {"location": {"path": "a",
           "line": "12"}}]})") == "plan.json: file_changes[0].location is missing");
