@@ -63,7 +63,8 @@ constexpr const char* kDescription =
     "  context-pack --table --format json drift.jsonl\n"
     "                                              many specs, one JSON document\n\n"
     "Exit status: 0 every anchor resolved and every symbol found; 1 the pack was printed and\n"
-    "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING, or, with --at-base, a spec has an\n"
+    "some anchor is GONE, UNRESOLVED or SYMBOL_MISSING or had its lines all deleted, or,\n"
+    "with --at-base, a spec has an\n"
     "unknown key (each is named on stderr), or, with --repin, an anchor stays where it was;\n"
     "2 the command could not run.\n\n"
     "context-pack mcp serves the same as a Model Context Protocol tool over standard input\n"
@@ -451,6 +452,9 @@ int print_repinned(std::ostream& out, std::ostream& err, const std::vector<Spec>
 int run_command(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream& err) {
     Options o;
     CLI::App app{kDescription, "context-pack"};
+    // A spec path that starts with / is a path on Windows too, as git takes it: CLI11 reads
+    // /name as an option there by default.
+    app.allow_windows_style_options(false);
     add_options(app, o);
     app.set_version_flag("--version", fmt::format("context-pack {} (libgit2 {})",
                                                   CONTEXT_PACK_VERSION, git::library_version()));

@@ -25,7 +25,8 @@ std::string_view status_name(Status status) {
 bool AnchorResult::ok() const {
     bool resolved = status == Status::Same || status == Status::Moved ||
                     status == Status::Touched || status == Status::New;
-    return resolved && symbol_found != false;
+    // Lines all deleted at the target leave nothing of it there to change.
+    return resolved && symbol_found != false && !lines_deleted;
 }
 
 const Location* AnchorResult::window_location() const {

@@ -149,7 +149,7 @@ std::string paint(bool on, const char* code, const std::string& text) {
 }
 
 const char* status_color(const AnchorResult& a) {
-    if (!a.ok()) return "31";  // red: GONE, UNRESOLVED, SYMBOL_MISSING
+    if (!a.ok()) return "31";  // red: GONE, UNRESOLVED, SYMBOL_MISSING, its lines deleted
     switch (a.status) {
         case Status::Same:
             return "32";

@@ -87,6 +87,21 @@ TEST_CASE("exit 1: the table is printed and an anchor is GONE, UNRESOLVED or SYM
     }
 }
 
+TEST_CASE("exit 1: an anchor whose lines were all deleted, though TOUCHED") {
+    Drifted d;
+    std::string text = numbered(20);
+    text.erase(text.find("L5\n"), std::string("L5\nL6\n").size());  // lines 5-6 deleted
+    text.replace(text.find("L9\n"), 3, "L9 edited\n");              // line 9 edited
+    d.repo.write("a.c", text);
+    auto deleted = context_pack(d.repo.dir(), "--table --base " + d.base + " --anchor a.c:5-6");
+    INFO(deleted.out);
+    CHECK(deleted.out.find("TOUCHED") != std::string::npos);
+    CHECK(deleted.status == 1);
+    auto edited = context_pack(d.repo.dir(), "--table --base " + d.base + " --anchor a.c:8-10");
+    CHECK(edited.out.find("TOUCHED") != std::string::npos);
+    CHECK(edited.status == 0);
+}
+
 TEST_CASE("exit 2 with one line on stderr: the command could not run") {
     Drifted d;
     cptest::TempDir not_repo;

@@ -117,7 +117,7 @@ struct AnchorResult {
     // Where its window is: the relocated or mapped range, else where its text was found.
     const Location* window_location() const;
 
-    // SAME, MOVED, TOUCHED or NEW with every symbol found.
+    // SAME, MOVED, TOUCHED or NEW with every symbol found and its lines not all deleted.
     bool ok() const;
     // The table's status cell: "TOUCHED+RENAMED", "SAME", ...
     std::string status_label() const;
