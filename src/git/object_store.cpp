@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <set>
 #include <utility>
@@ -33,9 +32,10 @@ int fail(int klass, const std::string& message) {
     return GIT_ERROR;
 }
 
-// A loose object file's bytes, whole. GIT_ENOTFOUND when there is none.
-int read_file(const std::string& path, std::string& out) {
-    sys::File file = sys::File::open(path, sys::File::nonblocking);
+// A loose object's file, opened without waiting (a FIFO there never blocks the run) and only
+// when it is a regular file; `size` its length. GIT_ENOTFOUND when there is none.
+int open_file(const std::string& path, sys::File& file, std::uint64_t& size) {
+    file = sys::File::open(path, sys::File::nonblocking);
     if (!file.is_open()) {
         if (errno == ENOENT || errno == ENOTDIR) return GIT_ENOTFOUND;
         return fail(GIT_ERROR_OS, fmt::format("cannot open its file: {}", std::strerror(errno)));
@@ -45,8 +45,14 @@ int read_file(const std::string& path, std::string& out) {
         return fail(GIT_ERROR_OS, fmt::format("cannot stat its file: {}", std::strerror(errno)));
     if (st->kind != sys::Kind::regular)
         return fail(GIT_ERROR_ODB, "its path is not a regular file");
-    out.resize(static_cast<std::size_t>(st->size));
-    std::size_t got = 0;
+    size = st->size;
+    return 0;
+}
+
+// Appends the file's next bytes to `out` until it holds `upto` (fewer at the end).
+int read_to(const sys::File& file, std::string& out, std::size_t upto) {
+    std::size_t got = out.size();
+    out.resize(upto);
     while (got < out.size()) {
         auto n = file.read(out.data() + got, out.size() - got);
         if (n < 0)
@@ -57,6 +63,12 @@ int read_file(const std::string& path, std::string& out) {
     }
     out.resize(got);
     return 0;
+}
+
+// The most bytes zlib writes for `size` bytes of input, stored (zlib's deflateBound, with
+// room for the header "blob 123\0"): a loose object's file is never longer.
+std::uint64_t most_compressed(std::uint64_t size) {
+    return size + (size >> 12) + (size >> 14) + (size >> 25) + 13 + 64;
 }
 
 // Inflates a zlib stream into a caller's buffer, chunk by chunk, never looping without
@@ -160,15 +172,37 @@ int parse_header(const unsigned char* head, std::size_t len, git_object_t& type,
 // for libgit2, with a NUL after it as libgit2's own reader leaves one.
 int read_loose(git_odb_backend* backend, const std::string& path, const git_oid* id, void** out,
                std::size_t* out_len, git_object_t* out_type) {
+    // The header first, from the file's start; then the rest, once the header's size says how
+    // long the file can be: a file longer than that (a stream followed by a hole of 30 GiB) is
+    // refused before it is read.
+    sys::File opened;
+    std::uint64_t file_size = 0;
+    if (int rc = open_file(path, opened, file_size); rc != 0) return rc;
     std::string file;
-    if (int rc = read_file(path, file); rc != 0) return rc;
+    if (int rc = read_to(opened, file, std::size_t(std::min<std::uint64_t>(file_size, 64 << 10)));
+        rc != 0)
+        return rc;
+    git_object_t type = GIT_OBJECT_INVALID;
+    std::size_t size = 0, header_len = 0;
+    {
+        Inflater z(file);
+        if (int rc = z.init(); rc < 0) return rc;
+        unsigned char head[kMaxHeader];
+        std::size_t made = 0;
+        if (int rc = z.fill(head, sizeof head, made, true); rc < 0) return rc;
+        if (int rc = parse_header(head, made, type, size, header_len); rc < 0) return rc;
+    }
+    if (file_size > most_compressed(size))
+        return fail(GIT_ERROR_ZLIB,
+                    fmt::format("its file is {} bytes, more than the zlib stream of a {}-byte "
+                                "object can be: bytes follow its zlib stream",
+                                file_size, size));
+    if (int rc = read_to(opened, file, std::size_t(file_size)); rc != 0) return rc;
     Inflater z(file);
     if (int rc = z.init(); rc < 0) return rc;
     unsigned char head[kMaxHeader];
     std::size_t made = 0;
     if (int rc = z.fill(head, sizeof head, made, true); rc < 0) return rc;
-    git_object_t type = GIT_OBJECT_INVALID;
-    std::size_t size = 0, header_len = 0;
     if (int rc = parse_header(head, made, type, size, header_len); rc < 0) return rc;
     std::size_t in_head = made - header_len;
     if (in_head > size) return fail(GIT_ERROR_OBJECT, "it is longer than its header says");
@@ -246,6 +280,9 @@ int loose_read_prefix(git_oid* found, void** out, size_t* len, git_object_t* typ
 }
 
 int loose_read_header(size_t* len, git_object_t* type, git_odb_backend* b, const git_oid* id) {
+    // libgit2's reader opens the file and would wait on a FIFO: only a regular file goes to it.
+    if (auto st = sys::stat(self(b)->path_of(id)); st && st->kind != sys::Kind::regular)
+        return naming(fail(GIT_ERROR_ODB, "its path is not a regular file"), id);
     git_odb_backend* inner = self(b)->inner;
     return naming(inner->read_header(len, type, inner, id), id);
 }
@@ -292,11 +329,39 @@ Result<git_odb_backend*> loose_backend(const std::string& dir) {
 }
 
 // The lines of an objects directory's info/alternates, as git reads them: one directory a
-// line, '#' for comments, relative to that objects directory.
-std::vector<std::string> alternates_of(const std::string& dir) {
+// line, '#' for comments, relative to that objects directory. A regular file only, opened
+// without waiting, and at most kMaxAlternatesBytes of it.
+constexpr std::size_t kMaxAlternatesBytes = std::size_t{1} << 20;
+
+Result<std::vector<std::string>> alternates_of(const std::string& dir) {
+    const std::string path = dir + "/info/alternates";
+    sys::File file;
+    std::uint64_t size = 0;
+    if (int rc = open_file(path, file, size); rc == GIT_ENOTFOUND)
+        return std::vector<std::string>{};
+    else if (rc < 0) {
+        git_error_clear();
+        if (auto refused = refuse_special_file(path); !refused) return refused.error();
+        return Error{fmt::format("cannot read {}: {}", text::printable(path),
+                                 std::strerror(errno ? errno : EIO))};
+    }
+    if (size > kMaxAlternatesBytes)
+        return Error{
+            fmt::format("{} holds {} bytes, more than the {} MiB an alternates file "
+                        "of object directories could: remove it or mend it",
+                        text::printable(path), size, kMaxAlternatesBytes >> 20)};
+    std::string text;
+    if (read_to(file, text, std::size_t(size)) < 0) {
+        git_error_clear();
+        return Error{
+            fmt::format("cannot read {}: {}", text::printable(path), std::strerror(errno))};
+    }
     std::vector<std::string> out;
-    std::ifstream file(dir + "/info/alternates");
-    for (std::string line; std::getline(file, line);) {
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        std::string line = text.substr(at, end - at);
+        at = end + 1;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty() || line[0] == '#') continue;
         out.push_back(line[0] == '/' ? line : dir + "/" + line);
@@ -318,6 +383,10 @@ class Assembly {
                                      text::printable(dir), std::strerror(st ? ENOTDIR : errno))};
         }
         if (!seen_.insert({st->dev, st->ino}).second) return Unit{};
+        // Its info and pack files (multi-pack-index, the packs, alternates) before libgit2
+        // opens any.
+        for (const char* sub : {"/info", "/pack"})
+            if (auto refused = refuse_special_files(dir + sub, 0); !refused) return refused;
         git_odb_backend* packed = nullptr;
         if (git_odb_backend_pack(&packed, dir.c_str()) < 0)
             return failure(fmt::format("cannot read the packs of {}", text::printable(dir)));
@@ -325,9 +394,12 @@ class Assembly {
         auto loose = loose_backend(dir);
         if (!loose) return loose.error();
         if (auto r = attach(loose.value(), kLoosePriority, alternate); !r) return r;
-        if (depth < kMaxAlternateDepth)
-            for (const auto& more : alternates_of(dir))
-                if (auto r = add(more, true, depth + 1); !r) return r;
+        if (depth < kMaxAlternateDepth) {
+            auto more = alternates_of(dir);
+            if (!more) return more.error();
+            for (const auto& next : more.value())
+                if (auto r = add(next, true, depth + 1); !r) return r;
+        }
         return Unit{};
     }
 
@@ -346,6 +418,50 @@ class Assembly {
 };
 
 }  // namespace
+
+Result<Unit> refuse_special_file(const std::string& path, std::string_view also) {
+    auto st = sys::stat(path);  // through symlinks: what libgit2 would open
+    if (!st) return Unit{};
+    std::string_view kind;
+    switch (st->kind) {
+        case sys::Kind::fifo:
+            kind = "a FIFO, which git and libgit2 would wait on forever";
+            break;
+        case sys::Kind::socket:
+            kind = "a socket, which no read can open";
+            break;
+        case sys::Kind::char_device:
+        case sys::Kind::block_device:
+            kind = "a device, which git and libgit2 would read without end";
+            break;
+        default:
+            return Unit{};
+    }
+    return Error{fmt::format("{} is {}: remove it (rm {}){}", text::printable(path), kind,
+                             text::shell_word(path), also)};
+}
+
+Result<Unit> refuse_special_files(const std::string& path, int levels) {
+    sys::Dir dir = sys::Dir::open(path);
+    if (!dir.is_open()) return Unit{};
+    auto entries = dir.list();
+    if (!entries) return Unit{};
+    const std::string under = path.ends_with('/') ? path : path + "/";
+    for (const auto& e : *entries) {
+        const std::string full = under + e.name;
+        if (e.kind == sys::Kind::directory) {
+            if (levels > 0)
+                if (auto r = refuse_special_files(full, levels - 1); !r) return r;
+            continue;
+        }
+        if (e.kind == sys::Kind::regular) continue;  // the listing says, without a stat
+        if (auto r = refuse_special_file(
+                full, e.name == "index" ? " and rebuild the index from HEAD (git reset)" : "");
+            !r)
+            return r;
+    }
+    return Unit{};
+}
 
 Result<Unit> use_object_store(git_repository* repo, const std::string& objects,
                               const std::vector<std::string>& alternates) {

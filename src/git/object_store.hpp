@@ -12,6 +12,7 @@
 #include <git2.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "context_pack/core/result.hpp"
@@ -23,5 +24,12 @@ namespace cp::git {
 // with theirs, as git reads them: each a pack reader and our loose reader.
 Result<Unit> use_object_store(git_repository* repo, const std::string& objects,
                               const std::vector<std::string>& alternates);
+
+// A file of the git directory that is no regular file (a FIFO, a socket, a device, or a
+// symlink to one): libgit2 opens such a file and waits on it, or reads it without end, so it
+// is refused before libgit2 is asked for anything: `path`'s entries (`levels` deep below it;
+// a missing directory is none), each named with its mend. `also`: what to add to the mend.
+Result<Unit> refuse_special_files(const std::string& path, int levels);
+Result<Unit> refuse_special_file(const std::string& path, std::string_view also = {});
 
 }  // namespace cp::git

@@ -240,10 +240,20 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
     if (env.alternates)
         for (const auto& alternate : split_paths(*env.alternates))
             settings_.alternates.push_back(absolute_from(top, alternate));
+    // The git directory's own files (HEAD, config, index, packed-refs, refs at every level)
+    // are regular files before libgit2 opens one; the object directories' are checked as
+    // they are assembled, a loose object as it is read.
+    for (const std::string& own : {git_dir(), common_dir()}) {
+        if (auto refused = refuse_special_files(own, 0); !refused) return refused.error();
+        if (auto refused = refuse_special_files(own + "refs", 16); !refused) return refused.error();
+    }
     if (auto used = use_object_store(raw, settings_.object_directory, settings_.alternates); !used)
         return used.error();
     if (env.index_file && !env.index_file->empty()) {
         settings_.index_file = absolute_from(top, *env.index_file);
+        if (auto refused = refuse_special_file(settings_.index_file, " or unset GIT_INDEX_FILE");
+            !refused)
+            return refused.error();
         return set_index_file(raw, settings_.index_file, "the index GIT_INDEX_FILE names",
                               settings_.names);
     }

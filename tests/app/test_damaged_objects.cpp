@@ -2,6 +2,7 @@
 // packed objects, a damaged or missing base and target, and a partial clone's missing blobs.
 // Each fixture is built with the git CLI; the anchors that need what is lost are UNRESOLVED
 // with the diagnosis and the mend, and the rest of the pack is printed.
+#include <chrono>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -478,4 +479,88 @@ TEST_CASE("bad input B74: a partial clone without blobs rename detection and cal
         two = context_pack(clone, "--table --base " + base + " --anchor anchor.c:2");
         CHECK(has(two, gone));
     }
+}
+
+TEST_CASE("bad input B88: files of the git directory that are not regular files are refused") {
+    // libgit2 opens them blocking, or reads them without end: each would hang the run. The
+    // binary runs under the fixture's 10-second limit, so a hang fails (status 124).
+    Repo repo;
+    repo.write("a.c", cptest::numbered(5));
+    const std::string base = repo.commit();
+    repo.write("a.c", "top\n" + cptest::numbered(5));
+    auto limited = [&](const std::string& env, const std::string& args) {
+        return sh("cd " + q(repo.dir()) + " && " + env + " " + q(cptest::binary()) + " " + args, "",
+                  std::chrono::seconds(10));
+    };
+    const std::string args = "--table --base " + base + " --anchor a.c:2";
+    auto refused = [&](const std::string& at, const std::string& says,
+                       const std::string& env = "") {
+        auto o = limited(env, args);
+        INFO(at << ": " << o.out << o.err);
+        usage_error(o, at + " is " + says);
+        CHECK(o.err.find("remove it (rm ") != std::string::npos);
+    };
+    const std::string git = repo.at(".git");
+    auto swap_for_fifo = [&](const std::string& file) {
+        REQUIRE(sh("rm -f " + q(file) + " && mkfifo " + q(file)).status == 0);
+    };
+    SECTION("the index, also as GIT_INDEX_FILE") {
+        const std::string kept = repo.at("index.kept");
+        REQUIRE(sh("cp " + q(git + "/index") + " " + q(kept)).status == 0);
+        swap_for_fifo(git + "/index");
+        refused(git + "/index", "a FIFO, which git and libgit2 would wait on forever");
+        CHECK(limited("", args).err.find("and rebuild the index from HEAD (git reset)") !=
+              std::string::npos);
+        REQUIRE(
+            sh("rm " + q(git + "/index") + " && mv " + q(kept) + " " + q(git + "/index")).status ==
+            0);
+        const std::string fifo = repo.at("other-index");
+        swap_for_fifo(fifo);
+        refused(fifo, "a FIFO", "GIT_INDEX_FILE=" + q(fifo));
+    }
+    SECTION("objects/info/alternates, a FIFO or a symlink to /dev/zero") {
+        REQUIRE(sh("mkdir -p " + q(git + "/objects/info")).status == 0);
+        swap_for_fifo(git + "/objects/info/alternates");
+        refused(git + "/objects/info/alternates", "a FIFO");
+        REQUIRE(sh("rm " + q(git + "/objects/info/alternates") + " && ln -s /dev/zero " +
+                   q(git + "/objects/info/alternates"))
+                    .status == 0);
+        refused(git + "/objects/info/alternates",
+                "a device, which git and libgit2 would read without end");
+    }
+    SECTION("objects/pack/multi-pack-index, and a ref") {
+        REQUIRE(sh("mkdir -p " + q(git + "/objects/pack")).status == 0);
+        swap_for_fifo(git + "/objects/pack/multi-pack-index");
+        refused(git + "/objects/pack/multi-pack-index", "a FIFO");
+        REQUIRE(sh("rm " + q(git + "/objects/pack/multi-pack-index")).status == 0);
+        REQUIRE(sh("mkdir -p " + q(git + "/refs/heads/deep")).status == 0);
+        swap_for_fifo(git + "/refs/heads/deep/x");
+        refused(git + "/refs/heads/deep/x", "a FIFO");
+    }
+    SECTION("a loose object the run needs") {
+        const std::string blob = id_of(repo, base + ":a.c");
+        const std::string file = loose_file(repo, blob);
+        swap_for_fifo(file);
+        auto o = limited("", args);
+        INFO(o.out << o.err);
+        unresolved(o, "blob " + short_id(blob) + " of a.c at base is damaged in the object store");
+        CHECK(o.out.find("its path is not a regular file") != std::string::npos);
+    }
+}
+
+TEST_CASE("bad input B89: a loose object whose zlib stream is followed by a hole") {
+    // A valid object, then a sparse hole of 30 GiB: refused by its header's size before a byte
+    // of the hole is read, never allocated (std::bad_alloc) or read whole.
+    Repo repo;
+    repo.write("a.c", cptest::numbered(5));
+    const std::string base = repo.commit();
+    const std::string blob = id_of(repo, base + ":a.c");
+    const std::string file = loose_file(repo, blob);
+    std::filesystem::resize_file(file, std::uintmax_t(30) << 30);
+    auto o = sh("cd " + q(repo.dir()) + " && " + q(cptest::binary()) + " --table --base " + base +
+                    " --anchor a.c:2",
+                "", std::chrono::seconds(10));
+    INFO(o.out << o.err);
+    unresolved(o, "blob " + short_id(blob) + " of a.c at base is damaged in the object store");
+    CHECK(o.out.find("more than the zlib stream of a") != std::string::npos);
 }
