@@ -311,8 +311,14 @@ Result<Unit> Roots::admit(const git::Repository& repo, const std::string& given,
     parts.push_back({"git directory", repo.git_dir(), env.git_dir ? "GIT_DIR" : nullptr});
     if (repo.common_dir() != repo.git_dir())
         parts.push_back({"common git directory", repo.common_dir(), nullptr});
-    if (!env.object_directory)  // else objects/ is not read
-        parts.push_back({"object directory", repo.common_dir() + "objects", nullptr});
+    // Every object directory read: its own (or GIT_OBJECT_DIRECTORY's) and each alternate at
+    // any depth, from info/alternates or GIT_ALTERNATE_OBJECT_DIRECTORIES.
+    for (const auto& objects : repo.object_directories())
+        parts.push_back({objects.alternate ? "alternate object directory" : "object directory",
+                         objects.path,
+                         !objects.from_environment ? nullptr
+                         : objects.alternate       ? "GIT_ALTERNATE_OBJECT_DIRECTORIES"
+                                                   : "GIT_OBJECT_DIRECTORY"});
     parts.push_back({"index", repo.index_file(), env.index_file ? "GIT_INDEX_FILE" : nullptr});
     for (const Part& part : parts) {
         auto location = location_of(part.path, &dirs_);

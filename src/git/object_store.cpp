@@ -374,8 +374,8 @@ class Assembly {
     explicit Assembly(git_odb* odb) : odb_(odb) {}
 
     // `dir` with its alternates; an alternate that is not a directory is passed over, as
-    // git and libgit2 pass it over.
-    Result<Unit> add(const std::string& dir, bool alternate, int depth) {
+    // git and libgit2 pass it over. `named`: the environment named it.
+    Result<Unit> add(const std::string& dir, bool alternate, int depth, bool named = false) {
         auto st = sys::stat(dir);
         if (!st || st->kind != sys::Kind::directory) {
             if (alternate) return Unit{};
@@ -383,6 +383,7 @@ class Assembly {
                                      text::printable(dir), std::strerror(st ? ENOTDIR : errno))};
         }
         if (!seen_.insert({st->dev, st->ino}).second) return Unit{};
+        opened.push_back({dir, alternate, named});
         // Its info and pack files (multi-pack-index, the packs, alternates) before libgit2
         // opens any.
         for (const char* sub : {"/info", "/pack"})
@@ -413,6 +414,10 @@ class Assembly {
         return Unit{};
     }
 
+  public:
+    std::vector<Repository::ObjectDirectory> opened;
+
+  private:
     git_odb* odb_;
     std::set<std::pair<std::uint64_t, std::uint64_t>> seen_;
 };
@@ -463,8 +468,8 @@ Result<Unit> refuse_special_files(const std::string& path, int levels) {
     return Unit{};
 }
 
-Result<Unit> use_object_store(git_repository* repo, const std::string& objects,
-                              const std::vector<std::string>& alternates) {
+Result<std::vector<Repository::ObjectDirectory>> use_object_store(
+    git_repository* repo, const std::string& objects, const std::vector<std::string>& alternates) {
     std::string dir = objects;
     if (dir.empty()) {
         git_buf path = GIT_BUF_INIT;
@@ -477,11 +482,11 @@ Result<Unit> use_object_store(git_repository* repo, const std::string& objects,
     OdbHandle odb;
     if (git_odb_new(odb.out()) < 0) return failure("cannot make an object database");
     Assembly assembly(odb.get());
-    if (auto r = assembly.add(dir, false, 0); !r) return r;
+    if (auto r = assembly.add(dir, false, 0, !objects.empty()); !r) return r.error();
     for (const auto& alternate : alternates)
-        if (auto r = assembly.add(alternate, true, 0); !r) return r;
+        if (auto r = assembly.add(alternate, true, 0, true); !r) return r.error();
     git_repository_set_odb(repo, odb.get());  // the repository takes its own reference
-    return Unit{};
+    return std::move(assembly.opened);
 }
 
 }  // namespace cp::git

@@ -16,14 +16,16 @@
 #include <vector>
 
 #include "context_pack/core/result.hpp"
+#include "context_pack/git/repository.hpp"
 
 namespace cp::git {
 
 // Gives `repo` an object database of `objects` (empty: the repository's own objects
 // directory) with its info/alternates, and `alternates` (GIT_ALTERNATE_OBJECT_DIRECTORIES)
 // with theirs, as git reads them: each a pack reader and our loose reader.
-Result<Unit> use_object_store(git_repository* repo, const std::string& objects,
-                              const std::vector<std::string>& alternates);
+// The directories opened, in order (Repository::object_directories).
+Result<std::vector<Repository::ObjectDirectory>> use_object_store(
+    git_repository* repo, const std::string& objects, const std::vector<std::string>& alternates);
 
 // A file of the git directory that is no regular file (a FIFO, a socket, a device, or a
 // symlink to one): libgit2 opens such a file and waits on it, or reads it without end, so it

@@ -247,8 +247,9 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
         if (auto refused = refuse_special_files(own, 0); !refused) return refused.error();
         if (auto refused = refuse_special_files(own + "refs", 16); !refused) return refused.error();
     }
-    if (auto used = use_object_store(raw, settings_.object_directory, settings_.alternates); !used)
-        return used.error();
+    auto used = use_object_store(raw, settings_.object_directory, settings_.alternates);
+    if (!used) return used.error();
+    settings_.object_dirs = std::move(used).value();
     if (env.index_file && !env.index_file->empty()) {
         settings_.index_file = absolute_from(top, *env.index_file);
         if (auto refused = refuse_special_file(settings_.index_file, " or unset GIT_INDEX_FILE");

@@ -473,6 +473,39 @@ TEST_CASE("bad input B67: the server's GIT_DIR, GIT_WORK_TREE or GIT_INDEX_FILE 
     CHECK(status_of(rooted_dir.reply(1)) == "SAME");
 }
 
+TEST_CASE("bad input B90: objects read through alternates or the environment lie in the roots") {
+    Layout l;
+    const std::vector<std::string> input = {call(1, {{"spec", l.spec()}})};
+    const std::string where =
+        " is outside the server's directory " + l.project + " (the client declares no roots); ";
+    // info/alternates naming the outside repository's objects, by a relative line.
+    const std::string alternates = l.project + "/.git/objects/info/alternates";
+    std::filesystem::create_directories(l.project + "/.git/objects/info");
+    const std::string relative =
+        std::filesystem::relative(l.other + "/.git/objects", l.project + "/.git/objects")
+            .generic_string();
+    write(alternates, relative + "\n");
+    auto through = serve_in(l.project, input);
+    CHECK_THAT(refusal(through.reply(1)),
+               Catch::Contains("repo . opens a repository whose alternate object directory ") &&
+                   Catch::Contains(where));
+    std::filesystem::remove(alternates);
+    // The same named by the server's environment.
+    auto named = serve_in(l.project, input,
+                          "GIT_ALTERNATE_OBJECT_DIRECTORIES=" + q(l.other + "/.git/objects"));
+    CHECK_THAT(refusal(named.reply(1)),
+               Catch::Contains("whose alternate object directory " + l.other + "/.git/objects" +
+                               where + "unset GIT_ALTERNATE_OBJECT_DIRECTORIES"));
+    auto moved = serve_in(l.project, input, "GIT_OBJECT_DIRECTORY=" + q(l.other + "/.git/objects"));
+    CHECK_THAT(refusal(moved.reply(1)),
+               Catch::Contains("whose object directory " + l.other + "/.git/objects" + where +
+                               "unset GIT_OBJECT_DIRECTORY"));
+    // Inside the roots, alternates are read as git reads them.
+    auto inside = serve_in(l.project, rooted({l.root, l.outside}, input),
+                           "GIT_ALTERNATE_OBJECT_DIRECTORIES=" + q(l.other + "/.git/objects"));
+    CHECK(status_of(inside.reply(1)) == "SAME");
+}
+
 TEST_CASE("bad input B68: client roots that name no directory here, and escaped ones") {
     Layout l;
     // A directory whose name needs escapes: a space, '%', '#', '?', a non-ASCII byte.

@@ -144,6 +144,15 @@ class Repository {
     // for a linked worktree), each with a trailing '/'. Any thread.
     std::string git_dir() const;
     std::string common_dir() const;
+    // Every object directory objects are read from: the repository's (or
+    // GIT_OBJECT_DIRECTORY's), then each alternate at any depth (info/alternates,
+    // GIT_ALTERNATE_OBJECT_DIRECTORIES), as opened.
+    struct ObjectDirectory {
+        std::string path;
+        bool alternate = false;
+        bool from_environment = false;  // named by GIT_OBJECT_DIRECTORY or ..._DIRECTORIES
+    };
+    const std::vector<ObjectDirectory>& object_directories() const { return settings_.object_dirs; }
 
     Revision resolve_commit(std::string_view rev) const;  // main thread
     Result<std::string> head_commit() const;              // main thread
@@ -353,10 +362,11 @@ class Repository {
         std::size_t max_tree_depth = kDefaultMaxTreeDepth;
         std::size_t max_tree_paths = kDefaultMaxTreePaths;
         // Where the environment put the index and the objects.
-        std::string index_file;               // empty: the git dir's index
-        std::string object_directory;         // empty: the git dir's objects
-        std::vector<std::string> alternates;  // added to the object database
-        std::string promisor_remote;          // see promisor_remote()
+        std::string index_file;                    // empty: the git dir's index
+        std::string object_directory;              // empty: the git dir's objects
+        std::vector<std::string> alternates;       // added to the object database
+        std::string promisor_remote;               // see promisor_remote()
+        std::vector<ObjectDirectory> object_dirs;  // see object_directories()
     };
     Settings settings_;
 };
