@@ -16,11 +16,13 @@ namespace cp::git {
 
 namespace {
 
-// libgit2's last error message, without its trailing newline or full stop.
+// libgit2's last error message, without its trailing newline or full stop, its bytes a
+// terminal would act on escaped: it quotes the repository's (an index extension's signature,
+// a path, a ref name).
 std::string last_detail(const git_error* e) {
     std::string detail = e && e->message ? e->message : "unknown libgit2 error";
     while (!detail.empty() && (detail.back() == '\n' || detail.back() == '.')) detail.pop_back();
-    return detail;
+    return text::printable(detail);
 }
 
 Error failure(std::string_view what, const OptionNames* names) {
@@ -65,7 +67,7 @@ Unreadable unreadable(const Repository& repo, int rc, std::string_view kind, con
     const git_error* e = git_error_last();
     const int klass = e ? e->klass : GIT_ERROR_NONE;
     const std::string id = hex(&oid);
-    std::string detail = text::printable(last_detail(e));
+    std::string detail = last_detail(e);
     if (const std::string named = "loose object " + text::short_oid(id) + ": ";
         detail.starts_with(named))  // said below
         detail.erase(0, named.size());

@@ -369,7 +369,7 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
                             text::printable(*env.git_dir))};
         return Error{fmt::format(
             "not a git repository (or any parent up to {}): {}; run inside one or pass {}",
-            ceiling ? "GIT_CEILING_DIRECTORIES" : "/", dir, names.repo.give)};
+            ceiling ? "GIT_CEILING_DIRECTORIES" : "/", text::printable(dir), names.repo.give)};
     }
     return error;
 }

@@ -427,3 +427,19 @@ TEST_CASE("bad input B86: memory running out under a limit is said once, with th
                 "give fewer --jobs, a smaller --cache-mib or a smaller --max-file-mib");
 }
 #endif
+
+TEST_CASE("bad input B91: bytes a terminal acts on, quoted from the repository by libgit2") {
+    // A mandatory index extension whose signature is an escape sequence: libgit2's message
+    // quotes it, and ours quotes libgit2's, escaped as git prints it (?[2J).
+    Simple s;
+    const std::string index = s.repo.at(".git/index");
+    std::string bytes = cptest::slurp(index);
+    REQUIRE(bytes.size() > 20);
+    bytes.resize(bytes.size() - 20);  // the checksum, which libgit2 compares after the parse
+    bytes += std::string("\x1b[2J") + std::string("\0\0\0\4", 4) + "abcd" + std::string(20, '\0');
+    std::ofstream(index, std::ios::binary | std::ios::trunc) << bytes;
+    auto o = s.run("--base HEAD --anchor 'a*.c:1'");
+    INFO(o.out << o.err);
+    usage_error(o, "cannot read the index: unsupported mandatory extension: '\\x1b[2J'");
+    CHECK(o.err.find('\x1b') == std::string::npos);
+}
