@@ -401,6 +401,12 @@ bool Repository::is_bare() const {
     return git_repository_is_bare(repo_.get());
 }
 
+bool Repository::is_empty() const {
+    const int empty = git_repository_is_empty(repo_.get());
+    if (empty < 0) git_error_clear();
+    return empty == 1;
+}
+
 bool Repository::is_shallow() const {
     return git_repository_is_shallow(repo_.get()) == 1;
 }

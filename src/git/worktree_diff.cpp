@@ -2,6 +2,7 @@
 // half (index to working tree, by our scan or by libgit2) joined as
 // git_diff_tree_to_workdir_with_index joins them, then git diff BASE's answer for each change
 // (a staged edit undone on disk is no change, racily clean entries re-hashed).
+#include <fmt/format.h>
 #include <git2/sys/repository.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "context_pack/core/text.hpp"
 #include "context_pack/git/index_file.hpp"
 #include "context_pack/git/worktree_scan.hpp"
 #include "context_pack/sys/fs.hpp"
@@ -555,6 +557,14 @@ Result<std::vector<std::string>> Repository::untracked_files() const {
 Result<WorktreeDeltas> worktree_deltas(const Repository& repo, const std::string& base,
                                        git_tree* base_tree,
                                        const Repository::TakeStaged& take_staged, bool scan) {
+    // An index file too short to be one (git: "index file smaller than expected"), which
+    // libgit2 would say "no longer exists" of.
+    if (auto st = sys::stat(repo.index_file());
+        st && st->kind == sys::Kind::regular && st->size < 32)
+        return Error{fmt::format(
+            "{} is {} bytes, too short to be an index, as git says too: "
+            "rebuild it from HEAD (git reset), or pass {}",
+            text::printable(repo.index_file()), st->size, repo.option_names().target.give)};
     // The unstaged half by our own scan when it can tell (worktree_scan.hpp), else by
     // libgit2; with the staged half made already, the unstaged half is joined to it.
     std::optional<Joined> joined;

@@ -166,6 +166,11 @@ std::string revision_problem(const git::Repository& repo, const char* role,
         case Revision::Outcome::Commit:
             return {};
         case Revision::Outcome::NotFound:
+            if (repo.is_empty())
+                return fmt::format(
+                    "{} {} not in this repository, which has no commits yet; commit first, or "
+                    "run in the repository the plan was written against",
+                    role, rev);
             if (repo.is_shallow())
                 return fmt::format("{} {} not in this shallow clone: git fetch --unshallow origin",
                                    role, rev);

@@ -780,3 +780,21 @@ TEST_CASE("bad input B79: each spec's near misses are its own base's paths, base
     CHECK(reason(3) == "src/lexr.c absent at base; not yet at target");
     CHECK(reason(4).ends_with("; did you mean src/parser.c?"));
 }
+
+TEST_CASE("bad input B92: an empty repository's HEAD, and an index of zero bytes, said as such") {
+    // Not "fetch it": a repository without a commit has nothing a fetch of a name would bring.
+    cptest::TempDir dir;
+    REQUIRE(cptest::sh("git init -q " + q(dir.path())).status == 0);
+    usage_error(context_pack(dir.path(), "--base HEAD --anchor a.c:1"),
+                "--base HEAD not in this repository, which has no commits yet; commit first, or "
+                "run in the repository the plan was written against");
+    // An index git too calls too short ("index file smaller than expected"), not one that "no
+    // longer exists"; a commit target does not read it.
+    Simple s;
+    std::ofstream(s.repo.at(".git/index"), std::ios::trunc).flush();
+    usage_error(s.anchor("a.c:1"),
+                "/.git/index is 0 bytes, too short to be an index, as git "
+                "says too: rebuild it from HEAD (git reset), or pass --target "
+                "REV");
+    CHECK(s.anchor("a.c:1", "--target HEAD").status == 0);
+}

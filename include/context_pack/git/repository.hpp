@@ -139,6 +139,7 @@ class Repository {
 
     bool is_bare() const;         // main thread
     bool is_shallow() const;      // main thread
+    bool is_empty() const;        // no commit on any branch yet (git_repository_is_empty)
     std::string workdir() const;  // with a trailing '/'; empty when bare. Any thread.
     // The git directory, and the common one whose objects and refs it shares (another only
     // for a linked worktree), each with a trailing '/'. Any thread.
