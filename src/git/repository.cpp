@@ -12,6 +12,7 @@
 
 #include "caches.hpp"
 #include "context_pack/core/text.hpp"
+#include "context_pack/sys/fs.hpp"
 #include "object_store.hpp"
 
 namespace cp::git {
@@ -399,6 +400,23 @@ Result<Repository> Repository::open_reader() const {
 
 bool Repository::is_bare() const {
     return git_repository_is_bare(repo_.get());
+}
+
+std::vector<std::string> Repository::packs_without_data() const {
+    std::vector<std::string> out;
+    for (const ObjectDirectory& objects : object_directories()) {
+        const std::string pack = objects.path + "/pack/";
+        sys::Dir dir = sys::Dir::open(pack);
+        auto entries = dir.is_open() ? dir.list() : std::nullopt;
+        if (!entries) continue;
+        for (const auto& e : *entries) {
+            if (!e.name.ends_with(".idx")) continue;
+            const std::string data = e.name.substr(0, e.name.size() - 4) + ".pack";
+            if (!sys::stat(pack + data)) out.push_back(pack + e.name);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 bool Repository::is_empty() const {

@@ -166,6 +166,13 @@ std::string revision_problem(const git::Repository& repo, const char* role,
         case Revision::Outcome::Commit:
             return {};
         case Revision::Outcome::NotFound:
+            if (auto lost = repo.packs_without_data(); !lost.empty())
+                return fmt::format(
+                    "{} {} not found, and the object store is damaged: {}{} has no .pack beside "
+                    "it, so the objects it lists are missing; git fsck names what is broken; "
+                    "restore the pack from a good clone of the repository",
+                    role, rev, text::printable(lost.front()),
+                    lost.size() > 1 ? fmt::format(" (and {} more)", lost.size() - 1) : "");
             if (repo.is_empty())
                 return fmt::format(
                     "{} {} not in this repository, which has no commits yet; commit first, or "

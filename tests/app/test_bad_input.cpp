@@ -284,6 +284,15 @@ TEST_CASE("bad input B16: a missing pack file") {
     INFO(o.out << o.err);
     CHECK(o.status == 2);
     CHECK(o.err.find("git fsck") != std::string::npos);
+    // The base by its whole id, which only the lost pack held: damaged, not to be fetched.
+    unresolved(s.spec_base(s.base),
+               "base " + s.base + " not found, and the object store is damaged: ");
+    auto typed = s.anchor("a.c:1");
+    usage_error(typed, "/.git/objects/pack/pack-");
+    CHECK(typed.err.find(".idx has no .pack beside it, so the objects it lists are missing; git "
+                         "fsck names what is broken; restore the pack from a good clone of the "
+                         "repository") != std::string::npos);
+    CHECK(typed.err.find("git fetch") == std::string::npos);
 }
 
 TEST_CASE("bad input B17: a shallow clone whose base is beyond its boundary") {

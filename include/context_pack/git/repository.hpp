@@ -137,9 +137,12 @@ class Repository {
     // any thread.
     const std::string& promisor_remote() const { return settings_.promisor_remote; }
 
-    bool is_bare() const;         // main thread
-    bool is_shallow() const;      // main thread
-    bool is_empty() const;        // no commit on any branch yet (git_repository_is_empty)
+    bool is_bare() const;     // main thread
+    bool is_shallow() const;  // main thread
+    bool is_empty() const;    // no commit on any branch yet (git_repository_is_empty)
+    // The pack indexes (objects/pack/*.idx, in every object directory) whose pack is gone:
+    // their objects are missing, not absent, though libgit2 passes them over.
+    std::vector<std::string> packs_without_data() const;
     std::string workdir() const;  // with a trailing '/'; empty when bare. Any thread.
     // The git directory, and the common one whose objects and refs it shares (another only
     // for a linked worktree), each with a trailing '/'. Any thread.
