@@ -4,6 +4,12 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "context_pack/core/text.hpp"
 
 namespace cp {
 namespace {
@@ -85,6 +91,33 @@ Result<Json> parse(std::string_view text) {
 
 Result<nlohmann::json> parse_json(std::string_view text) {
     return parse<nlohmann::json>(text);
+}
+
+Result<nlohmann::json> parse_json_unique_keys(std::string_view text) {
+    if (too_deep(text))
+        return Error{fmt::format("arrays and objects nested deeper than {} levels", kMaxJsonDepth)};
+    std::vector<std::set<std::string>> keys;  // of each object open, innermost last
+    std::optional<std::string> twice;
+    auto check = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        if (event == Event::object_start) keys.emplace_back();
+        if (event == Event::object_end && !keys.empty()) keys.pop_back();
+        if (event == Event::key && !keys.empty() && !twice &&
+            !keys.back().insert(parsed.get<std::string>()).second)
+            twice = parsed.get<std::string>();
+        return true;
+    };
+    try {
+        auto doc = nlohmann::json::parse(text, check);
+        if (twice)
+            return Error{fmt::format(
+                "the key '{}' is given twice in one object, and a JSON parser keeps only one of "
+                "them; give it once",
+                text::printable(*twice))};
+        return doc;
+    } catch (const nlohmann::json::exception& e) {
+        return Error{parse_message(e)};
+    }
 }
 
 Result<nlohmann::ordered_json> parse_ordered_json(std::string_view text) {

@@ -230,7 +230,7 @@ const SpecKeys& spec_keys() {
 }
 
 Result<Spec> parse_spec(std::string_view json_text, const std::string& source) {
-    auto doc = parse_json(json_text);
+    auto doc = parse_json_unique_keys(json_text);
     if (!doc) return Error{fmt::format("{}: invalid JSON: {}", source, doc.error().message)};
     auto spec = Reader(source).run(doc.value());
     if (spec) spec->json = std::string(json_text);

@@ -807,3 +807,21 @@ TEST_CASE("bad input B92: an empty repository's HEAD, and an index of zero bytes
                 "REV");
     CHECK(s.anchor("a.c:1", "--target HEAD").status == 0);
 }
+
+TEST_CASE("bad input B93: a spec that gives one key twice in an object") {
+    // A parser keeps one of them: --repin rewrote the first, shadowed array with the second's
+    // answers. Refused, in every mode.
+    Simple s;
+    const std::string twice =
+        R"({"base": "HEAD", "reads": [{"location": {"path": "a.c", "line": 1}}],)"
+        R"( "reads": [{"location": {"path": "a.c", "line": 2, "line": 3}}]})";
+    for (const char* mode : {"--table", "--repin --target HEAD"}) {
+        INFO(mode);
+        usage_error(s.run(std::string(mode) + " -", twice),
+                    "the key 'reads' is given twice in one object, and a JSON parser keeps only "
+                    "one of them; give it once");
+    }
+    usage_error(s.run("--table -", R"({"base": "HEAD", "reads": [{"location": {"path": "a.c",)"
+                                   R"( "line": 2, "line": 3}}]})"),
+                "the key 'line' is given twice");
+}

@@ -18,6 +18,9 @@ inline constexpr int kMaxJsonDepth = 256;
 // Parses one JSON text; a syntax error, a number out of range or nesting past kMaxJsonDepth is
 // an Error such as "parse error at line 2, column 13: ...".
 Result<nlohmann::json> parse_json(std::string_view text);
+// The same, refusing an object that gives one key twice (a parser keeps only one of them, so
+// what the writer meant is unknown): a spec.
+Result<nlohmann::json> parse_json_unique_keys(std::string_view text);
 Result<nlohmann::ordered_json> parse_ordered_json(std::string_view text);
 
 // The string a JSON string token (quotes and escapes as written) stands for.
