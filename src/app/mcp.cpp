@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <filesystem>
 #include <istream>
@@ -139,6 +142,18 @@ class Server {
             take(std::move(parsed).value());
         else
             take_batch(std::move(parsed).value());
+        return std::exchange(out_, {});
+    }
+
+    // Whether calls wait for an answer to roots/list.
+    bool waiting_for_roots() const { return !held_.empty() && asked_.has_value(); }
+
+    // The client did not answer roots/list in time: the calls that waited run under the
+    // server's directory, as at the end of input, and a later answer counts no more.
+    std::vector<std::string> roots_not_answered(std::chrono::seconds waited) {
+        know_roots(Roots::start_dir(
+            start_dir_,
+            fmt::format("the client did not answer roots/list within {} s", waited.count())));
         return std::exchange(out_, {});
     }
 
@@ -505,12 +520,84 @@ bool read_line(std::istream& in, std::string& line, std::size_t limit, bool& ove
 
 }  // namespace
 
+// The input's lines, read on a thread of their own, so that the server can stop waiting for an
+// answer that does not come: the next line, the end, or nothing within a time. A few lines are
+// read ahead at most.
+class Lines {
+  public:
+    explicit Lines(std::istream& in) : reader_([this, &in] { read(in); }) {}
+    ~Lines() {
+        {
+            const std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        changed_.notify_all();
+        reader_.join();  // the reader ends at the input's end (a client gone closes it)
+    }
+    Lines(const Lines&) = delete;
+    Lines& operator=(const Lines&) = delete;
+
+    enum class Got { Line, End, Nothing };
+    // The next line (`over`: it was longer than kMaxMessageBytes, its rest dropped).
+    Got next(std::string& line, bool& over, std::optional<std::chrono::seconds> within) {
+        std::unique_lock lock(mutex_);
+        auto ready = [&] { return !queue_.empty() || ended_; };
+        if (!within)
+            changed_.wait(lock, ready);
+        else if (!changed_.wait_for(lock, *within, ready))
+            return Got::Nothing;
+        if (queue_.empty()) return Got::End;
+        line = std::move(queue_.front().first);
+        over = queue_.front().second;
+        queue_.pop_front();
+        changed_.notify_all();
+        return Got::Line;
+    }
+
+  private:
+    static constexpr std::size_t kAhead = 16;
+
+    void read(std::istream& in) {
+        std::string line;
+        bool over = false;
+        while (read_line(in, line, kMaxMessageBytes, over)) {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] { return queue_.size() < kAhead || stopping_; });
+            if (stopping_) return;
+            queue_.emplace_back(std::move(line), over);
+            changed_.notify_all();
+        }
+        const std::lock_guard lock(mutex_);
+        ended_ = true;
+        changed_.notify_all();
+    }
+
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<std::pair<std::string, bool>> queue_;
+    bool ended_ = false, stopping_ = false;
+    std::thread reader_;  // last: it starts once the rest is made
+};
+
+// How long calls wait for the client's answer to roots/list.
+constexpr std::chrono::seconds kRootsWait{10};
+
 int serve(std::istream& in, std::ostream& out, std::ostream& err) {
     Output output(out, err);
     Server server(output, err);
+    Lines lines(in);
     std::string line;
     bool over = false;
-    while (read_line(in, line, kMaxMessageBytes, over)) {
+    for (;;) {
+        const auto got =
+            lines.next(line, over,
+                       server.waiting_for_roots() ? std::optional<std::chrono::seconds>(kRootsWait)
+                                                  : std::nullopt);
+        if (got == Lines::Got::End) break;
+        if (got == Lines::Got::Nothing) {
+            if (!output.write(server.roots_not_answered(kRootsWait))) return kExitCannotRun;
+            continue;
+        }
         if (over) {  // its bytes past the bound were read and dropped: answered, and on
             const std::string refused = dump(error_reply(
                 nullptr, kInvalidRequest,

@@ -609,6 +609,27 @@ TEST_CASE("bad input B69: roots/list answered with an error, without roots, or n
                Catch::Contains("outside the client's roots (it declares none)"));
 }
 
+TEST_CASE("bad input B94: a client that declares roots and never answers roots/list") {
+    // Its input stays open: the calls that wait run after 10 s under the server's directory,
+    // saying why, never held forever.
+    Layout l;
+    std::vector<std::string> input = {initialize(true), kInitialized, call(1, {{"spec", l.spec()}}),
+                                      call(2, {{"spec", l.spec()}, {"repo", l.other}})};
+    const auto started = std::chrono::steady_clock::now();
+    auto o = cptest::sh(
+        "cd " + q(l.project) + " && { cat; sleep 12; } | " + q(cptest::binary()) + " mcp",
+        joined(input), std::chrono::seconds(40));
+    const auto took = std::chrono::steady_clock::now() - started;
+    auto s = parse(o.status, o.out, o.err);
+    CHECK(status_of(s.reply(1)) == "SAME");
+    CHECK(refusal(s.reply(2)) == "repo " + l.other + " is outside the server's directory " +
+                                     l.project +
+                                     " (the client did not answer roots/list within 10 s); give "
+                                     "a path inside it, or start the server in a directory that "
+                                     "holds it");
+    CHECK(took >= std::chrono::seconds(10));
+}
+
 TEST_CASE("mcp started outside the roots (as from /) runs a call in the client's only root",
           "[mcp]") {
     Layout l;
