@@ -167,6 +167,15 @@ int parse_header(const unsigned char* head, std::size_t len, git_object_t& type,
     return 0;
 }
 
+// Starts `z` and inflates the object's header ("type size\0") into `head`: `made` bytes, of
+// which the header is `header_len`.
+int start(Inflater& z, unsigned char (&head)[kMaxHeader], std::size_t& made, git_object_t& type,
+          std::size_t& size, std::size_t& header_len) {
+    if (int rc = z.init(); rc < 0) return rc;
+    if (int rc = z.fill(head, sizeof head, made, true); rc < 0) return rc;
+    return parse_header(head, made, type, size, header_len);
+}
+
 // The object in a loose object file, checked: its zlib stream to the end, its header, a body
 // of the size the header gives, and an id that is the one asked for. The body is allocated
 // for libgit2, with a NUL after it as libgit2's own reader leaves one.
@@ -183,15 +192,9 @@ int read_loose(git_odb_backend* backend, const std::string& path, const git_oid*
         rc != 0)
         return rc;
     git_object_t type = GIT_OBJECT_INVALID;
-    std::size_t size = 0, header_len = 0;
-    {
-        Inflater z(file);
-        if (int rc = z.init(); rc < 0) return rc;
-        unsigned char head[kMaxHeader];
-        std::size_t made = 0;
-        if (int rc = z.fill(head, sizeof head, made, true); rc < 0) return rc;
-        if (int rc = parse_header(head, made, type, size, header_len); rc < 0) return rc;
-    }
+    std::size_t size = 0, header_len = 0, made = 0;
+    unsigned char head[kMaxHeader];
+    if (Inflater z(file); int rc = start(z, head, made, type, size, header_len)) return rc;
     if (file_size > most_compressed(size))
         return fail(GIT_ERROR_ZLIB,
                     fmt::format("its file is {} bytes, more than the zlib stream of a {}-byte "
@@ -199,11 +202,7 @@ int read_loose(git_odb_backend* backend, const std::string& path, const git_oid*
                                 file_size, size));
     if (int rc = read_to(opened, file, std::size_t(file_size)); rc != 0) return rc;
     Inflater z(file);
-    if (int rc = z.init(); rc < 0) return rc;
-    unsigned char head[kMaxHeader];
-    std::size_t made = 0;
-    if (int rc = z.fill(head, sizeof head, made, true); rc < 0) return rc;
-    if (int rc = parse_header(head, made, type, size, header_len); rc < 0) return rc;
+    if (int rc = start(z, head, made, type, size, header_len)) return rc;
     std::size_t in_head = made - header_len;
     if (in_head > size) return fail(GIT_ERROR_OBJECT, "it is longer than its header says");
     auto* body = static_cast<unsigned char*>(git_odb_backend_data_alloc(backend, size + 1));
