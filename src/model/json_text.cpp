@@ -93,31 +93,61 @@ Result<nlohmann::json> parse_json(std::string_view text) {
     return parse<nlohmann::json>(text);
 }
 
+namespace {
+
+// A pass over a JSON text that only looks for an object giving one key twice (nlohmann's SAX
+// interface: its parser callback's end_object walks the object built so far, quadratic in a
+// spec of 100,000 anchors). Any syntax error ends it; the parse proper then names it.
+class KeyTwice : public nlohmann::json_sax<nlohmann::json> {
+  public:
+    std::optional<std::string> twice;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override {
+        open_.emplace_back();
+        return true;
+    }
+    bool key(string_t& name) override {
+        if (open_.empty() || open_.back().insert(name).second) return true;
+        twice = name;
+        return false;
+    }
+    bool end_object() override {
+        if (!open_.empty()) open_.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+        return false;
+    }
+
+  private:
+    std::vector<std::set<std::string>> open_;  // the keys of each object open, innermost last
+};
+
+}  // namespace
+
 Result<nlohmann::json> parse_json_unique_keys(std::string_view text) {
     if (too_deep(text))
         return Error{fmt::format("arrays and objects nested deeper than {} levels", kMaxJsonDepth)};
-    std::vector<std::set<std::string>> keys;  // of each object open, innermost last
-    std::optional<std::string> twice;
-    auto check = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-        using Event = nlohmann::json::parse_event_t;
-        if (event == Event::object_start) keys.emplace_back();
-        if (event == Event::object_end && !keys.empty()) keys.pop_back();
-        if (event == Event::key && !keys.empty() && !twice &&
-            !keys.back().insert(parsed.get<std::string>()).second)
-            twice = parsed.get<std::string>();
-        return true;
-    };
+    KeyTwice check;
     try {
-        auto doc = nlohmann::json::parse(text, check);
-        if (twice)
-            return Error{fmt::format(
-                "the key '{}' is given twice in one object, and a JSON parser keeps only one of "
-                "them; give it once",
-                text::printable(*twice))};
-        return doc;
-    } catch (const nlohmann::json::exception& e) {
-        return Error{parse_message(e)};
+        nlohmann::json::sax_parse(text, &check);
+    } catch (const nlohmann::json::exception&) {  // the parse proper names it
     }
+    if (check.twice)
+        return Error{fmt::format(
+            "the key '{}' is given twice in one object, and a JSON parser keeps only one of "
+            "them; give it once",
+            text::printable(*check.twice))};
+    return parse_json(text);
 }
 
 Result<nlohmann::ordered_json> parse_ordered_json(std::string_view text) {
