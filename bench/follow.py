@@ -71,6 +71,7 @@ WRONG, disagreeing or a tool error, 2 usage error.
 import argparse
 import collections
 import hashlib
+import importlib.util
 import json
 import os
 import random
@@ -83,16 +84,23 @@ import sys
 import tempfile
 import time
 
-GIT_ENV = dict(os.environ)
-GIT_ENV.update({
-    "GIT_CONFIG_NOSYSTEM": "1",          # no system/global config: git's defaults
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_OPTIONAL_LOCKS": "0",
-    "GIT_LITERAL_PATHSPECS": "1",
-    "GIT_NO_REPLACE_OBJECTS": "1",
-    "GIT_PAGER": "cat",
-    "LC_ALL": "C",
-})
+sys.dont_write_bytecode = True   # no __pycache__ next to check.py
+
+
+def load_check():
+    """tests/real_history/check.py, imported (not edited): its git plumbing (the environment,
+    Git, BlobReader), as bench/run.py takes it."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.path.join(root, "tests", "real_history", "check.py")
+    spec = importlib.util.spec_from_file_location("cp_real_history_check", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+real_history = load_check()
+GIT_ENV, Git, BlobReader = real_history.GIT_ENV, real_history.Git, real_history.BlobReader
+dec = real_history.dec
 # the diff options spelled out as git's defaults (the tool reads the same ones)
 DIFF_CFG = ["-c", "diff.renameLimit=1000", "-c", "core.quotePath=false"]
 DIFF_OPTS = ["--no-color", "--no-ext-diff", "--no-textconv", "-M"]
@@ -109,20 +117,6 @@ FN_LINES = (4, 120)                      # function length, lines (with its brac
 # ----------------------------------------------------------------------------
 # git
 
-class Git:
-    def __init__(self, git_dir):
-        self.git_dir = git_dir
-
-    def run(self, *args, check=True, cwd=None):
-        cmd = ["git", "--git-dir=" + self.git_dir] + list(args)
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=GIT_ENV,
-                           cwd=cwd)
-        if check and p.returncode != 0:
-            raise RuntimeError("git failed (%d): %s\n%s" % (
-                p.returncode, " ".join(cmd), p.stderr.decode(errors="replace")))
-        return p.stdout
-
-
 def git_in(wt, *args, check=True):
     """git in a work tree (the scratch clone)."""
     cmd = ["git", "-C", wt] + list(args)
@@ -131,38 +125,6 @@ def git_in(wt, *args, check=True):
         raise RuntimeError("git failed (%d): %s\n%s" % (
             p.returncode, " ".join(cmd), p.stderr.decode(errors="replace")))
     return p.stdout
-
-
-class BlobReader:
-    """One `git cat-file --batch` process; REV:PATH -> bytes, or None when it is no blob."""
-
-    def __init__(self, git):
-        self.proc = subprocess.Popen(
-            ["git", "--git-dir=" + git.git_dir, "cat-file", "--batch"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=GIT_ENV)
-        self.cache = {}
-
-    def read(self, rev, path):
-        key = (rev, path)
-        if key not in self.cache:
-            self.proc.stdin.write(("%s:%s\n" % (rev, path)).encode("utf-8", "surrogateescape"))
-            self.proc.stdin.flush()
-            header = self.proc.stdout.readline().rstrip(b"\n").split(b" ")
-            data = None
-            if len(header) == 3:
-                size = int(header[2])
-                body = self.proc.stdout.read(size + 1)[:size]
-                data = body if header[1] == b"blob" else None
-            self.cache[key] = data
-        return self.cache[key]
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait()
-
-
-def dec(b):
-    return b.decode("utf-8", "surrogateescape")
 
 
 def name_status(git, base, target):
@@ -892,12 +854,10 @@ def main():
         print("--cases must be 1 or more", file=sys.stderr)
         return 2
     repo = os.path.abspath(args.repo)
-    gd = subprocess.run(["git", "-C", repo, "rev-parse", "--absolute-git-dir"],
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=GIT_ENV)
-    if gd.returncode != 0:
+    git_dir = real_history.git_dir_of(repo)
+    if git_dir is None:
         print("not a git repository: %s" % repo, file=sys.stderr)
         return 2
-    git_dir = gd.stdout.decode().strip()
     if not os.path.isfile(args.tool) or not os.access(args.tool, os.X_OK):
         print("tool not executable: %s" % args.tool, file=sys.stderr)
         return 2

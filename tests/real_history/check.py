@@ -127,6 +127,14 @@ def dec(b):
     return b.decode("utf-8", "surrogateescape")
 
 
+def git_dir_of(repo):
+    """The absolute git directory of `repo` (a work tree or a bare mirror); None when it is
+    no repository."""
+    p = subprocess.run(["git", "-C", repo, "rev-parse", "--absolute-git-dir"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=GIT_ENV)
+    return p.stdout.decode().strip() if p.returncode == 0 else None
+
+
 def name_status(git, base, target):
     """git diff -M --name-status -z: list of (letter, score, old, new)."""
     out = git.run(*DIFF_CFG, "diff", "--name-status", "-z", *DIFF_OPTS, base, target)
@@ -774,12 +782,10 @@ def main():
     args = ap.parse_args()
 
     repo = os.path.abspath(args.repo)
-    gd = subprocess.run(["git", "-C", repo, "rev-parse", "--absolute-git-dir"],
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=GIT_ENV)
-    if gd.returncode != 0:
+    git_dir = git_dir_of(repo)
+    if git_dir is None:
         print("not a git repository: %s" % repo, file=sys.stderr)
         return 2
-    git_dir = gd.stdout.decode().strip()
     tool = os.path.abspath(args.tool)
     if not os.access(tool, os.X_OK):
         print("tool not executable: %s" % tool, file=sys.stderr)
