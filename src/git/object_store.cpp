@@ -336,34 +336,31 @@ Result<std::vector<std::string>> alternates_of(const std::string& dir) {
     const std::string path = dir + "/info/alternates";
     sys::File file;
     std::uint64_t size = 0;
+    // What open_file or read_to told libgit2, said of the file. A FIFO or a device there was
+    // refused with its object directory's info (refuse_special_files).
+    auto unreadable = [&path] {
+        const git_error* e = git_error_last();
+        Error out{fmt::format("cannot read {}: {}", text::printable(path),
+                              e && e->message ? text::printable(e->message) : "unreadable")};
+        git_error_clear();
+        return out;
+    };
     if (int rc = open_file(path, file, size); rc == GIT_ENOTFOUND)
         return std::vector<std::string>{};
-    else if (rc < 0) {
-        git_error_clear();
-        if (auto refused = refuse_special_file(path); !refused) return refused.error();
-        return Error{fmt::format("cannot read {}: {}", text::printable(path),
-                                 std::strerror(errno ? errno : EIO))};
-    }
+    else if (rc < 0)
+        return unreadable();
     if (size > kMaxAlternatesBytes)
         return Error{
             fmt::format("{} holds {} bytes, more than the {} MiB an alternates file "
                         "of object directories could: remove it or mend it",
                         text::printable(path), size, kMaxAlternatesBytes >> 20)};
     std::string text;
-    if (read_to(file, text, std::size_t(size)) < 0) {
-        git_error_clear();
-        return Error{
-            fmt::format("cannot read {}: {}", text::printable(path), std::strerror(errno))};
-    }
+    if (read_to(file, text, std::size_t(size)) < 0) return unreadable();
     std::vector<std::string> out;
-    for (std::size_t at = 0; at < text.size();) {
-        std::size_t end = text.find('\n', at);
-        if (end == std::string::npos) end = text.size();
-        std::string line = text.substr(at, end - at);
-        at = end + 1;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
+    for (std::string_view line : text::split_lines(text)) {
+        if (line.ends_with('\r')) line.remove_suffix(1);
         if (line.empty() || line[0] == '#') continue;
-        out.push_back(line[0] == '/' ? line : dir + "/" + line);
+        out.push_back(line[0] == '/' ? std::string(line) : dir + "/" + std::string(line));
     }
     return out;
 }
