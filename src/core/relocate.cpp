@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -17,13 +18,14 @@ bool space(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-template <class Key>
-std::vector<BlockMatch> scan(const std::vector<Key>& hay, const std::vector<Key>& needle,
-                             bool whitespace, std::size_t limit) {
+// Where `needle` stands as consecutive lines of `hay`, lines compared by `same`.
+template <class Line, class Same = std::equal_to<>>
+std::vector<BlockMatch> scan(const std::vector<Line>& hay, const std::vector<Line>& needle,
+                             bool whitespace, std::size_t limit, Same same = {}) {
     std::vector<BlockMatch> out;
     if (needle.empty() || needle.size() > hay.size()) return out;
     for (std::size_t i = 0; i + needle.size() <= hay.size() && out.size() < limit; ++i) {
-        if (std::equal(needle.begin(), needle.end(), hay.begin() + std::ptrdiff_t(i)))
+        if (std::equal(needle.begin(), needle.end(), hay.begin() + std::ptrdiff_t(i), same))
             out.push_back({LineNo(i + 1), whitespace});
     }
     return out;
@@ -199,14 +201,10 @@ std::vector<BlockMatch> find_block(const Haystack& haystack,
         auto exact = scan(haystack.lines(), needle, false, limit);
         if (!exact.empty() || how == Match::Exact) return exact;
     }
-    auto squeezed = [](const auto& lines) {
-        std::vector<std::uint64_t> out;
-        for (const auto& l : lines) out.push_back(l.squeezed);
-        return out;
-    };
     std::vector<LineHashes> hashed;
     for (std::string_view l : needle) hashed.push_back(line_hashes(l));
-    return scan(squeezed(haystack.hashes()), squeezed(hashed), true, limit);
+    return scan(haystack.hashes(), hashed, true, limit,
+                [](const LineHashes& a, const LineHashes& b) { return a.squeezed == b.squeezed; });
 }
 
 bool is_margin(std::string_view line) {
