@@ -83,7 +83,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "real_history"))
 # git plumbing and -U0 parsing shared with the real-history check (imported, never edited)
 from check import (DIFF_CFG, DIFF_OPTS, GIT_ENV, BlobReader, Git, dec,  # noqa: E402
-                   is_binary, name_status, parse_patch, split_lines)
+                   git_dir_of, is_binary, name_status, parse_patch, split_lines)
 
 MAX_LEN = 30              # anchor length, lines
 PER_HUNK = 3              # at most this many anchors from one deletion hunk (or deleted file)
@@ -604,12 +604,10 @@ def main():
         print("--edited must be 0 or more", file=sys.stderr)
         return 2
     repo = os.path.abspath(args.repo)
-    gd = subprocess.run(["git", "-C", repo, "rev-parse", "--absolute-git-dir"],
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=GIT_ENV)
-    if gd.returncode != 0:
+    git_dir = git_dir_of(repo)
+    if git_dir is None:
         print("not a git repository: %s" % repo, file=sys.stderr)
         return 2
-    git_dir = gd.stdout.decode().strip()
     if not os.access(args.tool, os.X_OK):
         print("tool not executable: %s" % args.tool, file=sys.stderr)
         return 2

@@ -71,7 +71,6 @@ WRONG, disagreeing or a tool error, 2 usage error.
 import argparse
 import collections
 import hashlib
-import importlib.util
 import json
 import os
 import random
@@ -85,22 +84,11 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True   # no __pycache__ next to check.py
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "real_history"))
+# git plumbing shared with the real-history check (imported, never edited), as accuracy.py
+from check import GIT_ENV, BlobReader, Git, dec, git_dir_of  # noqa: E402
 
-
-def load_check():
-    """tests/real_history/check.py, imported (not edited): its git plumbing (the environment,
-    Git, BlobReader), as bench/run.py takes it."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    path = os.path.join(root, "tests", "real_history", "check.py")
-    spec = importlib.util.spec_from_file_location("cp_real_history_check", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-real_history = load_check()
-GIT_ENV, Git, BlobReader = real_history.GIT_ENV, real_history.Git, real_history.BlobReader
-dec = real_history.dec
 # the diff options spelled out as git's defaults (the tool reads the same ones)
 DIFF_CFG = ["-c", "diff.renameLimit=1000", "-c", "core.quotePath=false"]
 DIFF_OPTS = ["--no-color", "--no-ext-diff", "--no-textconv", "-M"]
@@ -854,7 +842,7 @@ def main():
         print("--cases must be 1 or more", file=sys.stderr)
         return 2
     repo = os.path.abspath(args.repo)
-    git_dir = real_history.git_dir_of(repo)
+    git_dir = git_dir_of(repo)
     if git_dir is None:
         print("not a git repository: %s" % repo, file=sys.stderr)
         return 2

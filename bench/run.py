@@ -254,11 +254,10 @@ class Row:
 # helpers on the repository
 
 def git_dir_of(repo):
-    p = subprocess.run(["git", "-C", repo, "rev-parse", "--absolute-git-dir"],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
-    if p.returncode != 0:
+    git_dir = check.git_dir_of(repo)
+    if git_dir is None:
         raise SystemExit("not a git repository: %s" % repo)
-    return p.stdout.decode().strip()
+    return git_dir
 
 
 GLOB_ENV = {k: v for k, v in ENV.items() if k != "GIT_LITERAL_PATHSPECS"}
