@@ -38,7 +38,7 @@ struct Pair {
                                      // the whole one is needed
     // Relocation's index of the changed files' lines (relocation.hpp), made when a block is
     // first looked for in the pair.
-    std::shared_ptr<const ChangedLines> changed_lines;
+    std::shared_ptr<ChangedLines> changed_lines;
 };
 
 // The key of a pair in the caches: "base:target" or "base:worktree".

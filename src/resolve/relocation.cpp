@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <set>
 
 #include "context_pack/core/text.hpp"
@@ -27,6 +28,51 @@ const double kTakeSimilar = 0.65;
 const std::size_t kTakeSimilarLines = 6;
 const double kPointSimilar = 0.5;
 const double kRivalGap = 0.2;
+// A pair this many first-parent steps long, or shorter, is searched whole: the files around
+// the step where the code left are about as many. Past it, the step's files are searched,
+// then those of kAround steps either side (for a step that is not a merge). The line is
+// walked up to kMaxLineCommits commits; past them the search is whole.
+const std::size_t kWholeSteps = 1;
+const std::size_t kAround = 1;
+const std::size_t kMaxSides = 3;
+const std::size_t kMaxHops = 3;
+const std::size_t kMaxSideCommits = 1000;
+const std::size_t kMaxLineCommits = 100000;
+
+// The lines of a block a file's filter is asked for, and how many it must hold: every
+// distinct telling line (copies), or enough of them equal or of one long shape, each line
+// counted once (likeness).
+struct Asked {
+    std::vector<LineHashes> lines;
+    std::size_t wanted = 0;
+    bool similar = false;
+};
+
+Asked asked_of(const std::vector<std::string_view>& core, bool similar) {
+    Asked out;
+    out.similar = similar;
+    std::set<std::uint64_t> distinct;
+    std::size_t telling = 0;
+    for (std::string_view line : core) {
+        if (is_margin(line)) continue;
+        ++telling;
+        const LineHashes h = line_hashes(line);
+        if (similar || distinct.insert(h.squeezed).second) out.lines.push_back(h);
+    }
+    out.wanted = similar ? similar_votes_needed(telling) : out.lines.size();
+    return out;
+}
+
+bool may_hold(const LineFilter& f, const Asked& asked) {
+    std::size_t count = 0, left = asked.lines.size();
+    for (const LineHashes& h : asked.lines) {
+        if (count >= asked.wanted || count + left < asked.wanted) break;
+        --left;
+        count += f.may_hold_line(h.squeezed) ||
+                 (asked.similar && h.shape_bytes >= kShapeVotes && f.may_hold_shape(h.shape));
+    }
+    return count >= asked.wanted;
+}
 
 // True when the line just above or just below a block at base is also just above or below
 // where it was found.
@@ -83,23 +129,61 @@ Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& ba
     needle.before = first;
     needle.after = lines.size() - last;
     if (needle.core.empty() || !distinctive(needle.core)) return Unit{};
+    auto scoped = scope(p, state(p), r, needle);
+    if (!scoped) return scoped.error();
+    Scope& sc = scoped.value();
     std::vector<std::string> unsearched;
-    auto found = search(p, r, needle, own_file, own_hunks, false, unsearched);
-    if (!found) return found.error();
-    if (found.value().empty()) {
-        found = search(p, r, needle, own_file, own_hunks, true, unsearched);
-        if (!found) return found.error();
+    Found found;
+    // Each level's files (or every changed one), copies first, then likeness; once a level's
+    // files hold nothing, the next, and past the last a hop to where its code went on.
+    auto look = [&](const std::set<std::string>* paths) -> Result<bool> {
+        for (bool similar : {false, true}) {
+            auto got = search(p, r, needle, own_file, own_hunks, paths, similar, unsearched);
+            if (!got) return got.error();
+            found = std::move(got).value();
+            if (!found.empty()) return true;
+        }
+        return false;
+    };
+    const std::set<std::string> none;  // its own file alone
+    if (sc.whole || sc.levels.empty()) {
+        if (auto got = look(sc.whole ? nullptr : &none); !got) return got.error();
     }
-    if (!found.value().empty()) settle(p, r, needle, found.value(), own_file);
+    for (std::size_t k = 0, hops = 0; !sc.whole && found.empty() && k < sc.levels.size(); ++k) {
+        for (const auto* paths : {&sc.levels[k].step, &sc.levels[k].around}) {
+            if (paths->empty() && (k > 0 || paths != &sc.levels[k].step)) continue;
+            auto got = look(paths);
+            if (!got) return got.error();
+            if (got.value()) break;
+        }
+        if (found.empty() && k + 1 == sc.levels.size() && hops++ < kMaxHops) {
+            auto went = hop(state(p), needle, sc);
+            if (!went) return went.error();
+        }
+    }
+    if (!found.empty()) settle(p, r, needle, found, own_file);
+    auto say = [&](const std::string& what) {
+        r.reason = r.reason ? *r.reason + "; " + what : what;
+    };
+    if (found.empty() && !sc.where.empty()) {
+        std::size_t files = 0;
+        for (const Scope::Level& level : sc.levels)
+            files += level.step.size() + level.around.size();
+        // Said once where the reason names the commit already (its file deleted there).
+        const bool named = r.reason && r.reason->find(sc.where) != std::string::npos;
+        say(fmt::format("its lines not found among the {} changed {}{}",
+                        files == 1 ? std::string("one file") : fmt::format("{} files", files),
+                        named ? "there" : sc.where,
+                        named ? "" : ", where they left " + text::printable(r.anchor.path)));
+    }
     if (!unsearched.empty())
-        r.reason = fmt::format(
-            "{}its lines were not looked for where the object store could not "
-            "give the files{}: {}",
-            r.reason ? *r.reason + "; " : "",
-            unsearched.size() > 1
-                ? fmt::format(" ({} places; the first follows)", unsearched.size())
-                : "",
-            unsearched.front());
+        say(
+            fmt::format("its lines were not looked for where the object store could not give "
+                        "the files{}: {}",
+                        unsearched.size() > 1
+                            ? fmt::format(" ({} places; the first follows)", unsearched.size())
+                            : "",
+                        unsearched.front()));
     return Unit{};
 }
 
@@ -136,38 +220,49 @@ void Relocator::search_file(const std::string& path, const Haystack& hay, const 
 // aside), or with `similar` places where it stands lightly edited.
 Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r, const Needle& needle,
                                            const Bytes& own_file,
-                                           const std::vector<Hunk>* own_hunks, bool similar,
+                                           const std::vector<Hunk>* own_hunks,
+                                           const std::set<std::string>* paths, bool similar,
                                            std::vector<std::string>& unsearched) {
+    auto note = [&](const std::string& problem) {  // each level and pass meets the same
+        if (std::find(unsearched.begin(), unsearched.end(), problem) == unsearched.end())
+            unsearched.push_back(problem);
+    };
     Found found;
     if (own_file && r.to)
-        search_file(r.to->path, haystack(p, r.to->path, own_file), needle, own_hunks, similar, true,
-                    found);
-    unsearched.clear();  // each pass meets the same
+        search_file(r.to->path, haystack(p.target, r.to->path, own_file), needle, own_hunks,
+                    similar, true, found);
     auto whole = pairs_.whole_diff(p);
     if (!whole && whole.error().unreadable_object()) {  // no other changed file is known
-        unsearched.push_back(whole.error().message);
+        note(whole.error().message);
         return found;
     }
     if (!whole) return whole.error();
     for (const git::Unread& u : whole.value()->unread())
-        if (u.subtree) unsearched.push_back(u.problem);
-    auto indexed = index(p, *whole.value());
-    if (!indexed) return indexed.error();
-    const ChangedLines& ix = *indexed.value();
-    unsearched.insert(unsearched.end(), ix.unsearched.begin(), ix.unsearched.end());
-    const std::vector<bool> may = may_hold(ix, needle, similar);
+        if (u.subtree) note(u.problem);
+    ChangedLines& ix = state(p);
+    if (!ix.listed) {
+        for (const git::Delta* d : whole.value()->by_new_path())
+            if (d->change != Change::Deleted && d->new_kind == EntryKind::File)
+                ix.files.push_back({d, false, std::nullopt, {}});
+        ix.listed = true;
+    }
+    const Asked asked = asked_of(needle.core, similar);
     // In target path order, which is the same whether renames were looked for from every
     // deleted path or from the anchored ones alone (Pairs::expect).
-    for (std::size_t id = 0; id < ix.files.size(); ++id) {
-        const git::Delta& d = *ix.files[id].delta;
+    for (ChangedLines::File& file : ix.files) {
+        const git::Delta& d = *file.delta;
         if (found.size() > kLimit) break;
-        if (!may[id]) continue;
+        if (paths && !paths->count(d.new_path)) continue;
         if (r.to && d.new_path == r.to->path) continue;  // its own file: searched apart
+        auto filter = filter_of(p, file);
+        if (!filter) return filter.error();
+        if (!file.unread.empty()) note(file.unread);
+        if (!filter.value() || !may_hold(*filter.value(), asked)) continue;
         auto bytes = content_.file(p.target, d.new_path);
-        if (!bytes) return bytes.error();  // the index read it before
+        if (!bytes) return bytes.error();  // filter_of read it before
         const std::size_t had = found.size();
-        search_file(d.new_path, haystack(p, d.new_path, bytes.value()), needle, nullptr, similar,
-                    false, found);
+        search_file(d.new_path, haystack(p.target, d.new_path, bytes.value()), needle, nullptr,
+                    similar, false, found);
         if (found.size() == had || d.change == Change::Added) continue;
         // Found there: was it added there, or was it there before? The file's own hunks say.
         auto hunks = pairs_.hunks_for(p, d);
@@ -226,7 +321,7 @@ void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& fo
                               : target                        ? target.value()
                                                               : Bytes();
     const std::vector<std::string_view>* place_lines =
-        place_bytes ? &haystack(p, only.path, place_bytes).lines() : nullptr;
+        place_bytes ? &haystack(p.target, only.path, place_bytes).lines() : nullptr;
     const LineNo core_first = r.anchor.line + LineNo(needle.before);
     bool sure = only.fresh && place_lines;
     if (sure && similar)
@@ -273,56 +368,226 @@ void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& fo
     r.lines_deleted = false;
 }
 
-Result<const ChangedLines*> Relocator::index(Pair& p, const git::Diff& whole) {
-    if (p.changed_lines) return p.changed_lines.get();
-    auto made = std::make_shared<ChangedLines>();
-    for (const git::Delta* changed : whole.by_new_path()) {
-        const git::Delta& d = *changed;
-        if (d.change == Change::Deleted || d.new_kind != EntryKind::File) continue;
-        auto bytes = content_.file(p.target, d.new_path);
+ChangedLines& Relocator::state(Pair& p) {
+    if (!p.changed_lines) p.changed_lines = std::make_shared<ChangedLines>();
+    return *p.changed_lines;
+}
+
+Result<const LineFilter*> Relocator::filter_of(Pair& p, ChangedLines::File& file) {
+    if (!file.read) {
+        file.read = true;
+        auto bytes = content_.file(p.target, file.delta->new_path);
         if (!bytes && bytes.error().unreadable_object()) {
-            made->unsearched.push_back(bytes.error().message);
-            continue;
+            file.unread = bytes.error().message;
+            return nullptr;
         }
         if (!bytes) return bytes.error();
         if (bytes.value() && !text::looks_binary(*bytes.value()))
-            made->files.push_back({&d, LineFilter(*bytes.value())});
+            file.lines.emplace(*bytes.value());
     }
-    p.changed_lines = std::move(made);
-    return p.changed_lines.get();
+    return file.lines ? &*file.lines : nullptr;
 }
 
-std::vector<bool> Relocator::may_hold(const ChangedLines& ix, const Needle& needle,
-                                      bool similar) const {
-    // A copy holds every telling line of the block (each distinct one asked once); a likeness
-    // enough of them, equal or of one long shape, each line counted once.
-    std::vector<LineHashes> asked;
-    std::set<std::uint64_t> distinct;
-    std::size_t telling = 0;
-    for (std::string_view line : needle.core) {
-        if (is_margin(line)) continue;
-        ++telling;
-        const LineHashes h = line_hashes(line);
-        if (similar || distinct.insert(h.squeezed).second) asked.push_back(h);
+Result<Unit> Relocator::walk_line(Pair& p, ChangedLines& ix) {
+    if (ix.line_made) return Unit{};
+    ix.line_made = true;
+    const git::Repository& repo = content_.repo();
+    std::optional<std::string> tip = p.target;
+    if (!tip) {
+        auto head = repo.head_commit_if_born();
+        if (!head) return head.error();
+        if (!head.value()) return Unit{};
+        tip = head.value();
     }
-    const std::size_t wanted = similar ? similar_votes_needed(telling) : asked.size();
-    std::vector<bool> out(ix.files.size());
-    for (std::size_t id = 0; id < out.size(); ++id) {
-        const LineFilter& f = ix.files[id].lines;
-        std::size_t count = 0, left = asked.size();
-        for (const LineHashes& h : asked) {
-            if (count >= wanted || count + left < wanted) break;
-            --left;
-            count += f.may_hold_line(h.squeezed) ||
-                     (similar && h.shape_bytes >= kShapeVotes && f.may_hold_shape(h.shape));
-        }
-        out[id] = count >= wanted;
-    }
+    auto walked = repo.first_parents(p.base, *tip, kMaxLineCommits);
+    if (!walked) return walked.error();
+    if (walked->bounded) return Unit{};  // searched whole, as a pair of one step
+    ix.line.push_back(p.base);
+    ix.line.insert(ix.line.end(), walked->commits.begin(), walked->commits.end());
+    if (!p.target) ix.line.push_back(std::nullopt);
+    return Unit{};
+}
+
+Result<const ChangedLines::Side*> Relocator::side_of(ChangedLines& ix, const std::string& commit) {
+    if (auto known = ix.sides.find(commit); known != ix.sides.end()) return &known->second;
+    const git::Repository& repo = content_.repo();
+    ChangedLines::Side side;
+    auto merged = repo.merged_line(commit, kMaxSideCommits);
+    if (!merged) return merged.error();
+    side.merge = merged.value().has_value();
+    if (side.merge)
+        for (std::string& c : *merged.value()) side.line.push_back(std::move(c));
+    return &ix.sides.emplace(commit, std::move(side)).first->second;
+}
+
+Result<const std::set<std::string>*> Relocator::changed(ChangedLines& ix, const std::string& from,
+                                                        const Rev& to) {
+    auto key = std::pair{from, to};
+    if (auto known = ix.steps.find(key); known != ix.steps.end()) return &known->second;
+    static const std::vector<std::string> kNoRenames;  // an added path is in scope as it is
+    auto diff = content_.repo().diff(from, to, nullptr, nullptr, &kNoRenames);
+    if (!diff) return diff.error();
+    std::set<std::string> paths;
+    for (const git::Delta& d : diff->deltas())
+        if (d.change != Change::Deleted) paths.insert(d.new_path);
+    return &ix.steps.emplace(key, std::move(paths)).first->second;
+}
+
+namespace {
+
+const std::size_t kMostPlaces = 8;
+
+}  // namespace
+
+Relocator::Presence Relocator::presence(const Haystack& hay, const Needle& needle,
+                                        const Presence* enough) {
+    Presence out;
+    out.copies = find_block(hay, needle.core, kMostPlaces, Match::Whitespace).size();
+    if (enough && enough->copies && out.copies >= enough->copies) return out;
+    if (enough && !enough->alike) return out;
+    for (const SimilarMatch& m : find_similar_block(hay, needle.core, kMostPlaces))
+        out.alike += m.score >= kTakeSimilar;
     return out;
 }
 
-const Haystack& Relocator::haystack(const Pair& p, const std::string& path, const Bytes& bytes) {
-    auto key = std::pair{p.target, path};  // a target's file is the same in every pair
+Result<std::optional<bool>> Relocator::holds(const Rev& rev, const std::vector<std::string>& paths,
+                                             const Needle& needle, const Presence& at_base) {
+    for (const std::string& path : paths) {
+        auto bytes = content_.file(rev, path);
+        if (!bytes && bytes.error().unreadable_object()) return std::optional<bool>();
+        if (!bytes) return bytes.error();
+        if (!bytes.value()) continue;
+        if (text::looks_binary(*bytes.value())) return std::optional<bool>(false);
+        const Presence there = presence(haystack(rev, path, bytes.value()), needle, &at_base);
+        return std::optional<bool>((at_base.copies && there.copies >= at_base.copies) ||
+                                   (at_base.alike && there.alike >= at_base.alike));
+    }
+    return std::optional<bool>(false);
+}
+
+Result<std::optional<std::size_t>> Relocator::left_at(const std::vector<Rev>& line,
+                                                      const std::vector<std::string>& paths,
+                                                      const Needle& needle,
+                                                      const Presence& at_base) {
+    std::size_t lo = 0, hi = line.size() - 1;
+    while (hi - lo > 1) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        auto there = holds(line[mid], paths, needle, at_base);
+        if (!there) return there.error();
+        if (!there.value()) return std::optional<std::size_t>();
+        (*there.value() ? lo : hi) = mid;
+    }
+    return std::optional<std::size_t>(hi);
+}
+
+Result<Relocator::Scope> Relocator::scope(Pair& p, ChangedLines& ix, const AnchorResult& r,
+                                          const Needle& needle) {
+    Scope out;
+    if (auto walked = walk_line(p, ix); !walked) return walked.error();
+    if (ix.line.size() <= kWholeSteps + 1) return out;
+    // Where its code is looked for at each revision: its base path, else the one the diff
+    // carried it to.
+    std::vector<std::string> paths{r.anchor.path};
+    if (r.to && r.to->path != r.anchor.path) paths.push_back(r.to->path);
+    // The base holds it; the target must not.
+    const Presence at_base = presence(Haystack(needle.base), needle);
+    auto end = holds(ix.line.back(), paths, needle, at_base);
+    if (!end) return end.error();
+    if (!end.value()) return out;
+    out.whole = false;
+    if (*end.value()) return out;
+    auto found = along(ix, ix.line, paths, needle, at_base, out);
+    if (!found) return found.error();
+    return out;
+}
+
+Result<Unit> Relocator::along(ChangedLines& ix, std::vector<Rev> top,
+                              const std::vector<std::string>& paths, const Needle& needle,
+                              const Presence& at_start, Scope& out) {
+    // The lines gone down, each with the place where its code left it.
+    std::vector<std::pair<const std::vector<Rev>*, std::size_t>> down;
+    const std::vector<Rev>* line = &top;
+    bool merge = false;
+    for (std::size_t depth = 0;; ++depth) {
+        auto left = left_at(*line, paths, needle, at_start);
+        if (!left) return left.error();
+        if (!left.value()) {  // a revision the store does not give: searched whole
+            out.whole = true;
+            return Unit{};
+        }
+        const std::size_t hi = *left.value();
+        down.emplace_back(line, hi);
+        merge = false;
+        if (!(*line)[hi]) break;  // the working tree
+        auto side = side_of(ix, *(*line)[hi]);
+        if (!side) return side.error();
+        merge = side.value()->merge;
+        const std::vector<Rev>& merged = side.value()->line;
+        if (!merge || merged.size() < 2 || depth == kMaxSides) break;
+        // Down the side it merged, when that side took it (else the merge itself did).
+        auto first = holds(merged.front(), paths, needle, at_start);
+        if (!first) return first.error();
+        auto last = holds(merged.back(), paths, needle, at_start);
+        if (!last) return last.error();
+        if (!first.value().value_or(false) || last.value().value_or(true)) break;
+        line = &merged;
+    }
+    const auto [at_ptr, hi] = down.back();
+    const std::vector<Rev>& at = *at_ptr;
+    auto step = changed(ix, *at[hi - 1], at[hi]);
+    if (!step) return step.error();
+    Scope::Level level{*step.value(), {}};
+    if (!merge) {
+        const std::size_t first = hi - 1 - std::min(hi - 1, kAround);
+        auto around = changed(ix, *at[first], at[std::min(at.size() - 1, hi + kAround)]);
+        if (!around) return around.error();
+        std::set_difference(around.value()->begin(), around.value()->end(), level.step.begin(),
+                            level.step.end(), std::inserter(level.around, level.around.end()));
+    }
+    if (out.where.empty())
+        out.where = at[hi] ? "in " + at[hi]->substr(0, 12) : "in the working tree";
+    out.levels.push_back(std::move(level));
+    // On from the commit where it left: the rest of each line gone down, then of the one
+    // above it after the merge.
+    std::vector<Rev> rest(at.begin() + std::ptrdiff_t(hi), at.end());
+    for (std::size_t k = down.size() - 1; k-- > 0;)
+        rest.insert(rest.end(), down[k].first->begin() + std::ptrdiff_t(down[k].second + 1),
+                    down[k].first->end());
+    out.rest = std::move(rest);
+    return Unit{};
+}
+
+Result<bool> Relocator::hop(ChangedLines& ix, const Needle& needle, Scope& out) {
+    // A file of the last level that holds the block where its code left, and no longer does
+    // at the target: its code went on from there.
+    if (out.rest.size() < 2) return false;
+    const Scope::Level last = out.levels.back();
+    const std::vector<Rev> rest = out.rest;
+    for (const auto* paths : {&last.step, &last.around}) {
+        for (const std::string& path : *paths) {
+            if (!out.hopped.insert(path).second) continue;
+            const std::vector<std::string> one{path};
+            auto held = holds(rest.front(), one, needle, Presence{1, 1});
+            if (!held) return held.error();
+            if (!held.value().value_or(false)) continue;
+            auto bytes = content_.file(rest.front(), path);
+            if (!bytes) return bytes.error();
+            const Presence there = presence(haystack(rest.front(), path, bytes.value()), needle);
+            auto kept = holds(rest.back(), one, needle, there);
+            if (!kept) return kept.error();
+            if (kept.value().value_or(true)) continue;
+            const std::size_t levels = out.levels.size();
+            auto went = along(ix, rest, one, needle, there, out);
+            if (!went) return went.error();
+            if (out.levels.size() > levels) return true;
+        }
+    }
+    return false;
+}
+
+const Haystack& Relocator::haystack(const std::optional<std::string>& rev, const std::string& path,
+                                    const Bytes& bytes) {
+    auto key = std::pair{rev, path};  // a revision's file is the same in every pair
     if (auto it = haystacks_.find(key); it != haystacks_.end()) {
         if (it->second.bytes.lock() == bytes) return it->second.haystack;
         haystacks_.erase(it);  // made from bytes the cache has since given up

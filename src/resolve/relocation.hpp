@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,15 +25,33 @@
 namespace cp {
 
 // The files a pair's whole diff added or changed, each with the filter of its lines
-// (core/relocate's LineFilter), so that a block is looked for only in the files that could
-// hold it rather than in every one. Made once a pair, in target path order.
+// (core/relocate's LineFilter), made the first time the file is in a search's scope, so that
+// a block is looked for only in the files that could hold it rather than in every one; and
+// the pair's first-parent line, for scoping a search by history. Made once a pair, in target
+// path order.
 struct ChangedLines {
     struct File {
         const git::Delta* delta;  // the whole diff's, which the pair keeps
-        LineFilter lines;
+        bool read = false;        // `lines` made, or the file found binary or not given
+        std::optional<LineFilter> lines;
+        std::string unread;  // why the object store did not give it
     };
     std::vector<File> files;
-    std::vector<std::string> unsearched;  // files the object store did not give
+    bool listed = false;  // `files` taken from the pair's whole diff
+    // The base, then each commit of the first-parent line to the target (for the working
+    // tree: to HEAD, then nullopt); empty until first needed, or where it is not walked.
+    std::vector<std::optional<std::string>> line;
+    bool line_made = false;
+    using Rev = std::optional<std::string>;
+    // The target paths changed between two revisions.
+    std::map<std::pair<std::string, Rev>, std::set<std::string>> steps;
+    // What each commit of a line merged: the first-parent line of the side it merged, from
+    // the merge base to its second parent; empty for a commit of one parent.
+    struct Side {
+        bool merge = false;
+        std::vector<Rev> line;
+    };
+    std::map<std::string, Side> sides;
 };
 
 class Relocator {
@@ -71,27 +90,89 @@ class Relocator {
         std::vector<std::string_view> core;  // the anchor's lines less its margins
         std::size_t before = 0, after = 0;   // margin lines cut off above and below
     };
+    // How many places of a file hold a block: copies (whitespace aside), and places alike
+    // to kTakeSimilar (copies among them), each counted up to kMostPlaces.
+    struct Presence {
+        std::size_t copies = 0, alike = 0;
+    };
 
-    // `unsearched`: what the object store did not give, so that its lines were not looked
-    // for there (a changed file's blob, a subtree the diff could not read). `similar`: by
-    // likeness rather than copies.
+    // Where a search looks beyond the anchor's own file. Every file the pair changed, where
+    // the pair is one first-parent step; else, as git blame -C looks in the commit that took
+    // lines away, the files changed by the commit where its file stopped holding the block:
+    // bisected along the first-parent line, then, where that step is a merge whose merged
+    // side took it, along that side's line (kMaxSides deep). When that commit is not a merge,
+    // the files changed by the kAround commits either side of it are searched next: a move
+    // made in two commits. Where the target's file still holds the block, no other file is
+    // searched: its code is still there.
+    using Rev = ChangedLines::Rev;
+    struct Scope {
+        bool whole = true;  // every changed file
+        struct Level {
+            std::set<std::string> step, around;  // target paths; `around` less `step`'s
+        };
+        // The commit where it left its file, then for each hop where it left the file it
+        // went to there.
+        std::vector<Level> levels;
+        std::string where;  // "in <commit>" or "in the working tree", of the first
+        // The revisions on from the commit where the last level's code left, to the target.
+        std::vector<Rev> rest;
+        std::set<std::string> hopped;  // the files hop() looked at
+    };
+    Result<Scope> scope(Pair& p, ChangedLines& ix, const AnchorResult& r, const Needle& needle);
+    // The first revision of `line` whose file no longer holds the block, where the first one
+    // holds it and the last does not; nullopt when the object store does not give one.
+    // Bisects `paths` along `top`, a line of revisions to the target (a merge that took it,
+    // then down the side it merged), and adds the level of the commit where its code left.
+    Result<Unit> along(ChangedLines& ix, std::vector<Rev> top,
+                       const std::vector<std::string>& paths, const Needle& needle,
+                       const Presence& at_start, Scope& out);
+    // Where nothing was found: a file of the last level that held the block where its code
+    // left, and no longer does at the target, is followed along() from there (the code moved
+    // on: renamed, then moved again). False when there is none.
+    Result<bool> hop(ChangedLines& ix, const Needle& needle, Scope& out);
+    // The block's Presence in a file; the likeness not counted where copies are `enough`.
+    static Presence presence(const Haystack& hay, const Needle& needle,
+                             const Presence* enough = nullptr);
+    Result<std::optional<std::size_t>> left_at(const std::vector<Rev>& line,
+                                               const std::vector<std::string>& paths,
+                                               const Needle& needle, const Presence& at_base);
+    // Whether the file (at the first of `paths` it is at) holds the block at a revision: as
+    // many copies, or as many places alike, as the base file has (`at_base`), so that another
+    // copy or a like sibling left behind does not count; nullopt when the object store does
+    // not give it.
+    Result<std::optional<bool>> holds(const Rev& rev, const std::vector<std::string>& paths,
+                                      const Needle& needle, const Presence& at_base);
+    // The pair's first-parent line (ChangedLines::line), walked the first time.
+    Result<Unit> walk_line(Pair& p, ChangedLines& ix);
+    // What a commit merged (ChangedLines::sides), found the first time.
+    Result<const ChangedLines::Side*> side_of(ChangedLines& ix, const std::string& commit);
+    // The target paths changed between two revisions, diffed once a pair.
+    Result<const std::set<std::string>*> changed(ChangedLines& ix, const std::string& from,
+                                                 const Rev& to);
+
+    // Appends to `unsearched` what the object store did not give, so that its lines were not
+    // looked for there (a changed file's blob, a subtree the diff could not read). `paths`:
+    // the scope (null: every changed file). `similar`: by likeness rather than copies.
     Result<Found> search(Pair& p, const AnchorResult& r, const Needle& needle,
-                         const Bytes& own_file, const std::vector<Hunk>* own_hunks, bool similar,
+                         const Bytes& own_file, const std::vector<Hunk>* own_hunks,
+                         const std::set<std::string>* paths, bool similar,
                          std::vector<std::string>& unsearched);
     // The places in one file; `hunks` the diff's hunks of it (null: every line is added).
     void search_file(const std::string& path, const Haystack& hay, const Needle& needle,
                      const std::vector<Hunk>* hunks, bool similar, bool own, Found& found);
     void settle(Pair& p, AnchorResult& r, const Needle& needle, Found& found,
                 const Bytes& own_file);
-    // The pair's ChangedLines, made the first time.
-    Result<const ChangedLines*> index(Pair& p, const git::Diff& whole);
-    // The files of `ix` that may hold the block: every line of it (copies), or enough of its
-    // telling lines equal or of one long shape (likeness).
-    std::vector<bool> may_hold(const ChangedLines& ix, const Needle& needle, bool similar) const;
-    // A target file's lines, prepared once per (target, path) for every search in it while
-    // the content cache keeps its bytes: a haystack points into bytes it does not own, which
-    // the caller holds, and is made again from the caller's when the cache read them anew.
-    const Haystack& haystack(const Pair& p, const std::string& path, const Bytes& bytes);
+    // The pair's ChangedLines, made empty the first time.
+    static ChangedLines& state(Pair& p);
+    // A changed file's filter, made the first time; null for a binary file, or one the store
+    // does not give (its `unread` then says why).
+    Result<const LineFilter*> filter_of(Pair& p, ChangedLines::File& file);
+    // A file's lines at a revision (a commit, or nullopt for the working tree), prepared once
+    // per (revision, path) for every search in it while the content cache keeps its bytes: a
+    // haystack points into bytes it does not own, which the caller holds, and is made again
+    // from the caller's when the cache read them anew.
+    const Haystack& haystack(const std::optional<std::string>& rev, const std::string& path,
+                             const Bytes& bytes);
 
     Content& content_;
     Pairs& pairs_;

@@ -162,22 +162,27 @@ TEST_CASE("follow: a file deleted in history stays GONE and says where") {
     CHECK(a["status"] == "GONE");
     CHECK(a["to"].is_null());
     CHECK(a["followed"].empty());
+    // Its lines were looked for where they left, and around it: other.c, the next commit's.
     CHECK(a["reason"] == "a.c deleted at target: deleted in " + deleted.substr(0, 12) +
-                             ", with no file of similar content there");
+                             ", with no file of similar content there; its lines not found "
+                             "among the one file changed there");
 }
 
 TEST_CASE("follow: renamed, then deleted: GONE, the note says how far it was followed") {
     cptest::Repo repo;
     auto base = drift(repo, "a.c");
     repo.git("mv a.c b.c");
-    repo.commit("renamed");
+    auto renamed = repo.commit("renamed");
     repo.remove("b.c");
     auto deleted = repo.commit("deleted");
     json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:3-6");
     CHECK(a["status"] == "GONE");
     CHECK(a["followed"].empty());
     CHECK(a["reason"] == "a.c deleted at target: followed to b.c, deleted in " +
-                             deleted.substr(0, 12) + ", with no file of similar content there");
+                             deleted.substr(0, 12) +
+                             ", with no file of similar content there; its lines not found "
+                             "among the one file changed in " +
+                             renamed.substr(0, 12) + ", where they left a.c");
 }
 
 TEST_CASE("follow: where the direct diff pairs the file, its answer stands") {
@@ -440,4 +445,134 @@ TEST_CASE("moved: code rewritten in place keeps the diff's answer; code gone sta
     CHECK(d["by"].is_null());
     CHECK(d["found_at"].is_null());
     CHECK(d["symbol_found"] == false);
+}
+
+// Searched by history: past one first-parent step, moved code is looked for in the files
+// changed by the commit where it left its file (bisected as git blame -C would look), then
+// around it, then where it went on from there; not in every file the pair changed.
+namespace {
+
+// A few commits that change only `path`, each a new line at its end.
+void filler(cptest::Repo& repo, const std::string& path, int commits) {
+    static int n = 0;
+    for (int i = 0; i < commits; ++i) {
+        repo.write(path, lines_of("filler", 1, ++n));
+        repo.commit("filler " + std::to_string(n));
+    }
+}
+
+std::string first_line_of(const std::string& text) {
+    return text.substr(0, text.find('\n'));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "history scope: code moved in the middle of a long history is found where that commit "
+    "put it, and a copy made later elsewhere does not make it ambiguous") {
+    cptest::Repo repo;
+    const std::string f = function("moved_fn", 9);
+    repo.write("a.c", lines_of("a", 1, 20) + f + lines_of("a", 21, 40));
+    repo.write("b.c", lines_of("b", 1, 20));
+    repo.write("c.c", lines_of("c", 1, 20));
+    auto base = repo.commit("base");
+    filler(repo, "x.c", 3);
+    repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40));
+    repo.write("b.c", lines_of("b", 1, 20) + f);
+    auto moved = repo.commit("move moved_fn to b.c");
+    filler(repo, "x.c", 3);
+    repo.write("c.c", lines_of("c", 1, 20) + f);
+    repo.commit("a copy in c.c");
+    filler(repo, "x.c", 2);
+    // git's own account of where the lines left a.c.
+    auto log = repo.git("log --format=%H -S\"" + first_line_of(f) + "\" " + base + "..HEAD -- a.c");
+    CHECK(log == moved + "\n");
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:21-32@moved_fn");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["to"] == loc("b.c", 21, 32));
+    CHECK(a["symbol_found"] == true);
+    CHECK(a["candidates"].empty());
+    // One step, the commit itself: every file it changed is searched.
+    json step =
+        answer(repo, "--base " + moved + "~1 --target " + moved + " --anchor a.c:21-32@moved_fn");
+    CHECK(step["status"] == "MOVED");
+    CHECK(step["to"] == loc("b.c", 21, 32));
+}
+
+TEST_CASE(
+    "history scope: a function deleted in the middle of a long history stays deleted, and "
+    "the note names the commit where its lines left") {
+    cptest::Repo repo;
+    const std::string f = function("doomed_fn", 9);
+    repo.write("a.c", lines_of("a", 1, 20) + f + lines_of("a", 21, 40));
+    auto base = repo.commit("base");
+    filler(repo, "x.c", 4);
+    repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40));
+    repo.write("b.c", lines_of("b", 1, 20));
+    auto deleted = repo.commit("drop doomed_fn");
+    filler(repo, "x.c", 4);
+    auto log = repo.git("log --format=%H -S\"" + first_line_of(f) + "\" " + base + "..HEAD -- a.c");
+    CHECK(log == deleted + "\n");
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:21-32@doomed_fn");
+    CHECK(a["lines_deleted"] == true);
+    CHECK(a["candidates"].empty());
+    CHECK(a["found_at"].is_null());
+    // a.c and b.c the commit's own change; x.c the commits' around it.
+    CHECK(a["reason"] == "its lines not found among the 3 files changed in " +
+                             deleted.substr(0, 12) + ", where they left a.c");
+}
+
+TEST_CASE(
+    "history scope: a file renamed, then its function moved on to a new file, then the file "
+    "deleted: found through the file it went to") {
+    cptest::Repo repo;
+    const std::string f = function("wandering_fn", 9);
+    repo.write("a.c", lines_of("a", 1, 30) + f + lines_of("a", 31, 60));
+    auto base = repo.commit("base");
+    repo.git("mv a.c b.c");
+    repo.commit("rename a.c to b.c");
+    filler(repo, "x.c", 4);
+    repo.write("b.c", lines_of("a", 1, 30) + lines_of("a", 31, 60));
+    repo.write("c.c", lines_of("c", 1, 5) + f);
+    auto moved = repo.commit("wandering_fn to c.c");
+    filler(repo, "x.c", 4);
+    repo.remove("b.c");
+    repo.commit("drop b.c");
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:31-42@wandering_fn");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["to"] == loc("c.c", 6, 17));
+    CHECK(a["symbol_found"] == true);
+}
+
+TEST_CASE(
+    "history scope: a move inside a merged topic is found in the topic commit that made "
+    "it, not among every file the merge brought") {
+    cptest::Repo repo;
+    const std::string f = function("topic_fn", 9);
+    repo.write("a.c", lines_of("a", 1, 20) + f + lines_of("a", 21, 40));
+    repo.write("b.c", lines_of("b", 1, 20));
+    repo.write("c.c", lines_of("c", 1, 20));
+    auto base = repo.commit("base");
+    filler(repo, "x.c", 3);
+    repo.git("checkout -q -b topic");
+    repo.write("y.c", lines_of("y", 1, 5));
+    repo.commit("topic: first");
+    repo.write("y.c", lines_of("y", 1, 9));
+    repo.commit("topic: second");
+    repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40));
+    repo.write("b.c", lines_of("b", 1, 20) + f);
+    repo.commit("topic: move topic_fn to b.c");
+    repo.write("y.c", lines_of("y", 1, 12));
+    repo.commit("topic: third");
+    repo.write("z.c", lines_of("z", 1, 12));
+    repo.commit("topic: fourth");
+    repo.write("c.c", lines_of("c", 1, 20) + f);
+    repo.commit("topic: a copy in c.c");
+    repo.git("checkout -q -");
+    repo.git("merge -q --no-ff -m merge-topic topic");
+    filler(repo, "x.c", 3);
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:21-32@topic_fn");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["to"] == loc("b.c", 21, 32));
+    CHECK(a["candidates"].empty());
 }
