@@ -461,6 +461,17 @@ void filler(cptest::Repo& repo, const std::string& path, int commits) {
     }
 }
 
+// A base of a.c holding `f` among distinctive lines, b.c and c.c beside it; then three
+// commits that change x.c alone. Returns the base.
+std::string three_files(cptest::Repo& repo, const std::string& f) {
+    repo.write("a.c", lines_of("a", 1, 20) + f + lines_of("a", 21, 40));
+    repo.write("b.c", lines_of("b", 1, 20));
+    repo.write("c.c", lines_of("c", 1, 20));
+    auto base = repo.commit("base");
+    filler(repo, "x.c", 3);
+    return base;
+}
+
 std::string first_line_of(const std::string& text) {
     return text.substr(0, text.find('\n'));
 }
@@ -472,11 +483,7 @@ TEST_CASE(
     "put it, and a copy made later elsewhere does not make it ambiguous") {
     cptest::Repo repo;
     const std::string f = function("moved_fn", 9);
-    repo.write("a.c", lines_of("a", 1, 20) + f + lines_of("a", 21, 40));
-    repo.write("b.c", lines_of("b", 1, 20));
-    repo.write("c.c", lines_of("c", 1, 20));
-    auto base = repo.commit("base");
-    filler(repo, "x.c", 3);
+    auto base = three_files(repo, f);
     repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40));
     repo.write("b.c", lines_of("b", 1, 20) + f);
     auto moved = repo.commit("move moved_fn to b.c");
@@ -549,11 +556,7 @@ TEST_CASE(
     "it, not among every file the merge brought") {
     cptest::Repo repo;
     const std::string f = function("topic_fn", 9);
-    repo.write("a.c", lines_of("a", 1, 20) + f + lines_of("a", 21, 40));
-    repo.write("b.c", lines_of("b", 1, 20));
-    repo.write("c.c", lines_of("c", 1, 20));
-    auto base = repo.commit("base");
-    filler(repo, "x.c", 3);
+    auto base = three_files(repo, f);
     repo.git("checkout -q -b topic");
     repo.write("y.c", lines_of("y", 1, 5));
     repo.commit("topic: first");
@@ -575,4 +578,27 @@ TEST_CASE(
     CHECK(a["status"] == "MOVED");
     CHECK(a["to"] == loc("b.c", 21, 32));
     CHECK(a["candidates"].empty());
+}
+
+TEST_CASE(
+    "history scope: a move made in the working tree, with the base far back, is found "
+    "among the files changed since HEAD") {
+    cptest::Repo repo;
+    const std::string f = function("uncommitted_fn", 9);
+    auto base = three_files(repo, f);
+    filler(repo, "x.c", 3);
+    repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40));
+    repo.write("b.c", lines_of("b", 1, 20) + f);
+    json a = answer(repo, "--base " + base + " --anchor a.c:21-32@uncommitted_fn");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["to"] == loc("b.c", 21, 32));
+    CHECK(a["symbol_found"] == true);
+    // Deleted in the working tree instead: the note says so (a.c changed there, x.c by the
+    // commit before it).
+    repo.write("b.c", lines_of("b", 1, 20));
+    json gone = answer(repo, "--base " + base + " --anchor a.c:21-32@uncommitted_fn");
+    CHECK(gone["lines_deleted"] == true);
+    CHECK(gone["reason"] ==
+          "its lines not found among the 2 files changed in the working tree, where they left "
+          "a.c");
 }
