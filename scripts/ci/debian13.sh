@@ -165,7 +165,8 @@ fi
 echo "debian13: checkout copied: $((SECONDS - step_start)) s" >&2
 
 # A mount namespace of its own: /proc, the host's /dev (the tests use pseudo-terminals) and a
-# fresh /tmp, all gone when the run ends.
+# fresh /tmp, all gone when the run ends. The lock stays with this script (9>&-): a process
+# the run leaves behind (git's detached auto maintenance) must not keep the next run waiting.
 pass=()
 for name in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY CONTEXT_PACK_JOBS \
             CP_TEST_GIT_SEED; do
@@ -194,6 +195,6 @@ unshare --mount --fork -- /bin/sh -eu -c '
     /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" \
     NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt ${pass[@]+"${pass[@]}"} \
-    /bin/bash "/work/$srcdir/scripts/ci/debian13.sh" "$mode"
+    /bin/bash "/work/$srcdir/scripts/ci/debian13.sh" "$mode" 9>&-
 [ "$mode" = --in-root-package ] && echo "debian13: the package: $root/work/build-deb/" >&2
 echo "debian13: total: $((SECONDS - started)) s" >&2

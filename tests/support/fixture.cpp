@@ -98,8 +98,12 @@ const bool kEnvironment = [] {
                              "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CEILING_DIRECTORIES",
                              "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"})
         unsetenv(name);
+    // No automatic gc or maintenance: git 2.46 and later detach it, and a process left
+    // behind would outlive the test's directories.
     std::ofstream(home + "/.gitconfig") << "[init]\n\tdefaultBranch = main\n"
-                                        << "[advice]\n\tdetachedHead = false\n";
+                                        << "[advice]\n\tdetachedHead = false\n"
+                                        << "[gc]\n\tauto = 0\n"
+                                        << "[maintenance]\n\tauto = false\n";
     return true;
 }();
 
