@@ -129,6 +129,7 @@ Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& ba
     needle.before = first;
     needle.after = lines.size() - last;
     if (needle.core.empty() || !distinctive(needle.core)) return Unit{};
+    judged_.clear();  // judged for another block
     auto scoped = scope(p, state(p), r, needle);
     if (!scoped) return scoped.error();
     Scope& sc = scoped.value();
@@ -439,12 +440,9 @@ const std::size_t kMostPlaces = 8;
 
 }  // namespace
 
-Relocator::Presence Relocator::presence(const Haystack& hay, const Needle& needle,
-                                        const Presence* enough) {
+Relocator::Presence Relocator::presence(const Haystack& hay, const Needle& needle) {
     Presence out;
     out.copies = find_block(hay, needle.core, kMostPlaces, Match::Whitespace).size();
-    if (enough && enough->copies && out.copies >= enough->copies) return out;
-    if (enough && !enough->alike) return out;
     for (const SimilarMatch& m : find_similar_block(hay, needle.core, kMostPlaces))
         out.alike += m.score >= kTakeSimilar;
     return out;
@@ -452,15 +450,29 @@ Relocator::Presence Relocator::presence(const Haystack& hay, const Needle& needl
 
 Result<std::optional<bool>> Relocator::holds(const Rev& rev, const std::vector<std::string>& paths,
                                              const Needle& needle, const Presence& at_base) {
+    auto verdict = [&](const Presence& there) {
+        return std::optional<bool>((at_base.copies && there.copies >= at_base.copies) ||
+                                   (at_base.alike && there.alike >= at_base.alike));
+    };
     for (const std::string& path : paths) {
+        // A blob judged at another revision is judged the same.
+        std::optional<std::string> id;
+        if (rev) {
+            auto found = content_.blob_id(rev, path);
+            if (!found) return found.error();
+            id = std::move(found).value();
+            if (id)
+                if (auto known = judged_.find(*id); known != judged_.end())
+                    return verdict(known->second);
+        }
         auto bytes = content_.file(rev, path);
         if (!bytes && bytes.error().unreadable_object()) return std::optional<bool>();
         if (!bytes) return bytes.error();
         if (!bytes.value()) continue;
         if (text::looks_binary(*bytes.value())) return std::optional<bool>(false);
-        const Presence there = presence(haystack(rev, path, bytes.value()), needle, &at_base);
-        return std::optional<bool>((at_base.copies && there.copies >= at_base.copies) ||
-                                   (at_base.alike && there.alike >= at_base.alike));
+        const Presence there = presence(haystack(rev, path, bytes.value()), needle);
+        if (id) judged_.emplace(*id, there);
+        return verdict(there);
     }
     return std::optional<bool>(false);
 }

@@ -130,9 +130,7 @@ class Relocator {
     // left, and no longer does at the target, is followed along() from there (the code moved
     // on: renamed, then moved again). False when there is none.
     Result<bool> hop(ChangedLines& ix, const Needle& needle, Scope& out);
-    // The block's Presence in a file; the likeness not counted where copies are `enough`.
-    static Presence presence(const Haystack& hay, const Needle& needle,
-                             const Presence* enough = nullptr);
+    static Presence presence(const Haystack& hay, const Needle& needle);
     Result<std::optional<std::size_t>> left_at(const std::vector<Rev>& line,
                                                const std::vector<std::string>& paths,
                                                const Needle& needle, const Presence& at_base);
@@ -181,6 +179,8 @@ class Relocator {
         Haystack haystack;
     };
     std::map<std::pair<std::optional<std::string>, std::string>, Kept> haystacks_;
+    // The block relocate() looks for, its Presence in each blob judged so far, by blob id.
+    std::map<std::string, Presence> judged_;
 };
 
 // Whether the diff took the anchor's code from its place: its lines all deleted or removed,
