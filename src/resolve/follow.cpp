@@ -19,9 +19,9 @@ using git::EntryKind;
 
 namespace {
 
-// First-parent commits walked at most between a base and a target, and renames followed at
-// most for one file: past them the file is not followed, and its reason says so.
-constexpr std::size_t kMaxFollowCommits = 100000;
+// Renames followed at most for one file (and first-parent commits walked at most between a
+// base and a target, Pairs::kMaxLineCommits): past them the file is not followed, and its
+// reason says so.
 constexpr std::size_t kMaxFollowRenames = 16;
 
 std::string short_id(const std::string& commit) {
@@ -48,17 +48,17 @@ void AnchorRules::release_followed() {
 
 Result<bool> AnchorRules::route_commits(const std::string& base, const std::string& tip,
                                         std::string& path, Route& out) {
-    auto line = repo_.first_parents(base, tip, kMaxFollowCommits);
+    auto line = pairs_.first_parents(base, tip);
     if (!line) return line.error();
-    if (line->bounded) {
+    if (line.value()->bounded) {
         out.why = fmt::format(
             "not followed through history: more than {} commits lie on the first-parent line "
             "from base to target",
-            kMaxFollowCommits);
+            Pairs::kMaxLineCommits);
         return false;
     }
     std::vector<std::string> revs{base};
-    revs.insert(revs.end(), line->commits.begin(), line->commits.end());
+    revs.insert(revs.end(), line.value()->commits.begin(), line.value()->commits.end());
     auto exists = [&](std::size_t k) -> Result<bool> {
         auto found = repo_.lookup(revs[k], path);
         if (!found) return found.error();

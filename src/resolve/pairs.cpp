@@ -116,4 +116,13 @@ Result<const git::Hunks*> Pairs::hunks_for(Pair& p, const git::Delta& delta,
     return &it->second;
 }
 
+Result<const git::FirstParents*> Pairs::first_parents(const std::string& base,
+                                                      const std::string& tip) {
+    auto key = std::pair{base, tip};
+    if (auto known = lines_.find(key); known != lines_.end()) return &known->second;
+    auto walked = repo_.first_parents(base, tip, kMaxLineCommits);
+    if (!walked) return walked.error();
+    return &lines_.emplace(key, std::move(walked).value()).first->second;
+}
+
 }  // namespace cp

@@ -96,6 +96,11 @@ class Pairs {
     Result<const git::Hunks*> hunks_for(Pair& p, const git::Delta& delta,
                                         const std::string* old_bytes = nullptr);
 
+    // `git rev-list --first-parent tip ^base` (git::Repository::first_parents, at most
+    // kMaxLineCommits), walked once for following and relocation alike.
+    static constexpr std::size_t kMaxLineCommits = 100000;
+    Result<const git::FirstParents*> first_parents(const std::string& base, const std::string& tip);
+
   private:
     // The pair's `whole` diff (every path, renames from every deleted one), made once.
     Result<const git::Diff*> made_whole(Pair& p);
@@ -103,7 +108,8 @@ class Pairs {
     const git::Repository& repo_;
     Content& content_;
     ReadAhead& ahead_;
-    std::map<std::string, std::unique_ptr<Pair>> pairs_;  // by pair_key
+    std::map<std::string, std::unique_ptr<Pair>> pairs_;                      // by pair_key
+    std::map<std::pair<std::string, std::string>, git::FirstParents> lines_;  // (base, tip)
     const RenameSources& rename_sources_;
 };
 

@@ -28,16 +28,17 @@ const double kTakeSimilar = 0.65;
 const std::size_t kTakeSimilarLines = 6;
 const double kPointSimilar = 0.5;
 const double kRivalGap = 0.2;
-// A pair this many first-parent steps long, or shorter, is searched whole: the files around
-// the step where the code left are about as many. Past it, the step's files are searched,
-// then those of kAround steps either side (for a step that is not a merge). The line is
-// walked up to kMaxLineCommits commits; past them the search is whole.
+// Where a search looks (Relocator::Scope). A pair this many first-parent steps long is
+// searched whole. Past it, the files of the commit where the code left are searched, then
+// those of kAround commits either side (for a commit that is not a merge); a merged side is
+// gone down kMaxSides deep, and listed up to kMaxSideCommits (past them the merge's files
+// are searched); where the code went on, kMaxHops files are followed. The pair's line is
+// walked up to Pairs::kMaxLineCommits commits; past them the search is whole.
 const std::size_t kWholeSteps = 1;
 const std::size_t kAround = 1;
 const std::size_t kMaxSides = 3;
 const std::size_t kMaxHops = 3;
 const std::size_t kMaxSideCommits = 1000;
-const std::size_t kMaxLineCommits = 100000;
 
 // The lines of a block a file's filter is asked for, and how many it must hold: every
 // distinct telling line (copies), or enough of them equal or of one long shape, each line
@@ -400,11 +401,11 @@ Result<Unit> Relocator::walk_line(Pair& p, ChangedLines& ix) {
         if (!head.value()) return Unit{};
         tip = head.value();
     }
-    auto walked = repo.first_parents(p.base, *tip, kMaxLineCommits);
+    auto walked = pairs_.first_parents(p.base, *tip);
     if (!walked) return walked.error();
-    if (walked->bounded) return Unit{};  // searched whole, as a pair of one step
+    if (walked.value()->bounded) return Unit{};  // searched whole, as a pair of one step
     ix.line.push_back(p.base);
-    ix.line.insert(ix.line.end(), walked->commits.begin(), walked->commits.end());
+    ix.line.insert(ix.line.end(), walked.value()->commits.begin(), walked.value()->commits.end());
     if (!p.target) ix.line.push_back(std::nullopt);
     return Unit{};
 }
