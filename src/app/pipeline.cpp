@@ -11,6 +11,7 @@
 #include "context_pack/git/repository.hpp"
 #include "context_pack/model/prose.hpp"
 #include "context_pack/resolve/content.hpp"
+#include "context_pack/sys/fs.hpp"
 #include "context_pack/sys/memory.hpp"
 
 namespace cp {
@@ -101,6 +102,19 @@ Result<Report> build_report(const Request& request) {
     if (request.admit)  // where it was found may be where the front end reads nothing
         if (auto admitted = request.admit(repo.value()); !admitted) return admitted.error();
     repo->set_max_file_bytes(request.max_file_bytes);
+    // The spec files that lie in the work tree are no callers of what they name.
+    if (const std::string top = repo->workdir(); !top.empty()) {
+        const std::string real_top = sys::real_path(top).value_or(top);
+        for (const Spec& spec : request.specs) {
+            if (spec.file.empty()) continue;
+            const std::string dir = real_top.back() == '/' ? real_top : real_top + "/";
+            if (spec.file.compare(0, dir.size(), dir) != 0) continue;
+            std::string path = spec.file.substr(dir.size());
+            if (std::find(pack.not_callers.begin(), pack.not_callers.end(), path) ==
+                pack.not_callers.end())
+                pack.not_callers.push_back(std::move(path));
+        }
+    }
 
     // A mistyped --base, --target or --since is a usage error, not a per-anchor outcome: the
     // caller typed it just now. (A spec's own base that names nothing is its UNRESOLVED.)

@@ -120,7 +120,11 @@ Result<std::vector<Spec>> read_file(const std::string& name, const std::string& 
     if (st.size > kMaxSpecBytes) return too_large(name);
     auto text = read_capped(file, name);
     if (!text) return text.error();
-    return parse_input(text.value(), name);
+    auto specs = parse_input(text.value(), name);
+    if (specs)  // where it is, when that can be told (it is only kept out of the callers)
+        if (auto real = sys::real_path(name))
+            for (Spec& spec : specs.value()) spec.file = *real;
+    return specs;
 }
 
 // A folder of specs (a batch drift report): its .json and .jsonl regular files, by name.

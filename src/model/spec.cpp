@@ -206,8 +206,13 @@ class Reader {
         unknown_keys(doc, "", kKeys.top);
         warnings_.insert(warnings_.end(), std::make_move_iterator(later.begin()),
                          std::make_move_iterator(later.end()));
-        return Spec{d.source, d.id_holder.value_or(""), d.base,
-                    d.target, std::move(d.anchors),     std::move(warnings_),
+        return Spec{d.source,
+                    d.id_holder.value_or(""),
+                    d.base,
+                    d.target,
+                    std::move(d.anchors),
+                    std::move(warnings_),
+                    {},
                     {}};
     }
 };

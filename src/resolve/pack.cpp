@@ -16,6 +16,12 @@ bool wanted(const AnchorResult& a) {
     return a.edited_since != false;
 }
 
+// Its symbol gets a caller list where its code is at the target: not for an anchor GONE,
+// UNRESOLVED, or whose lines were all deleted.
+bool has_callers(const AnchorResult& a) {
+    return a.anchor.symbol && wanted(a) && a.to && !a.lines_deleted && a.to->end_line >= a.to->line;
+}
+
 // Where an anchor's window is, if it has one.
 std::optional<TargetLines> window_lines(const AnchorResult& a) {
     const Location* at = a.window_location();
@@ -68,7 +74,9 @@ Result<std::vector<git::TrackedFile>> files_to_scan(const git::Repository& repo,
 Result<CallerScan> scan_callers(const git::Repository& repo,
                                 const std::optional<std::string>& target,
                                 const std::vector<std::string>& symbols, std::size_t max_line_bytes,
-                                const PathFilter& within, Pool* pool, Unscanned& unscanned) {
+                                const PathFilter& within,
+                                const std::vector<std::string>& not_callers, Pool* pool,
+                                Unscanned& unscanned) {
     CallerScan all(symbols, max_line_bytes);
     auto scan_into = [](CallerScan& scan) {
         return [&scan](const std::string& path, std::string_view bytes) { scan.scan(path, bytes); };
@@ -80,6 +88,9 @@ Result<CallerScan> scan_callers(const git::Repository& repo,
     };
     auto files = files_to_scan(repo, target, within, skip_into(unscanned));
     if (!files) return files.error();
+    std::erase_if(files.value(), [&](const git::TrackedFile& f) {
+        return std::find(not_callers.begin(), not_callers.end(), f.path) != not_callers.end();
+    });
     if (!pool) {
         auto read = repo.read_tracked(files.value(), 0, files->size(), scan_into(all), nullptr,
                                       skip_into(unscanned));
@@ -164,12 +175,12 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
         std::set<std::string> symbols;
         for (SpecReport* spec : specs)
             for (const AnchorResult& a : spec->anchors)
-                if (a.anchor.symbol && wanted(a)) symbols.insert(*a.anchor.symbol);
+                if (has_callers(a)) symbols.insert(*a.anchor.symbol);
         if (symbols.empty()) continue;
         Unscanned unscanned;
         auto scanned = scan_callers(content.repo(), specs.front()->target_commit(),
                                     {symbols.begin(), symbols.end()}, options.window.max_line_bytes,
-                                    options.callers_in, pool, unscanned);
+                                    options.callers_in, options.not_callers, pool, unscanned);
         if (!scanned) return scanned.error();
         const CallerScan& scan = scanned.value();
         // Its callers may lie in what was passed over: each anchor with a symbol says so.
@@ -181,13 +192,13 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
                 unscanned.front().second);
             for (SpecReport* spec : specs)
                 for (AnchorResult& a : spec->anchors)
-                    if (a.anchor.symbol && wanted(a)) add_note(a, note);
+                    if (has_callers(a)) add_note(a, note);
         }
 
         for (SpecReport* spec : specs) {
             std::vector<std::string> order;  // symbols in order of first use
             for (const AnchorResult& a : spec->anchors)
-                if (a.anchor.symbol && wanted(a) &&
+                if (has_callers(a) &&
                     std::find(order.begin(), order.end(), *a.anchor.symbol) == order.end())
                     order.push_back(*a.anchor.symbol);
             for (const std::string& symbol : order) {
@@ -200,9 +211,10 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
                     if (holds) own.push_back({w.path, w.first, last_shown});
                 }
                 // Its own file: that of its first anchor, where it landed, else at base.
-                auto owner = std::find_if(
-                    spec->anchors.begin(), spec->anchors.end(),
-                    [&](const AnchorResult& a) { return a.anchor.symbol == symbol && wanted(a); });
+                auto owner = std::find_if(spec->anchors.begin(), spec->anchors.end(),
+                                          [&](const AnchorResult& a) {
+                                              return a.anchor.symbol == symbol && has_callers(a);
+                                          });
                 const std::string& own_path = owner->to ? owner->to->path : owner->anchor.path;
                 spec->callers.push_back(summarize_callers(symbol, scan.hits(symbol), own,
                                                           options.max_callers, scan.files_scanned(),

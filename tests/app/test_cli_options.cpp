@@ -177,7 +177,9 @@ TEST_CASE("callers cut at --max-callers and lines cut at --max-line-bytes name t
     Plan p;
     auto o = p.run("plan.json", "NO_COLOR=1");
     REQUIRE(o.status == 0);
-    CHECK(o.out.find("… +21 more hits") != std::string::npos);  // plan.json too: untracked
+    // Not plan.json, untracked in the work tree: the plan names the symbols, it calls none.
+    CHECK(o.out.find("… +20 more hits") != std::string::npos);
+    CHECK(o.out.find("plan.json:") == std::string::npos);
     auto callers = p.follow(command_in(o.out, "--max-callers", " lists them all"));
     CHECK(callers.out.find("calls.c:70:") != std::string::npos);
     CHECK(callers.out.find("more hits") == std::string::npos);
@@ -190,7 +192,7 @@ TEST_CASE("callers cut at --max-callers and lines cut at --max-line-bytes name t
     // Fewer than the defaults, and 0 callers: counts only.
     auto few = p.run("--max-callers 0 --max-line-bytes 20 plan.json", "NO_COLOR=1");
     CHECK(few.out.find("calls.c:1:") == std::string::npos);
-    CHECK(few.out.find("… +71 more hits; per file: calls.c 70, plan.json 1") != std::string::npos);
+    CHECK(few.out.find("… +70 more hits; per file: calls.c 70\n") != std::string::npos);
     CHECK(few.out.find("cut where marked (+N bytes)") != std::string::npos);
     cptest::usage_error(p.run("--max-window-lines 0 plan.json"), "--max-window-lines");
     cptest::usage_error(p.run("--max-line-bytes 3 plan.json"), "--max-line-bytes");
@@ -413,4 +415,28 @@ TEST_CASE("callers: --callers-in narrows the search to directories and globs") {
         CHECK(o.err.starts_with("context-pack: --callers-in "));
         CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
     }
+}
+
+TEST_CASE(
+    "callers: listed for the anchors whose code is at the target, not for one GONE or "
+    "whose lines were all deleted") {
+    Repo repo;
+    repo.write("a.c",
+               "int alive_fn(void)\n{\n\treturn 1;\n}\n\nint dead_fn(void)\n{\n\treturn 2;\n}\n");
+    repo.write("gone.c", "int gone_fn(void)\n{\n\treturn 3;\n}\n");
+    repo.write("calls.c", "int c(void) { return alive_fn() + dead_fn() + gone_fn(); }\n");
+    auto base = repo.commit("base");
+    repo.write("a.c", "int alive_fn(void)\n{\n\treturn 1;\n}\n");
+    repo.remove("gone.c");
+    repo.commit("dead_fn and gone.c deleted");
+    auto o = context_pack(repo.dir(), "--format json --base " + base +
+                                          " --target HEAD --anchor a.c:1-4@alive_fn"
+                                          " --anchor a.c:6-9@dead_fn --anchor gone.c:1-4@gone_fn");
+    INFO(o.err);
+    REQUIRE(o.status == 1);
+    auto spec = nlohmann::json::parse(o.out)["specs"][0];
+    CHECK(spec["anchors"][1]["lines_deleted"] == true);
+    CHECK(spec["anchors"][2]["status"] == "GONE");
+    REQUIRE(spec["callers"].size() == 1);
+    CHECK(spec["callers"][0]["symbol"] == "alive_fn");
 }

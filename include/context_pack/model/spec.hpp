@@ -56,6 +56,9 @@ struct Spec {
     // The JSON object as it was read (for a .jsonl input, its line); empty for --anchor. The
     // revised plan (--repin) is this text with the tool's own values rewritten.
     std::string json;
+    // The file it was read from, where it really is (realpath); empty for standard input,
+    // --anchor and a spec given inline. Never searched for callers: a plan is no caller.
+    std::string file;
 };
 
 // The keys the parser reads at each place of a spec; any other is named in its warnings.

@@ -18,6 +18,9 @@ struct PackOptions {
     std::size_t max_callers = 50;  // hits listed per symbol; beyond them, per-file counts
     bool callers = true;
     PathFilter callers_in;  // --callers-in: the files searched for callers (all by default)
+    // Repository paths never searched for callers: the spec files read, where they lie in
+    // the work tree (a plan mentions the symbols it is about; it calls none of them).
+    std::vector<std::string> not_callers;
 };
 
 // With --since, only anchors whose lines were edited get windows and caller lists. `pool`,
