@@ -449,31 +449,39 @@ Relocator::Presence Relocator::presence(const Haystack& hay, const Needle& needl
     return out;
 }
 
+Result<std::optional<Relocator::Presence>> Relocator::presence_at(const Rev& rev,
+                                                                  const std::string& path,
+                                                                  const Needle& needle) {
+    // A blob judged at another revision is judged the same.
+    std::optional<std::string> id;
+    if (rev) {
+        auto found = content_.blob_id(rev, path);
+        if (!found) return found.error();
+        id = std::move(found).value();
+        if (id)
+            if (auto known = judged_.find(*id); known != judged_.end())
+                return std::optional<Presence>(known->second);
+    }
+    auto bytes = content_.file(rev, path);
+    if (!bytes) return bytes.error();
+    if (!bytes.value()) return std::optional<Presence>();
+    Presence there;  // none in a binary file
+    if (!text::looks_binary(*bytes.value()))
+        there = presence(haystack(rev, path, bytes.value()), needle);
+    if (id) judged_.emplace(*id, there);
+    return std::optional<Presence>(there);
+}
+
 Result<std::optional<bool>> Relocator::holds(const Rev& rev, const std::vector<std::string>& paths,
                                              const Needle& needle, const Presence& at_base) {
-    auto verdict = [&](const Presence& there) {
-        return std::optional<bool>((at_base.copies && there.copies >= at_base.copies) ||
-                                   (at_base.alike && there.alike >= at_base.alike));
-    };
     for (const std::string& path : paths) {
-        // A blob judged at another revision is judged the same.
-        std::optional<std::string> id;
-        if (rev) {
-            auto found = content_.blob_id(rev, path);
-            if (!found) return found.error();
-            id = std::move(found).value();
-            if (id)
-                if (auto known = judged_.find(*id); known != judged_.end())
-                    return verdict(known->second);
-        }
-        auto bytes = content_.file(rev, path);
-        if (!bytes && bytes.error().unreadable_object()) return std::optional<bool>();
-        if (!bytes) return bytes.error();
-        if (!bytes.value()) continue;
-        if (text::looks_binary(*bytes.value())) return std::optional<bool>(false);
-        const Presence there = presence(haystack(rev, path, bytes.value()), needle);
-        if (id) judged_.emplace(*id, there);
-        return verdict(there);
+        auto there = presence_at(rev, path, needle);
+        if (!there && there.error().unreadable_object()) return std::optional<bool>();
+        if (!there) return there.error();
+        if (!there.value()) continue;
+        const Presence& p = *there.value();
+        return std::optional<bool>((at_base.copies && p.copies >= at_base.copies) ||
+                                   (at_base.alike && p.alike >= at_base.alike));
     }
     return std::optional<bool>(false);
 }
@@ -579,13 +587,12 @@ Result<bool> Relocator::hop(ChangedLines& ix, const Needle& needle, Scope& out) 
     for (const auto* paths : {&last.step, &last.around}) {
         for (const std::string& path : *paths) {
             if (!out.hopped.insert(path).second) continue;
-            const std::vector<std::string> one{path};
-            auto held = holds(rest.front(), one, needle, Presence{1, 1});
+            auto held = presence_at(rest.front(), path, needle);
+            if (!held && held.error().unreadable_object()) continue;
             if (!held) return held.error();
-            if (!held.value().value_or(false)) continue;
-            auto bytes = content_.file(rest.front(), path);
-            if (!bytes) return bytes.error();
-            const Presence there = presence(haystack(rest.front(), path, bytes.value()), needle);
+            if (!held.value() || (!held.value()->copies && !held.value()->alike)) continue;
+            const Presence there = *held.value();
+            const std::vector<std::string> one{path};
             auto kept = holds(rest.back(), one, needle, there);
             if (!kept) return kept.error();
             if (kept.value().value_or(true)) continue;

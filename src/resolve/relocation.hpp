@@ -134,6 +134,10 @@ class Relocator {
     Result<std::optional<std::size_t>> left_at(const std::vector<Rev>& line,
                                                const std::vector<std::string>& paths,
                                                const Needle& needle, const Presence& at_base);
+    // The block's Presence in the file at `path` at a revision, judged once a blob (none in a
+    // binary file); nullopt where there is no such file.
+    Result<std::optional<Presence>> presence_at(const Rev& rev, const std::string& path,
+                                                const Needle& needle);
     // Whether the file (at the first of `paths` it is at) holds the block at a revision: as
     // many copies, or as many places alike, as the base file has (`at_base`), so that another
     // copy or a like sibling left behind does not count; nullopt when the object store does
