@@ -104,11 +104,10 @@ Result<Report> build_report(const Request& request) {
     repo->set_max_file_bytes(request.max_file_bytes);
     // The spec files that lie in the work tree are no callers of what they name.
     if (const std::string top = repo->workdir(); !top.empty()) {
-        const std::string real_top = sys::real_path(top).value_or(top);
+        std::string dir = sys::real_path(top).value_or(top);
+        if (dir.back() != '/') dir += '/';
         for (const Spec& spec : request.specs) {
-            if (spec.file.empty()) continue;
-            const std::string dir = real_top.back() == '/' ? real_top : real_top + "/";
-            if (spec.file.compare(0, dir.size(), dir) != 0) continue;
+            if (spec.file.empty() || !spec.file.starts_with(dir)) continue;
             std::string path = spec.file.substr(dir.size());
             if (std::find(pack.not_callers.begin(), pack.not_callers.end(), path) ==
                 pack.not_callers.end())

@@ -111,19 +111,21 @@ Result<std::vector<Spec>> read_file(const std::string& name, const std::string& 
     if (!folder && st.kind != sys::Kind::regular)
         return Error{fmt::format("spec {} is {}, not a regular file; give a .json or .jsonl file{}",
                                  name, kind_of(st.kind), instead)};
+    std::optional<std::string> real;  // where it is (the gate's word), else when it can be told
     if (gate) {
         auto location = opened_location(name, st);
         if (!location) return location.error();
         if (auto allowed = gate.admit(name, location.value()); !allowed) return allowed.error();
+        real = std::move(location).value();
     }
     if (folder) return read_folder(name, gate);
     if (st.size > kMaxSpecBytes) return too_large(name);
     auto text = read_capped(file, name);
     if (!text) return text.error();
     auto specs = parse_input(text.value(), name);
-    if (specs)  // where it is, when that can be told (it is only kept out of the callers)
-        if (auto real = sys::real_path(name))
-            for (Spec& spec : specs.value()) spec.file = *real;
+    if (!real) real = sys::real_path(name);  // only kept out of the callers: never a failure
+    if (specs && real)
+        for (Spec& spec : specs.value()) spec.file = *real;
     return specs;
 }
 

@@ -46,10 +46,11 @@ using Unscanned = std::vector<std::pair<std::string, std::string>>;
 
 // The files a caller scan reads: the target's tracked files, and in the working tree its
 // untracked ones that are not ignored (read from disk as tracked files are), in path order,
-// those `within` names.
+// those `within` names but for `not_callers`.
 Result<std::vector<git::TrackedFile>> files_to_scan(const git::Repository& repo,
                                                     const std::optional<std::string>& target,
                                                     const PathFilter& within,
+                                                    const std::vector<std::string>& not_callers,
                                                     const git::Repository::SkipVisitor& skip) {
     auto files = repo.tracked_files(target, skip);
     if (!files) return files.error();
@@ -61,9 +62,10 @@ Result<std::vector<git::TrackedFile>> files_to_scan(const git::Repository& repo,
             files->begin(), files->end(),
             [](const git::TrackedFile& a, const git::TrackedFile& b) { return a.path < b.path; });
     }
-    if (!within.everything())
-        std::erase_if(files.value(),
-                      [&](const git::TrackedFile& f) { return !within.matches(f.path); });
+    std::erase_if(files.value(), [&](const git::TrackedFile& f) {
+        return (!within.everything() && !within.matches(f.path)) ||
+               std::find(not_callers.begin(), not_callers.end(), f.path) != not_callers.end();
+    });
     return files;
 }
 
@@ -86,11 +88,8 @@ Result<CallerScan> scan_callers(const git::Repository& repo,
             list.emplace_back(path, why.message);
         };
     };
-    auto files = files_to_scan(repo, target, within, skip_into(unscanned));
+    auto files = files_to_scan(repo, target, within, not_callers, skip_into(unscanned));
     if (!files) return files.error();
-    std::erase_if(files.value(), [&](const git::TrackedFile& f) {
-        return std::find(not_callers.begin(), not_callers.end(), f.path) != not_callers.end();
-    });
     if (!pool) {
         auto read = repo.read_tracked(files.value(), 0, files->size(), scan_into(all), nullptr,
                                       skip_into(unscanned));
