@@ -511,7 +511,10 @@ Result<Relocator::Scope> Relocator::scope(Pair& p, ChangedLines& ix, const Ancho
     std::vector<std::string> paths{r.anchor.path};
     if (r.to && r.to->path != r.anchor.path) paths.push_back(r.to->path);
     // The base holds it; the target must not.
-    const Presence at_base = presence(Haystack(needle.base), needle);
+    // Through the haystack cache, so that the anchors lost in one file hash it once.
+    auto based = presence_at(p.base, r.anchor.path, needle);
+    if (!based) return based.error();
+    const Presence at_base = based.value().value_or(Presence{});
     auto end = holds(ix.line.back(), paths, needle, at_base);
     if (!end) return end.error();
     if (!end.value()) return out;
