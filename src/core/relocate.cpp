@@ -400,25 +400,6 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
     // Votes for where the block's first line would be, one for each equal telling line, or
     // one of a long shape (names renamed).
     const std::vector<LineHashes>& target = haystack.hashes();
-    LineIds ids;
-    {
-        std::unordered_map<std::uint64_t, int> line_id, shape_id;
-        for (std::size_t i = 0; i < core.size(); ++i) {
-            ids.line.push_back(
-                line_id.emplace(hashed[i].squeezed, int(line_id.size())).first->second);
-            ids.shape.push_back(
-                shape_id.emplace(hashed[i].shape, int(shape_id.size())).first->second);
-        }
-        auto id = [](const auto& known, std::uint64_t h) {
-            auto it = known.find(h);
-            return it == known.end() ? -1 : it->second;
-        };
-        for (std::size_t t = 0; t < target.size(); ++t) {
-            ids.target_line.push_back(id(line_id, target[t].squeezed));
-            ids.target_shape.push_back(id(shape_id, target[t].shape));
-            ids.target_telling.push_back(!is_margin(haystack.lines()[t]));
-        }
-    }
     std::map<std::ptrdiff_t, std::vector<std::size_t>> votes;  // the block's lines voting
     for (std::size_t t = 0; t < target.size(); ++t) {
         auto it = where.find(target[t].squeezed);
@@ -445,6 +426,27 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
     std::sort(starts.begin(), starts.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second < b.second;
     });
+    if (starts.empty()) return out;
+    // The lines of the block and of the file as small ids, for the alignments.
+    LineIds ids;
+    {
+        std::unordered_map<std::uint64_t, int> line_id, shape_id;
+        for (std::size_t i = 0; i < core.size(); ++i) {
+            ids.line.push_back(
+                line_id.emplace(hashed[i].squeezed, int(line_id.size())).first->second);
+            ids.shape.push_back(
+                shape_id.emplace(hashed[i].shape, int(shape_id.size())).first->second);
+        }
+        auto id = [](const auto& known, std::uint64_t h) {
+            auto it = known.find(h);
+            return it == known.end() ? -1 : it->second;
+        };
+        for (std::size_t t = 0; t < target.size(); ++t) {
+            ids.target_line.push_back(id(line_id, target[t].squeezed));
+            ids.target_shape.push_back(id(shape_id, target[t].shape));
+            ids.target_telling.push_back(!is_margin(haystack.lines()[t]));
+        }
+    }
     constexpr std::size_t kPlacesTried = 8;
     std::vector<SimilarMatch> tried;
     for (const auto& [count, start] : starts) {

@@ -494,39 +494,16 @@ Result<FirstParents> Repository::first_parents(const std::string& base, const st
     return FirstParents{};
 }
 
-Result<std::optional<std::vector<std::string>>> Repository::merged_line(const std::string& commit,
-                                                                        std::size_t limit) const {
-    using Line = std::optional<std::vector<std::string>>;
-    git_repository* raw = raw_handle(*this);
+Result<std::vector<std::string>> Repository::parents(const std::string& commit) const {
     auto oid = oid_of(commit);
     if (!oid) return oid.error();
-    CommitHandle merge;
-    if (int rc = git_commit_lookup(merge.out(), raw, &oid.value()); rc < 0)
+    CommitHandle c;
+    if (int rc = git_commit_lookup(c.out(), raw_handle(*this), &oid.value()); rc < 0)
         return unreadable(*this, rc, "commit", oid.value()).error;
-    if (git_commit_parentcount(merge.get()) < 2) return Line();
-    RevwalkHandle walk;
-    if (git_revwalk_new(walk.out(), raw) < 0 || git_revwalk_simplify_first_parent(walk.get()) < 0 ||
-        git_revwalk_push(walk.get(), git_commit_parent_id(merge.get(), 1)) < 0 ||
-        git_revwalk_hide(walk.get(), git_commit_parent_id(merge.get(), 0)) < 0)
-        return failure(fmt::format("cannot walk the side merged by {}", commit));
-    std::vector<std::string> side;
-    git_oid oldest{};
-    for (git_oid next;;) {
-        int rc = git_revwalk_next(&next, walk.get());
-        if (rc == GIT_ITEROVER) break;
-        if (rc < 0) return failure(fmt::format("cannot walk the side merged by {}", commit));
-        if (side.size() == limit) return Line(std::vector<std::string>());
-        side.push_back(hex(&next));
-        oldest = next;
-    }
-    if (side.empty()) return Line(std::vector<std::string>());
-    CommitHandle first;
-    if (int rc = git_commit_lookup(first.out(), raw, &oldest); rc < 0)
-        return unreadable(*this, rc, "commit", oldest).error;
-    if (git_commit_parentcount(first.get()) == 0) return Line(std::vector<std::string>());
-    side.push_back(hex(git_commit_parent_id(first.get(), 0)));
-    std::reverse(side.begin(), side.end());
-    return Line(std::move(side));
+    std::vector<std::string> out;
+    for (unsigned k = 0; k < git_commit_parentcount(c.get()); ++k)
+        out.push_back(hex(git_commit_parent_id(c.get(), k)));
+    return out;
 }
 
 }  // namespace cp::git

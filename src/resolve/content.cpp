@@ -63,31 +63,37 @@ Result<Bytes> Content::file(const std::optional<std::string>& target, const std:
         }
         return it->second;
     }
-    auto key = *target + ":" + path;
+    auto id = id_at(*target, path);
+    if (!id && id.error().unreadable_object())
+        return Error{text::printable(path) + " at target: " + id.error().message,
+                     id.error().object};
+    if (!id) return id.error();
+    if (!*id.value()) return Bytes();
+    return blob(**id.value(), "of " + text::printable(path) + " at target");
+}
+
+Result<const std::optional<std::string>*> Content::id_at(const std::string& commit,
+                                                         const std::string& path) {
+    auto key = commit + ":" + path;
     auto it = at_commit_.find(key);
     if (it == at_commit_.end()) {
-        auto found = repo_.lookup(*target, path);
-        if (!found && found.error().unreadable_object())
-            return Error{text::printable(path) + " at target: " + found.error().message,
-                         found.error().object};
+        auto found = repo_.lookup(commit, path);
         if (!found) return found.error();
         std::optional<std::string> oid;
         if (found->entry && found->entry->kind == git::EntryKind::File) oid = found->entry->oid;
-        it = at_commit_.emplace(key, oid).first;
+        it = at_commit_.emplace(std::move(key), std::move(oid)).first;
     }
-    if (!it->second) return Bytes();
-    return blob(*it->second, "of " + text::printable(path) + " at target");
+    return &it->second;
 }
 
 Result<std::optional<std::string>> Content::blob_id(const std::optional<std::string>& target,
                                                     const std::string& path) {
     using Id = std::optional<std::string>;
     if (target) {
-        auto found = repo_.lookup(*target, path);
-        if (!found && found.error().unreadable_object()) return Id();
-        if (!found) return found.error();
-        if (!found->entry || found->entry->kind != git::EntryKind::File) return Id();
-        return Id(found->entry->oid);
+        auto id = id_at(*target, path);
+        if (!id && id.error().unreadable_object()) return Id();
+        if (!id) return id.error();
+        return *id.value();
     }
     auto it = worktree_ids_.find(path);
     if (it == worktree_ids_.end()) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <iterator>
+#include <list>
 #include <set>
 
 #include "context_pack/core/text.hpp"
@@ -31,13 +32,15 @@ const double kRivalGap = 0.2;
 // Where a search looks (Relocator::Scope). A pair this many first-parent steps long is
 // searched whole. Past it, the files of the commit where the code left are searched, then
 // those of kAround commits either side (for a commit that is not a merge); a merged side is
-// gone down kMaxSides deep, and listed up to kMaxSideCommits (past them the merge's files
-// are searched); where the code went on, kMaxHops files are followed. The pair's line is
+// gone down kMaxSides deep, and its chain walked up to kMaxSideCommits for a commit that still
+// holds the code (past them the merge's files are searched); where the code went on, kMaxHops
+// files are followed, each found among at most kMaxHopFiles of its level. The pair's line is
 // walked up to Pairs::kMaxLineCommits commits; past them the search is whole.
 const std::size_t kWholeSteps = 1;
 const std::size_t kAround = 1;
 const std::size_t kMaxSides = 3;
 const std::size_t kMaxHops = 3;
+const std::size_t kMaxHopFiles = 8;
 const std::size_t kMaxSideCommits = 1000;
 
 // The lines of a block a file's filter is asked for, and how many it must hold: every
@@ -231,8 +234,7 @@ Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r, const
     };
     Found found;
     if (own_file && r.to)
-        search_file(r.to->path, haystack(p.target, r.to->path, own_file), needle, own_hunks,
-                    similar, true, found);
+        search_file(r.to->path, haystack(own_file), needle, own_hunks, similar, true, found);
     auto whole = pairs_.whole_diff(p);
     if (!whole && whole.error().unreadable_object()) {  // no other changed file is known
         note(whole.error().message);
@@ -263,8 +265,7 @@ Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r, const
         auto bytes = content_.file(p.target, d.new_path);
         if (!bytes) return bytes.error();  // filter_of read it before
         const std::size_t had = found.size();
-        search_file(d.new_path, haystack(p.target, d.new_path, bytes.value()), needle, nullptr,
-                    similar, false, found);
+        search_file(d.new_path, haystack(bytes.value()), needle, nullptr, similar, false, found);
         if (found.size() == had || d.change == Change::Added) continue;
         // Found there: was it added there, or was it there before? The file's own hunks say.
         auto hunks = pairs_.hunks_for(p, d);
@@ -323,7 +324,7 @@ void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& fo
                               : target                        ? target.value()
                                                               : Bytes();
     const std::vector<std::string_view>* place_lines =
-        place_bytes ? &haystack(p.target, only.path, place_bytes).lines() : nullptr;
+        place_bytes ? &haystack(place_bytes).lines() : nullptr;
     const LineNo core_first = r.anchor.line + LineNo(needle.before);
     bool sure = only.fresh && place_lines;
     if (sure && similar)
@@ -410,29 +411,74 @@ Result<Unit> Relocator::walk_line(Pair& p, ChangedLines& ix) {
     return Unit{};
 }
 
-Result<const ChangedLines::Side*> Relocator::side_of(ChangedLines& ix, const std::string& commit) {
-    if (auto known = ix.sides.find(commit); known != ix.sides.end()) return &known->second;
+Result<const ChangedLines::Side*> Relocator::side_of(ChangedLines& ix, const std::string& commit,
+                                                     std::size_t depth) {
     const git::Repository& repo = content_.repo();
-    ChangedLines::Side side;
-    auto merged = repo.merged_line(commit, kMaxSideCommits);
-    if (!merged) return merged.error();
-    side.merge = merged.value().has_value();
-    if (side.merge)
-        for (std::string& c : *merged.value()) side.line.push_back(std::move(c));
-    return &ix.sides.emplace(commit, std::move(side)).first->second;
+    auto known = ix.sides.find(commit);
+    if (known == ix.sides.end()) {
+        auto parents = repo.parents(commit);
+        if (!parents) return parents.error();
+        ChangedLines::Side side;
+        side.ended = parents.value().size() < 2;
+        if (!side.ended) side.chain.push_back(std::move(parents.value()[1]));
+        known = ix.sides.emplace(commit, std::move(side)).first;
+    }
+    ChangedLines::Side& side = known->second;
+    while (!side.ended && side.chain.size() <= depth) {
+        auto parents = repo.parents(side.chain.back());
+        if (!parents) return parents.error();
+        side.ended = parents.value().empty();
+        if (!side.ended) side.chain.push_back(std::move(parents.value()[0]));
+    }
+    return &side;
 }
 
-Result<const std::set<std::string>*> Relocator::changed(ChangedLines& ix, const std::string& from,
-                                                        const Rev& to) {
+Result<Relocator::SideLine> Relocator::took_it(ChangedLines& ix, const std::string& merge,
+                                               const std::vector<std::string>& paths,
+                                               const Needle& needle, const Presence& at_start) {
+    const SideLine none;
+    auto side = side_of(ix, merge, 0);
+    if (!side) return side.error();
+    if (side.value()->chain.empty()) return none;
+    auto tip = holds(side.value()->chain.front(), paths, needle, at_start);
+    if (!tip) return tip.error();
+    if (tip.value().value_or(true)) return none;
+    // The nearest commit that holds it, the distance doubled each time: a topic's commits are
+    // few, and its chain is walked only down to where its code still was, never to the merge
+    // base (whose search walks both lines back to it).
+    for (std::size_t depth = 1;; depth = std::min(depth * 2, kMaxSideCommits)) {
+        auto walked = side_of(ix, merge, depth);
+        if (!walked) return walked.error();
+        const std::vector<std::string>& chain = walked.value()->chain;
+        const std::size_t k = std::min(depth, chain.size() - 1);
+        auto there = holds(chain[k], paths, needle, at_start);
+        if (!there) return there.error();
+        if (!there.value()) return none;
+        if (*there.value()) {  // from there to the second parent, oldest first
+            auto below = side_of(ix, merge, k + kAround);
+            if (!below) return below.error();
+            const std::vector<std::string>& more = below.value()->chain;
+            const std::size_t first = std::min(k + kAround, more.size() - 1);
+            return SideLine{{more.rend() - std::ptrdiff_t(first + 1), more.rend()}, first - k};
+        }
+        if (k < depth || depth == kMaxSideCommits) return none;
+    }
+}
+
+Result<const ChangedLines::Step*> Relocator::changed(ChangedLines& ix, const std::string& from,
+                                                     const Rev& to) {
     auto key = std::pair{from, to};
     if (auto known = ix.steps.find(key); known != ix.steps.end()) return &known->second;
     static const std::vector<std::string> kNoRenames;  // an added path is in scope as it is
     auto diff = content_.repo().diff(from, to, nullptr, nullptr, &kNoRenames);
     if (!diff) return diff.error();
-    std::set<std::string> paths;
-    for (const git::Delta& d : diff->deltas())
-        if (d.change != Change::Deleted) paths.insert(d.new_path);
-    return &ix.steps.emplace(key, std::move(paths)).first->second;
+    ChangedLines::Step step;
+    for (const git::Delta& d : diff->deltas()) {
+        if (d.change == Change::Deleted) continue;
+        step.paths.insert(d.new_path);
+        if (d.change == Change::Added) step.added.insert(d.new_path);
+    }
+    return &ix.steps.emplace(key, std::move(step)).first->second;
 }
 
 namespace {
@@ -466,8 +512,7 @@ Result<std::optional<Relocator::Presence>> Relocator::presence_at(const Rev& rev
     if (!bytes) return bytes.error();
     if (!bytes.value()) return std::optional<Presence>();
     Presence there;  // none in a binary file
-    if (!text::looks_binary(*bytes.value()))
-        there = presence(haystack(rev, path, bytes.value()), needle);
+    if (!text::looks_binary(*bytes.value())) there = presence(haystack(bytes.value()), needle);
     if (id) judged_.emplace(*id, there);
     return std::optional<Presence>(there);
 }
@@ -487,10 +532,11 @@ Result<std::optional<bool>> Relocator::holds(const Rev& rev, const std::vector<s
 }
 
 Result<std::optional<std::size_t>> Relocator::left_at(const std::vector<Rev>& line,
+                                                      std::size_t from,
                                                       const std::vector<std::string>& paths,
                                                       const Needle& needle,
                                                       const Presence& at_base) {
-    std::size_t lo = 0, hi = line.size() - 1;
+    std::size_t lo = from, hi = line.size() - 1;
     while (hi - lo > 1) {
         const std::size_t mid = lo + (hi - lo) / 2;
         auto there = holds(line[mid], paths, needle, at_base);
@@ -530,10 +576,12 @@ Result<Unit> Relocator::along(ChangedLines& ix, std::vector<Rev> top,
                               const Presence& at_start, Scope& out) {
     // The lines gone down, each with the place where its code left it.
     std::vector<std::pair<const std::vector<Rev>*, std::size_t>> down;
+    std::list<SideLine> sides;  // the lines of the sides gone down
     const std::vector<Rev>* line = &top;
+    std::size_t held = 0;
     bool merge = false;
     for (std::size_t depth = 0;; ++depth) {
-        auto left = left_at(*line, paths, needle, at_start);
+        auto left = left_at(*line, held, paths, needle, at_start);
         if (!left) return left.error();
         if (!left.value()) {  // a revision the store does not give: searched whole
             out.whole = true;
@@ -543,30 +591,31 @@ Result<Unit> Relocator::along(ChangedLines& ix, std::vector<Rev> top,
         down.emplace_back(line, hi);
         merge = false;
         if (!(*line)[hi]) break;  // the working tree
-        auto side = side_of(ix, *(*line)[hi]);
+        auto side = side_of(ix, *(*line)[hi], 0);
         if (!side) return side.error();
-        merge = side.value()->merge;
-        const std::vector<Rev>& merged = side.value()->line;
-        if (!merge || merged.size() < 2 || depth == kMaxSides) break;
+        merge = !side.value()->chain.empty();
+        if (!merge || depth == kMaxSides) break;
         // Down the side it merged, when that side took it (else the merge itself did).
-        auto first = holds(merged.front(), paths, needle, at_start);
-        if (!first) return first.error();
-        auto last = holds(merged.back(), paths, needle, at_start);
-        if (!last) return last.error();
-        if (!first.value().value_or(false) || last.value().value_or(true)) break;
-        line = &merged;
+        auto took = took_it(ix, *(*line)[hi], paths, needle, at_start);
+        if (!took) return took.error();
+        if (took.value().line.empty()) break;
+        sides.push_back(std::move(took).value());
+        line = &sides.back().line;
+        held = sides.back().held;
     }
     const auto [at_ptr, hi] = down.back();
     const std::vector<Rev>& at = *at_ptr;
     auto step = changed(ix, *at[hi - 1], at[hi]);
     if (!step) return step.error();
-    Scope::Level level{*step.value(), {}};
+    Scope::Level level{step.value()->paths, {}, step.value()->added};
     if (!merge) {
         const std::size_t first = hi - 1 - std::min(hi - 1, kAround);
         auto around = changed(ix, *at[first], at[std::min(at.size() - 1, hi + kAround)]);
         if (!around) return around.error();
-        std::set_difference(around.value()->begin(), around.value()->end(), level.step.begin(),
-                            level.step.end(), std::inserter(level.around, level.around.end()));
+        const std::set<std::string>& more = around.value()->paths;
+        std::set_difference(more.begin(), more.end(), level.step.begin(), level.step.end(),
+                            std::inserter(level.around, level.around.end()));
+        level.added.insert(around.value()->added.begin(), around.value()->added.end());
     }
     if (out.where.empty())
         out.where = at[hi] ? "in " + at[hi]->substr(0, 12) : "in the working tree";
@@ -583,41 +632,47 @@ Result<Unit> Relocator::along(ChangedLines& ix, std::vector<Rev> top,
 
 Result<bool> Relocator::hop(ChangedLines& ix, const Needle& needle, Scope& out) {
     // A file of the last level that holds the block where its code left, and no longer does
-    // at the target: its code went on from there.
+    // at the target: its code went on from there. The files that level added first (where
+    // moved code goes: a new file, a renamed one), then the others, kMaxHopFiles at most.
     if (out.rest.size() < 2) return false;
     const Scope::Level last = out.levels.back();
     const std::vector<Rev> rest = out.rest;
-    for (const auto* paths : {&last.step, &last.around}) {
-        for (const std::string& path : *paths) {
-            if (!out.hopped.insert(path).second) continue;
-            auto held = presence_at(rest.front(), path, needle);
-            if (!held && held.error().unreadable_object()) continue;
-            if (!held) return held.error();
-            if (!held.value() || (!held.value()->copies && !held.value()->alike)) continue;
-            const Presence there = *held.value();
-            const std::vector<std::string> one{path};
-            auto kept = holds(rest.back(), one, needle, there);
-            if (!kept) return kept.error();
-            if (kept.value().value_or(true)) continue;
-            const std::size_t levels = out.levels.size();
-            auto went = along(ix, rest, one, needle, there, out);
-            if (!went) return went.error();
-            if (out.levels.size() > levels) return true;
+    std::size_t tried = 0;
+    for (const bool added : {true, false}) {
+        for (const auto* paths : {&last.step, &last.around}) {
+            for (const std::string& path : *paths) {
+                if (last.added.count(path) != std::size_t(added)) continue;
+                if (tried == kMaxHopFiles) return false;
+                if (!out.hopped.insert(path).second) continue;
+                ++tried;
+                auto held = presence_at(rest.front(), path, needle);
+                if (!held && held.error().unreadable_object()) continue;
+                if (!held) return held.error();
+                if (!held.value() || (!held.value()->copies && !held.value()->alike)) continue;
+                const Presence there = *held.value();
+                const std::vector<std::string> one{path};
+                auto kept = holds(rest.back(), one, needle, there);
+                if (!kept) return kept.error();
+                if (kept.value().value_or(true)) continue;
+                const std::size_t levels = out.levels.size();
+                auto went = along(ix, rest, one, needle, there, out);
+                if (!went) return went.error();
+                if (out.levels.size() > levels) return true;
+            }
         }
     }
     return false;
 }
 
-const Haystack& Relocator::haystack(const std::optional<std::string>& rev, const std::string& path,
-                                    const Bytes& bytes) {
-    auto key = std::pair{rev, path};  // a revision's file is the same in every pair
-    if (auto it = haystacks_.find(key); it != haystacks_.end()) {
+const Haystack& Relocator::haystack(const Bytes& bytes) {
+    // By the bytes the content cache gives, which are one for a blob however it was reached.
+    if (auto it = haystacks_.find(bytes.get()); it != haystacks_.end()) {
         if (it->second.bytes.lock() == bytes) return it->second.haystack;
         haystacks_.erase(it);  // made from bytes the cache has since given up
     }
     if (haystacks_.size() >= kHaystacks)  // those whose bytes the cache gave up go first
         std::erase_if(haystacks_, [](const auto& kept) { return kept.second.bytes.expired(); });
-    return haystacks_.emplace(key, Kept{bytes, Haystack(text::split_lines(*bytes))})
+    return haystacks_.emplace(bytes.get(), Kept{bytes, Haystack(text::split_lines(*bytes))})
         .first->second.haystack;
 }
 

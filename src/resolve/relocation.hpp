@@ -43,13 +43,16 @@ struct ChangedLines {
     std::vector<std::optional<std::string>> line;
     bool line_made = false;
     using Rev = std::optional<std::string>;
-    // The target paths changed between two revisions.
-    std::map<std::pair<std::string, Rev>, std::set<std::string>> steps;
-    // What each commit of a line merged: the first-parent line of the side it merged, from
-    // the merge base to its second parent; empty for a commit of one parent.
+    // The target paths changed between two revisions, and those of them added there.
+    struct Step {
+        std::set<std::string> paths, added;
+    };
+    std::map<std::pair<std::string, Rev>, Step> steps;
+    // What each commit of a line merged: its second parent, then that one's first parents,
+    // as far as a search has walked them; empty for a commit of one parent.
     struct Side {
-        bool merge = false;
-        std::vector<Rev> line;
+        std::vector<std::string> chain;
+        bool ended = false;  // the chain reached a commit without parents
     };
     std::map<std::string, Side> sides;
 };
@@ -109,6 +112,7 @@ class Relocator {
         bool whole = true;  // every changed file
         struct Level {
             std::set<std::string> step, around;  // target paths; `around` less `step`'s
+            std::set<std::string> added;         // those of both that were added there
         };
         // The commit where it left its file, then for each hop where it left the file it
         // went to there.
@@ -119,8 +123,6 @@ class Relocator {
         std::set<std::string> hopped;  // the files hop() looked at
     };
     Result<Scope> scope(Pair& p, ChangedLines& ix, const AnchorResult& r, const Needle& needle);
-    // The first revision of `line` whose file no longer holds the block, where the first one
-    // holds it and the last does not; nullopt when the object store does not give one.
     // Bisects `paths` along `top`, a line of revisions to the target (a merge that took it,
     // then down the side it merged), and adds the level of the commit where its code left.
     Result<Unit> along(ChangedLines& ix, std::vector<Rev> top,
@@ -131,7 +133,10 @@ class Relocator {
     // on: renamed, then moved again). False when there is none.
     Result<bool> hop(ChangedLines& ix, const Needle& needle, Scope& out);
     static Presence presence(const Haystack& hay, const Needle& needle);
-    Result<std::optional<std::size_t>> left_at(const std::vector<Rev>& line,
+    // The first revision of `line` past `from` whose file no longer holds the block, where
+    // `line[from]` holds it and the last does not; nullopt when the object store does not
+    // give one.
+    Result<std::optional<std::size_t>> left_at(const std::vector<Rev>& line, std::size_t from,
                                                const std::vector<std::string>& paths,
                                                const Needle& needle, const Presence& at_base);
     // The block's Presence in the file at `path` at a revision, judged once a blob (none in a
@@ -146,11 +151,25 @@ class Relocator {
                                       const Needle& needle, const Presence& at_base);
     // The pair's first-parent line (ChangedLines::line), walked the first time.
     Result<Unit> walk_line(Pair& p, ChangedLines& ix);
-    // What a commit merged (ChangedLines::sides), found the first time.
-    Result<const ChangedLines::Side*> side_of(ChangedLines& ix, const std::string& commit);
+    // What a commit merged (ChangedLines::sides), its chain walked at least `depth` commits
+    // past the second parent where it goes on.
+    Result<const ChangedLines::Side*> side_of(ChangedLines& ix, const std::string& commit,
+                                              std::size_t depth);
+    // The line of the side a merge merged that took the block from the files at `paths`,
+    // oldest first, to the second parent: from kAround commits below the nearest commit of
+    // its chain that still holds it (at `at_start`'s measure), which is `held`. Empty where
+    // the second parent holds it, no commit within kMaxSideCommits does, or the object store
+    // does not give one (then the merge's own files are searched).
+    struct SideLine {
+        std::vector<Rev> line;
+        std::size_t held = 0;
+    };
+    Result<SideLine> took_it(ChangedLines& ix, const std::string& merge,
+                             const std::vector<std::string>& paths, const Needle& needle,
+                             const Presence& at_start);
     // The target paths changed between two revisions, diffed once a pair.
-    Result<const std::set<std::string>*> changed(ChangedLines& ix, const std::string& from,
-                                                 const Rev& to);
+    Result<const ChangedLines::Step*> changed(ChangedLines& ix, const std::string& from,
+                                              const Rev& to);
 
     // Appends to `unsearched` what the object store did not give, so that its lines were not
     // looked for there (a changed file's blob, a subtree the diff could not read). `paths`:
@@ -169,12 +188,11 @@ class Relocator {
     // A changed file's filter, made the first time; null for a binary file, or one the store
     // does not give (its `unread` then says why).
     Result<const LineFilter*> filter_of(Pair& p, ChangedLines::File& file);
-    // A file's lines at a revision (a commit, or nullopt for the working tree), prepared once
-    // per (revision, path) for every search in it while the content cache keeps its bytes: a
+    // A file's lines, prepared once for every search in them while the content cache keeps
+    // its bytes, which are one for a blob at every revision and path it is reached by: a
     // haystack points into bytes it does not own, which the caller holds, and is made again
-    // from the caller's when the cache read them anew.
-    const Haystack& haystack(const std::optional<std::string>& rev, const std::string& path,
-                             const Bytes& bytes);
+    // when the cache read them anew.
+    const Haystack& haystack(const Bytes& bytes);
 
     Content& content_;
     Pairs& pairs_;
@@ -182,7 +200,7 @@ class Relocator {
         std::weak_ptr<const std::string> bytes;  // which the haystack's lines point into
         Haystack haystack;
     };
-    std::map<std::pair<std::optional<std::string>, std::string>, Kept> haystacks_;
+    std::map<const std::string*, Kept> haystacks_;
     // The block relocate() looks for, its Presence in each blob judged so far, by blob id.
     std::map<std::string, Presence> judged_;
 };

@@ -231,12 +231,8 @@ class Repository {
     // newest kept). Its owner, between commits.
     Result<FirstParents> first_parents(const std::string& base, const std::string& tip,
                                        std::size_t limit) const;
-    // For a merge, the side it merged: `git rev-list --first-parent <second parent>
-    // ^<first parent>`, oldest first, after the first parent of the oldest (where the side
-    // forked). nullopt for a commit of one parent; empty when the side has more than `limit`
-    // commits, or none. Its owner.
-    Result<std::optional<std::vector<std::string>>> merged_line(const std::string& commit,
-                                                                std::size_t limit) const;
+    // A commit's parents, in order (`git rev-list --no-walk --parents`). Its owner.
+    Result<std::vector<std::string>> parents(const std::string& commit) const;
 
     // The base tree to `index_file` (the main handle's index, see index_file()): the staged
     // half of a working-tree diff, which this handle, a reader, can make on another thread.

@@ -66,6 +66,9 @@ class Content {
 
   private:
     const Bytes& keep(const std::string& oid, std::string bytes);
+    // The blob id of the regular file at `path` at a commit, looked up once (at_commit_).
+    Result<const std::optional<std::string>*> id_at(const std::string& commit,
+                                                    const std::string& path);
 
     const git::Repository& repo_;
     std::uint64_t budget_;
