@@ -552,6 +552,33 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "history scope: code moved to a new file among many changed ones, then moved on, is "
+    "followed through the new file first") {
+    cptest::Repo repo;
+    const std::string f = function("passing_fn", 9);
+    repo.write("a.c", lines_of("a", 1, 30) + f + lines_of("a", 31, 60));
+    auto other = [](int k) { return std::string(k < 10 ? "m0" : "m") + std::to_string(k) + ".c"; };
+    for (int k = 0; k < 12; ++k) repo.write(other(k), lines_of("m", 1, 5 + k));
+    auto base = repo.commit("base");
+    filler(repo, "x.c", 3);
+    // One commit moves it to a new file and touches twelve others, which sort before it.
+    repo.write("a.c", lines_of("a", 1, 30) + lines_of("a", 31, 60));
+    for (int k = 0; k < 12; ++k) repo.write(other(k), lines_of("m", 1, 6 + k));
+    repo.write("n.c", lines_of("n", 1, 5) + f);
+    repo.commit("passing_fn to n.c, with other changes");
+    filler(repo, "x.c", 3);
+    repo.write("n.c", lines_of("n", 1, 5));
+    repo.write("p.c", lines_of("p", 1, 8) + f);
+    repo.commit("passing_fn on to p.c");
+    filler(repo, "x.c", 3);
+    json a = answer(repo, "--base " + base + " --target HEAD --anchor a.c:31-42@passing_fn");
+    INFO(a.dump());
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["to"] == loc("p.c", 9, 20));
+    CHECK(a["symbol_found"] == true);
+}
+
+TEST_CASE(
     "history scope: a move inside a merged topic is found in the topic commit that made "
     "it, not among every file the merge brought") {
     cptest::Repo repo;
@@ -578,6 +605,66 @@ TEST_CASE(
     CHECK(a["status"] == "MOVED");
     CHECK(a["to"] == loc("b.c", 21, 32));
     CHECK(a["candidates"].empty());
+}
+
+TEST_CASE(
+    "history scope: a long topic forked before the base is walked down only to the commit "
+    "that moved the code, and its later copy elsewhere is not taken for it") {
+    cptest::Repo repo;
+    const std::string f = function("forked_fn", 9);
+    repo.write("a.c", lines_of("a", 1, 20) + f + lines_of("a", 21, 40));
+    repo.write("b.c", lines_of("b", 1, 20));
+    repo.write("c.c", lines_of("c", 1, 20));
+    repo.commit("start");
+    repo.git("branch topic");
+    filler(repo, "x.c", 2);
+    const std::string base = repo.git("rev-parse HEAD").substr(0, 40);
+    filler(repo, "x.c", 2);
+    repo.git("checkout -q topic");
+    filler(repo, "y.c", 5);
+    repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40));
+    repo.write("b.c", lines_of("b", 1, 20) + f);
+    repo.commit("topic: move forked_fn to b.c");
+    filler(repo, "y.c", 6);
+    repo.write("c.c", lines_of("c", 1, 20) + f);
+    repo.commit("topic: a copy in c.c");
+    filler(repo, "y.c", 2);
+    repo.git("checkout -q -");
+    repo.git("merge -q --no-ff -m merge-topic topic");
+    filler(repo, "x.c", 2);
+    for (const std::string mode : {"", " --table"}) {
+        json a =
+            answer(repo, "--base " + base + " --target HEAD --anchor a.c:21-32@forked_fn" + mode);
+        INFO(a.dump());
+        CHECK(a["status"] == "MOVED");
+        CHECK(a["to"] == loc("b.c", 21, 32));
+        CHECK(a["candidates"].empty());
+    }
+}
+
+TEST_CASE(
+    "history scope: a function a long topic forked before the base deleted is said deleted "
+    "in the topic's commit, not the merge") {
+    cptest::Repo repo;
+    const std::string f = function("dropped_fn", 9);
+    repo.write("a.c", lines_of("a", 1, 20) + f + lines_of("a", 21, 40));
+    repo.commit("start");
+    repo.git("branch topic");
+    filler(repo, "x.c", 2);
+    const std::string base = repo.git("rev-parse HEAD").substr(0, 40);
+    repo.git("checkout -q topic");
+    filler(repo, "y.c", 5);
+    repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40));
+    const std::string deleting = repo.commit("topic: delete dropped_fn");
+    filler(repo, "y.c", 6);
+    repo.git("checkout -q -");
+    repo.git("merge -q --no-ff -m merge-topic topic");
+    filler(repo, "x.c", 2);
+    json gone = answer(repo, "--base " + base + " --target HEAD --anchor a.c:21-32@dropped_fn");
+    INFO(gone.dump());
+    CHECK(gone["lines_deleted"] == true);
+    CHECK(gone["reason"].get<std::string>().find("changed in " + deleting.substr(0, 12)) !=
+          std::string::npos);
 }
 
 TEST_CASE(
