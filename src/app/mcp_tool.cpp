@@ -39,39 +39,41 @@ namespace {
 
 // ---- the tool's description and schemas -------------------------------------------------
 
-// The spec argument's anyOf holds only its string form here: tool_description() puts the
-// object form, docs/spec.schema.json, before it.
+// What a host sends the model on every turn, so kept short (under 6 KB with its schemas,
+// tested): the spec argument's anyOf holds only its string form here; tool_description()
+// puts the object form before it, docs/spec.schema.json less its descriptions (the same
+// verdicts; the shape is said in one line of the argument's description).
 constexpr const char* kToolJson = R"({
   "name": "context_pack",
   "title": "Context pack of a change plan",
-  "description": "Carry the code anchors of a change plan (a spec: anchors pinned at a base commit) onto the tree you stand on - by default the working tree with its uncommitted changes, or a commit - and return the pack: a status table (SAME, MOVED, TOUCHED, +RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING per anchor, with its range at the target), then the code of every anchor at the target, then the callers of every symbol. Orient before implementing a plan; pass at_base to check a plan just written; pass since to re-expand only the anchors edited since that commit; pass history to list, per anchor, the commits since its base that changed its lines (as git log -L), to tell expected drift from a surprise. structuredContent holds the same report as JSON; its exit_status 1 means some anchor is GONE, UNRESOLVED or SYMBOL_MISSING or had its lines all deleted (or, with at_base, that the spec has an unknown key), and the pack is still complete. Unknown spec keys are listed in each spec's warnings, with the key likely meant, and after the text. Every cut (max_lines, max_window_lines, max_callers, max_line_bytes) is named in the text as 'same call with only: [\"N\"], max_window_lines: 250', and in structuredContent as a cut or more or long_lines with the lift arguments: call again with them to get the rest. Read-only: never writes to the repository.",
+  "description": "Carry a change plan's code anchors (a spec pinned at a base commit) onto the working tree or a commit; return a status table (SAME, MOVED, TOUCHED, RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING; where each anchor is now), each anchor's code and its symbol's callers. Use before implementing a plan, with at_base to check a new plan, with since after editing. structuredContent: the same as JSON; exit_status 1: some anchor lost. Each cut names the arguments that lift it. Read-only.",
   "inputSchema": {
     "type": "object",
     "properties": {
       "spec": {
-        "description": "The change plan (required unless anchor is given): a spec object (a JSON text of one is accepted too), or the path of a spec file (.json, or .jsonl with one spec a line) relative to the server's working directory. A path must lie inside the client's roots (for a client without roots, the server's working directory).",
+        "description": "The plan (or give anchor): {base, target?, id?, file_changes: [{location: {path, line, end_line?, symbol?}, change}], reads: [{location, why}]}, lines counted from 1 at base, symbol a word the lines hold; or its JSON text, or the path of a .json or .jsonl spec file inside the client's roots.",
         "anyOf": [
           {"type": "string", "description": "a path of a spec file, or a JSON text of one"}
         ]
       },
-      "repo": {"type": "string", "description": "The repository directory; default: the server's working directory. It, and the repository found there, must lie inside the client's roots (for a client without roots, the server's working directory)."},
-      "base": {"type": "string", "description": "Base revision overriding every spec's base."},
-      "target": {"type": "string", "description": "Target revision overriding every spec's target; default: the working tree (HEAD in a bare repository)."},
-      "at_base": {"type": "boolean", "description": "Check each spec at its own base (target = base)."},
-      "since": {"type": "string", "description": "Mark the anchors whose lines changed since this revision and show only their code."},
-      "table_only": {"type": "boolean", "description": "Return the status table alone, without code and callers."},
-      "prose": {"type": "boolean", "description": "Take each path:line or path:line-end written in a spec's text (change, why, any other string) as one more read anchor, labelled prose[i], resolved, shown and re-pinned like the others; a bare file name stands for the one file at base whose path ends with it."},
-      "repin": {"type": "boolean", "description": "Return each spec revised onto its target commit instead of the pack, as JSON Lines (structuredContent: repinned): base the target, an id ending .rN made .r(N+1), every anchor carried with confidence moved there with where it was as was, the rest kept with repin saying why (then exit_status 1); unknown keys kept. Needs a commit target (target or at_base, or the spec's own target)."},
-      "history": {"type": "boolean", "description": "List for each anchor the commits between its base and target that changed its lines (as git log -L lists them for its range at the target, following renames), uncommitted changes last as worktree: is this drift expected?"},
-      "only": {"type": "array", "items": {"type": "string"}, "description": "Keep only these anchors: table rows (\"3\") or labels (\"file_changes[2]\", \"reads[0]\")."},
-      "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Search callers only in these files: each a repository-relative directory or file path (\"src/\"), or a glob (\"src/*.c\", * also matching /); default: every file, untracked ones too in the working tree."},
-      "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor's code (default 3)."},
-      "anchor": {"type": "array", "items": {"type": "string"}, "description": "Ad hoc anchors, as the command line's --anchor: PATH:LINE or PATH:LINE-END, with @SYMBOL after it; they form one spec of their own, at the base argument (required with them)."},
-      "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the pack's lines (default 1500; none with only unless given), for the text and structuredContent alike: windows and caller lists past it are left out and named; the table is never cut."},
-      "max_window_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Anchored lines shown per window (default 100)."},
-      "max_callers": {"type": "integer", "minimum": 0, "maximum": 100000000, "description": "Caller lines listed per symbol, 0 to list only counts (default 50)."},
-      "max_line_bytes": {"type": "integer", "minimum": 16, "maximum": 100000000, "description": "Bytes shown of each code line (default 300)."},
-      "max_file_mib": {"type": "integer", "minimum": 1, "maximum": 1048576, "description": "Files larger than this many MiB are not read (default 128); anchors in them are UNRESOLVED with the size."}
+      "repo": {"type": "string", "description": "Repository directory; default: the server's."},
+      "base": {"type": "string", "description": "Base revision for every spec."},
+      "target": {"type": "string", "description": "Target revision for every spec; default: the working tree."},
+      "at_base": {"type": "boolean", "description": "Check each spec at its own base."},
+      "since": {"type": "string", "description": "Show the anchors changed since this revision."},
+      "table_only": {"type": "boolean", "description": "The status table alone."},
+      "prose": {"type": "boolean", "description": "Also anchor each path:line in the spec's text."},
+      "repin": {"type": "boolean", "description": "Return each spec revised onto its target commit (JSON Lines)."},
+      "history": {"type": "boolean", "description": "Each anchor's commits since base (git log -L)."},
+      "only": {"type": "array", "items": {"type": "string"}, "description": "Keep these anchors: rows (\"3\") or labels (\"reads[0]\")."},
+      "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Look for callers only in these paths or globs."},
+      "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor (default 3)."},
+      "anchor": {"type": "array", "items": {"type": "string"}, "description": "Ad hoc anchors PATH:LINE[-END][@SYMBOL] at the base argument."},
+      "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the pack's lines (default 1500)."},
+      "max_window_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Lines per window (default 100)."},
+      "max_callers": {"type": "integer", "minimum": 0, "maximum": 100000000, "description": "Callers per symbol (default 50)."},
+      "max_line_bytes": {"type": "integer", "minimum": 16, "maximum": 100000000, "description": "Bytes shown of a line (default 300)."},
+      "max_file_mib": {"type": "integer", "minimum": 1, "maximum": 1048576, "description": "Files over this are not read (default 128)."}
     },
     "additionalProperties": false
   },
@@ -89,9 +91,9 @@ constexpr const char* kOutputSchemaJson = R"({
   "type": "object",
   "properties": {
     "format_version": {"type": "integer"},
-    "exit_status": {"type": "integer", "description": "0: every anchor resolved and every symbol found; 1: some anchor is GONE, UNRESOLVED or SYMBOL_MISSING or had its lines all deleted, or with at_base a spec has an unknown key."},
-    "caps": {"type": "object", "description": "The caps applied: max_lines, max_window_lines, max_callers, max_line_bytes."},
-    "cut": {"type": "boolean", "description": "Whether any cap cut something: windows and caller lists then carry cut, omitted.lift or more, each with the lift arguments."},
+    "exit_status": {"type": "integer"},
+    "caps": {"type": "object"},
+    "cut": {"type": "boolean"},
     "specs": {
       "type": "array",
       "items": {
@@ -112,15 +114,15 @@ constexpr const char* kOutputSchemaJson = R"({
                 "line": {"type": "integer"},
                 "end_line": {"type": "integer"},
                 "status": {"type": "string"},
-                "history": {"type": ["array", "null"], "items": {"type": "object", "properties": {"commit": {"type": "string"}, "author_time": {"type": ["integer", "null"]}, "subject": {"type": ["string", "null"]}}}, "description": "With history: the commits between base and target that changed the anchor's lines, newest first (at most 20, history_more counting the rest), commit worktree last for uncommitted changes; null when the anchor has no lines at the target."}
+                "history": {"type": ["array", "null"]}
               },
               "required": ["row", "kind", "path", "line", "end_line", "status"]
             }
           },
           "windows": {"type": "array"},
           "callers": {"type": "array"},
-          "long_lines": {"type": ["object", "null"], "description": "Lines cut at max_line_bytes, and the lift argument that shows them whole."},
-          "warnings": {"type": "array", "items": {"type": "string"}, "description": "Unknown keys the spec parser passed over, each with its JSON path and the key likely meant; with at_base any one makes exit_status 1."}
+          "long_lines": {"type": ["object", "null"]},
+          "warnings": {"type": "array", "items": {"type": "string"}}
         },
         "required": ["id", "source", "base", "target", "anchors", "callers"]
       }
@@ -136,11 +138,25 @@ bool has_structured_output(std::string_view protocol) {
 }
 
 // The spec argument's object form: docs/spec.schema.json as compiled in, less the keys that
-// belong to a schema document ($schema, $id), not to a property of an inputSchema.
+// belong to a schema document ($schema, $id), not to a property of an inputSchema, and less
+// its titles and descriptions, which validate nothing (12 KB of the 18 KB a host sent the
+// model on every turn).
 Json spec_schema() {
     Json schema = Json::parse(spec_schema_json());
     schema.erase("$schema");
     schema.erase("$id");
+    // `named`: a map of property names to schemas, where a key is a name, never a keyword.
+    auto strip = [](auto& self, Json& node, bool named) -> void {
+        if (node.is_array())
+            for (Json& item : node) self(self, item, false);
+        if (!node.is_object()) return;
+        if (!named) {
+            node.erase("title");
+            node.erase("description");
+        }
+        for (auto& [key, value] : node.items()) self(self, value, !named && key == "properties");
+    };
+    strip(strip, schema, false);
     return schema;
 }
 

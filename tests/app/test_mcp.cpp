@@ -185,13 +185,24 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     }
     const Json& props = schema["properties"];
     // The spec's object form is docs/spec.schema.json itself, compiled in at build time, less
-    // the keys of a schema document; then its string form.
+    // the keys of a schema document and its titles and descriptions; then its string form.
     REQUIRE(props["spec"]["anyOf"].size() == 2);
     Json file = Json::parse(cptest::slurp(cptest::source_dir() + "/docs/spec.schema.json"));
     CHECK(file["$schema"] == "https://json-schema.org/draft/2020-12/schema");
     file.erase("$schema");
     file.erase("$id");
+    auto strip = [](auto& self, Json& node, bool named) -> void {
+        if (node.is_array())
+            for (Json& item : node) self(self, item, false);
+        if (!node.is_object()) return;
+        if (!named) node.erase("title"), node.erase("description");
+        for (auto& [key, value] : node.items()) self(self, value, !named && key == "properties");
+    };
+    CHECK(file["properties"]["file_changes"].contains("description"));
+    strip(strip, file, false);
     CHECK(props["spec"]["anyOf"][0] == file);
+    // A host sends the whole tool to the model on every turn.
+    CHECK(reply(s, 2)["result"].dump().size() < 6000);
     CHECK(props["spec"]["anyOf"][0]["type"] == "object");
     CHECK(props["spec"]["anyOf"][0]["properties"]["file_changes"]["items"]["properties"]["location"]
                ["required"] == Json::array({"path", "line"}));
