@@ -65,6 +65,7 @@ constexpr const char* kToolJson = R"({
       "prose": {"type": "boolean", "description": "Also anchor each path:line in the spec's text."},
       "repin": {"type": "boolean", "description": "Return each spec revised onto its target commit (JSON Lines)."},
       "history": {"type": "boolean", "description": "Each anchor's commits since base (git log -L)."},
+      "full": {"type": "boolean", "description": "structuredContent with line maps and every caller file."},
       "only": {"type": "array", "items": {"type": "string"}, "description": "Keep these anchors: rows (\"3\") or labels (\"reads[0]\")."},
       "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Look for callers only in these paths or globs."},
       "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor (default 3)."},
@@ -380,11 +381,12 @@ struct CallArgs {
     std::optional<std::string> spec_path;  // the file the specs came from, for pointers
     std::optional<std::size_t> max_lines;  // absent: 1500, or none with only (as --only)
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
+    bool full = false;  // structuredContent in full (JsonCaps::compact off)
 };
 
 constexpr const char* kArgumentNames =
-    "spec, anchor, repo, base, target, at_base, since, table_only, repin, prose, history, only, "
-    "context, max_lines, max_window_lines, max_callers, max_line_bytes, max_file_mib, "
+    "spec, anchor, repo, base, target, at_base, since, table_only, repin, prose, history, full, "
+    "only, context, max_lines, max_window_lines, max_callers, max_line_bytes, max_file_mib, "
     "callers_in";
 
 // A present, non-null argument, or nullptr.
@@ -487,7 +489,7 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         "target",      "at_base",        "since",        "table_only",
         "only",        "context",        "max_lines",    "max_window_lines",
         "max_callers", "max_line_bytes", "max_file_mib", "callers_in",
-        "repin",       "prose",          "history"};
+        "repin",       "prose",          "history",      "full"};
     for (const auto& item : args.items())
         if (std::find(names.begin(), names.end(), item.key()) == names.end())
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
@@ -519,7 +521,7 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     for (auto [key, out] :
          {std::pair{"at_base", &a.request.at_base}, std::pair{"table_only", &a.request.table_only},
           std::pair{"repin", &a.request.repin}, std::pair{"prose", &a.request.prose},
-          std::pair{"history", &a.request.history}}) {
+          std::pair{"history", &a.request.history}, std::pair{"full", &a.full}}) {
         auto v = bool_arg(args, key);
         if (!v) return v.error();
         *out = v.value();
@@ -705,7 +707,8 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
                      .max_window_lines = std::size_t(a.request.pack.window.max_anchored),
                      .max_callers = a.request.pack.max_callers,
                      .max_line_bytes = a.request.pack.window.max_line_bytes,
-                     .cuts = nullptr});
+                     .cuts = nullptr,
+                     .compact = !a.full});
 
     TextOptions to;
     to.color = false;
@@ -731,7 +734,8 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
                   .max_window_lines = to.max_window_lines,
                   .max_callers = to.max_callers,
                   .max_line_bytes = to.max_line_bytes,
-                  .cuts = &cuts};
+                  .cuts = &cuts,
+                  .compact = !a.full};
     // Exit status 1 (GONE, UNRESOLVED, SYMBOL_MISSING) is data in the pack, not a tool error.
     return Json{{"content", text_content(text.str())},
                 {"structuredContent", report_to_json(report.value(), &caps)},

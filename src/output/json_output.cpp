@@ -198,10 +198,18 @@ void mark_cuts(ordered_json& s, const SpecReport& spec, const JsonCaps& caps,
             for (const WindowLine& l : win.lines)
                 if (l.cut_bytes) longest = std::max(longest, caps.max_line_bytes + l.cut_bytes);
     }
+    if (caps.compact)
+        for (auto& anchor : s["anchors"]) anchor["line_map"] = nullptr;
     auto& callers = s["callers"];
     for (std::size_t c = 0; c < spec.callers.size(); ++c) {
         auto& j = callers[c];
         const Callers& list = spec.callers[c];
+        if (caps.compact) {
+            auto& files = j["per_file"];
+            const std::size_t more = files.size() - std::min(files.size(), kFilesCounted);
+            if (more) files.erase(files.end() - std::ptrdiff_t(more), files.end());
+            j["per_file_more"] = more;
+        }
         std::size_t row = owner_row(spec, list);
         bool dropped = cut && listed_in(cut->callers, c);
         j["cut"] = dropped ? cut_by_max_lines(row) : ordered_json(nullptr);
@@ -480,6 +488,7 @@ ordered_json report_to_json(const Report& report, const JsonCaps* caps) {
                        {"max_callers", caps->max_callers},
                        {"max_line_bytes", caps->max_line_bytes}};
         out["cut"] = any;
+        if (caps->compact) out["compact"] = true;
     }
     out["specs"] = std::move(specs);
     if (report.specs.size() > 1) out["summary"] = summary_json(summarize(report));

@@ -174,7 +174,7 @@ std::vector<std::string> caller_lines(const Callers& c, const AnchorResult& owne
         std::string files;
         std::size_t listed = 0;
         for (const FileCount& f : c.per_file) {
-            if (listed == 20) break;
+            if (listed == kFilesCounted) break;
             files += fmt::format("{}{} {}", listed ? ", " : "", text::printable(f.path), f.count);
             ++listed;
         }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "context_pack/app/mcp.hpp"
+#include "context_pack/output/text_output.hpp"
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
 
@@ -167,11 +168,12 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     std::vector<std::string> keys;
     for (const auto& item : schema["properties"].items()) keys.push_back(item.key());
     std::sort(keys.begin(), keys.end());
-    CHECK(keys == std::vector<std::string>{"anchor", "at_base", "base", "callers_in", "context",
-                                           "history", "max_callers", "max_file_mib",
-                                           "max_line_bytes", "max_lines", "max_window_lines",
-                                           "only", "prose", "repin", "repo", "since", "spec",
-                                           "table_only", "target"});
+    CHECK(keys == std::vector<std::string>{
+                      "anchor",       "at_base",        "base",       "callers_in",
+                      "context",      "full",           "history",    "max_callers",
+                      "max_file_mib", "max_line_bytes", "max_lines",  "max_window_lines",
+                      "only",         "prose",          "repin",      "repo",
+                      "since",        "spec",           "table_only", "target"});
     // mcp --help names every argument.
     std::ostringstream help_text, no_err;
     const char* argv[] = {"context-pack", "mcp", "--help"};
@@ -271,9 +273,17 @@ TEST_CASE("mcp tools/call with a spec file gives the CLI's text and JSON", "[mcp
     auto text = cptest::context_pack(d.repo.dir(), q(path) + " --color never");
     CHECK(text.status == 1);
     CHECK(text_of(result) == text.out);
-    // The tool's max_lines is always applied (1500 by default): --max-lines on the CLI.
+    // The tool's max_lines is always applied (1500 by default): --max-lines on the CLI. With
+    // full, the whole document; by default the compact one.
     auto json = cptest::context_pack(d.repo.dir(), q(path) + " --format json --max-lines 1500");
-    CHECK(result["structuredContent"] == Json::parse(json.out));
+    Json whole = Json::parse(json.out);
+    auto full = run_session(
+        in_roots(roots, {call(1, {{"spec", path}, {"repo", d.repo.dir()}, {"full", true}})}));
+    CHECK(reply(full, 1)["result"]["structuredContent"] == whole);
+    whole["compact"] = true;
+    for (Json& anchor : whole["specs"][0]["anchors"]) anchor["line_map"] = nullptr;
+    for (Json& list : whole["specs"][0]["callers"]) list["per_file_more"] = 0;
+    CHECK(result["structuredContent"] == whole);
 
     // A .jsonl file: one spec a line, one table each.
     auto jsonl = d.spec_file("drift.jsonl", d.spec().dump() + "\n\n" + d.spec().dump() + "\n");
@@ -281,6 +291,44 @@ TEST_CASE("mcp tools/call with a spec file gives the CLI's text and JSON", "[mcp
         roots, {call(1, {{"spec", jsonl}, {"repo", d.repo.dir()}, {"table_only", true}})}));
     CHECK(reply(many, 1)["result"]["structuredContent"]["specs"].size() == 2);
     CHECK(text_of(reply(many, 1)["result"]).find("drift.jsonl:3") != std::string::npos);
+}
+
+TEST_CASE(
+    "mcp structuredContent is compact unless full is asked: no line maps, the caller files "
+    "the text names",
+    "[mcp]") {
+    Repo repo;
+    repo.write("a.c", "int shared(void) {\n  return 1;\n}\n" + numbered(10));
+    for (int k = 0; k < 30; ++k)
+        repo.write("use" + std::to_string(k) + ".c",
+                   "int f" + std::to_string(k) + "(void) { return shared(); }\n");
+    const std::string base = repo.commit();
+    repo.write("a.c", "int shared(void) {\n  return 2;\n}\n" + numbered(10));
+    const Json spec = Json::parse(R"({"base": ")" + base + R"(",
+        "file_changes": [{"location": {"path": "a.c", "line": 1, "end_line": 3,
+                                       "symbol": "shared"}, "change": "x"}]})");
+    auto doc = [&](bool full) {
+        Json args{{"spec", spec}, {"repo", repo.dir()}};
+        if (full) args["full"] = true;
+        auto s = run_session(in_roots({repo.dir()}, {call(1, args)}));
+        Json r = reply(s, 1)["result"];
+        INFO(r.dump());
+        REQUIRE(r["isError"] == false);
+        return r["structuredContent"];
+    };
+    const Json compact = doc(false), whole = doc(true);
+    const Json& anchor = compact["specs"][0]["anchors"][0];
+    CHECK(anchor["status"] == "TOUCHED");
+    CHECK(compact["compact"] == true);
+    CHECK(anchor["line_map"].is_null());
+    CHECK(anchor["best"].is_object());
+    CHECK(whole["specs"][0]["anchors"][0]["line_map"].size() == 3);
+    CHECK_FALSE(whole.contains("compact"));
+    const Json& callers = compact["specs"][0]["callers"][0];
+    CHECK(callers["total"] == 30);
+    CHECK(callers["per_file"].size() == cp::kFilesCounted);
+    CHECK(callers["per_file_more"] == 30 - cp::kFilesCounted);
+    CHECK(whole["specs"][0]["callers"][0]["per_file"].size() == 30);
 }
 
 TEST_CASE("mcp tools/call options reach the pipeline", "[mcp]") {

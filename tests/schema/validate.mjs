@@ -399,11 +399,11 @@ runs.forEach(([what, args, input, cwd]) => {
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { jsonrpc: '2.0', id: 'context-pack:roots/list:1', result: { roots: [{ uri: pathToFileURL(dir).href }] } },
     { jsonrpc: '2.0', id: 2, method: 'tools/call',
-      params: { name: 'context_pack', arguments: { spec: specFile, target: 'HEAD' } } },
+      params: { name: 'context_pack', arguments: { spec: specFile, target: 'HEAD', full: true } } },
     { jsonrpc: '2.0', id: 3, method: 'tools/call',
       params: { name: 'context_pack', arguments: { spec: driftFile, table_only: true } } },
     { jsonrpc: '2.0', id: 4, method: 'tools/call',
-      params: { name: 'context_pack', arguments: { spec: specFile, max_lines: 20 } } },
+      params: { name: 'context_pack', arguments: { spec: specFile, max_lines: 20, full: true } } },
   ];
   const r = spawnSync(bin, ['mcp'], {
     cwd: repo,
@@ -426,13 +426,27 @@ runs.forEach(([what, args, input, cwd]) => {
     checkReferences(doc, what);
     documents.push([what, doc]);
   }
-  // The same arguments on the command line print the same document.
-  const same = [[2, '--target HEAD --max-lines 1500'], [3, 'several specs --table --max-lines 1500'],
-    [4, '--max-lines 20']];
-  for (const [id, cliWhat] of same) {
+  // The same arguments on the command line print the same document (with full); without full,
+  // the compact one: no line maps, each caller list's files the 20 the text names.
+  const compactOf = (doc) => {
+    const c = structuredClone(doc);
+    c.compact = true;
+    for (const spec of c.specs) {
+      for (const anchor of spec.anchors) anchor.line_map = null;
+      for (const list of spec.callers) {
+        list.per_file_more = Math.max(0, list.per_file.length - 20);
+        list.per_file = list.per_file.slice(0, 20);
+      }
+    }
+    return c;
+  };
+  const same = [[2, '--target HEAD --max-lines 1500', false],
+    [3, 'several specs --table --max-lines 1500', true], [4, '--max-lines 20', false]];
+  for (const [id, cliWhat, compact] of same) {
     const mcpDoc = replies.find((m) => m.id === id)?.result?.structuredContent;
-    const cliDoc = documents.find(([what]) => what === cliWhat)?.[1];
-    if (!mcpDoc || !cliDoc) continue;
+    const found = documents.find(([what]) => what === cliWhat)?.[1];
+    if (!mcpDoc || !found) continue;
+    const cliDoc = compact ? compactOf(found) : found;
     try {
       assert.deepStrictEqual(mcpDoc, cliDoc);
       ok(`mcp tools/call #${id} structuredContent equals the CLI's document (${cliWhat})`);

@@ -26,6 +26,10 @@ struct JsonCaps {
     std::size_t max_callers = 50;
     std::size_t max_line_bytes = 300;
     const PackCuts* cuts = nullptr;  // what max_lines left out (print_pack)
+    // The document an agent's host is sent by default (MCP): `compact` true, every anchor's
+    // `line_map` null (a line of JSON per anchored line, 85% of a table's) and each caller
+    // list's `per_file` the kFilesCounted files the text names, `per_file_more` the rest.
+    bool compact = false;
 };
 
 nlohmann::ordered_json report_to_json(const Report& report, const JsonCaps* caps = nullptr);

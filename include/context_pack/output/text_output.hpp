@@ -16,6 +16,9 @@
 
 namespace cp {
 
+// Files named with their hit counts where a caller list is cut.
+inline constexpr std::size_t kFilesCounted = 20;
+
 struct TextOptions {
     bool color = false;
     bool table_only = false;
