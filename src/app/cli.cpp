@@ -24,6 +24,7 @@
 #include "context_pack/core/text.hpp"
 #include "context_pack/git/repository.hpp"
 #include "context_pack/model/spec.hpp"
+#include "context_pack/output/budget.hpp"
 #include "context_pack/output/json_output.hpp"
 #include "context_pack/output/quickfix.hpp"
 #include "context_pack/output/repin.hpp"
@@ -42,6 +43,7 @@ struct Options {
     std::string format = "text";
     std::size_t max_lines = 1500;
     bool max_lines_given = false;
+    std::optional<std::size_t> max_tokens;  // --max-tokens (output/budget.hpp)
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
     std::uint64_t cache_mib = kDefaultCacheBytes >> 20;
     std::string color = "auto";
@@ -227,8 +229,8 @@ void add_options(CLI::App& app, Options& o) {
     app.add_flag("--history", o.request.history,
                  "List the commits since base that changed each anchor's lines (git log -L)");
     app.add_option("--only", o.request.only,
-                   "Show only this anchor, whole (repeatable): a table row (3) or a label "
-                   "(file_changes[2], reads[0])")
+                   "Show only this anchor, whole (repeatable): a table row (3), a range of "
+                   "rows (4-9) or a label (file_changes[2], reads[0])")
         ->type_name("ROW")
         ->expected(1)
         ->allow_extra_args(false)
@@ -260,6 +262,12 @@ void add_options(CLI::App& app, Options& o) {
            "Cap on the text pack's lines, at least 1 (default 1500; none with --only)")
         ->type_name("N")
         ->check(whole_number(std::size_t{1}, std::size_t{100000000}));
+    app.add_option_function<std::size_t>(
+           "--max-tokens", [&o](std::size_t n) { o.max_tokens = n; },
+           "Budget of the output (text or JSON), a token counted as 4 bytes, at least 1000: "
+           "code, then table rows, left out to keep within it, and named")
+        ->type_name("N")
+        ->check(whole_number(std::size_t{1000}, std::size_t{100000000}));
     app.add_option("--max-window-lines", o.request.pack.window.max_anchored,
                    "Anchored lines shown per window, at least 1 (default 100)")
         ->type_name("N")
@@ -402,17 +410,46 @@ std::string current_directory() {
 }
 
 void print(std::ostream& out, const Report& report, const Options& o, int argc, char** argv) {
-    if (o.format == "json" && o.max_lines_given) {
+    if (o.max_tokens) {  // text or JSON, within the budget
+        TextOptions to = text_options(o, argc, argv);
+        JsonCaps caps;  // the JSON is whole but for the caps given
+        if (o.format == "json" && !o.max_lines_given)
+            to.max_lines = std::numeric_limits<std::size_t>::max();
+        if (o.max_lines_given) caps.max_lines = to.max_lines;
+        caps.max_window_lines = to.max_window_lines;
+        caps.max_callers = to.max_callers;
+        caps.max_line_bytes = to.max_line_bytes;
+        TokenBudget budget;
+        budget.max_tokens = *o.max_tokens;
+        budget.option = "--max-tokens";
+        const std::size_t bytes = *o.max_tokens * kBytesPerToken;
+        if (o.format == "json") {
+            budget.text_bytes = std::numeric_limits<std::size_t>::max();
+            budget.whole_bytes = bytes;
+            budget.text_in_whole = false;
+            budget.indent = 2;
+        } else {
+            budget.text_bytes = bytes;
+        }
+        FittedPack fitted = fit_pack(report, to, caps, budget);
+        errno = 0;
+        if (fitted.doc)
+            out << fitted.doc->dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                << '\n';
+        else
+            out << fitted.text;
+    } else if (o.format == "json" && o.max_lines_given) {
         // Cut where the text pack would be, with the markers MCP's structuredContent carries.
         TextOptions to = text_options(o, argc, argv);
         PackCuts cuts;
         std::ostringstream unused;
         print_pack(unused, report, to, &cuts);
-        JsonCaps caps{.max_lines = to.max_lines,
-                      .max_window_lines = to.max_window_lines,
-                      .max_callers = to.max_callers,
-                      .max_line_bytes = to.max_line_bytes,
-                      .cuts = &cuts};
+        JsonCaps caps;
+        caps.max_lines = to.max_lines;
+        caps.max_window_lines = to.max_window_lines;
+        caps.max_callers = to.max_callers;
+        caps.max_line_bytes = to.max_line_bytes;
+        caps.cuts = &cuts;
         errno = 0;
         print_json(out, report, &caps);
     } else if (o.format == "json") {
@@ -492,6 +529,11 @@ int run_command(int argc, char** argv, std::istream& in, std::ostream& out, std:
         err << "context-pack: " << line << '\n';
     if (o.request.repin && o.format == "quickfix")
         return fail(err, "--repin prints the revised plan as JSON; drop --format quickfix");
+    if (o.max_tokens && (o.request.repin || o.format == "jsonl" || o.format == "quickfix"))
+        return fail(err,
+                    fmt::format("--max-tokens bounds the pack as text or JSON; drop it with {}",
+                                o.request.repin ? "--repin, which prints the plan whole"
+                                                : "--format " + o.format));
     const Request request = request_of(o, std::move(specs).value(), out, err);
     auto report = build_report(request);
     if (!report) return fail(err, report.error().message);

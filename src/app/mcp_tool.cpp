@@ -21,6 +21,7 @@
 #include "context_pack/core/text.hpp"
 #include "context_pack/model/json_text.hpp"
 #include "context_pack/model/spec.hpp"
+#include "context_pack/output/budget.hpp"
 #include "context_pack/output/json_output.hpp"
 #include "context_pack/output/repin.hpp"
 #include "context_pack/output/text_output.hpp"
@@ -56,30 +57,30 @@ constexpr const char* kToolJson = R"({
           {"type": "string", "description": "a path of a spec file, or a JSON text of one"}
         ]
       },
-      "repo": {"type": "string", "description": "Repository directory; default: the server's."},
+      "repo": {"type": "string", "description": "Repository; default: the server's directory."},
       "base": {"type": "string", "description": "Base revision for every spec."},
       "target": {"type": "string", "description": "Target revision for every spec; default: the working tree."},
       "at_base": {"type": "boolean", "description": "Check each spec at its own base."},
-      "since": {"type": "string", "description": "Show the anchors changed since this revision."},
+      "since": {"type": "string", "description": "Show anchors changed since this revision."},
       "table_only": {"type": "boolean", "description": "The status table alone."},
       "prose": {"type": "boolean", "description": "Also anchor each path:line in the spec's text."},
-      "repin": {"type": "boolean", "description": "Return each spec revised onto its target commit (JSON Lines)."},
+      "repin": {"type": "boolean", "description": "Return each spec revised onto its target commit."},
       "history": {"type": "boolean", "description": "Each anchor's commits since base (git log -L)."},
-      "full": {"type": "boolean", "description": "structuredContent with line maps and every caller file."},
-      "only": {"type": "array", "items": {"type": "string"}, "description": "Keep these anchors: rows (\"3\") or labels (\"reads[0]\")."},
+      "full": {"type": "boolean", "description": "Uncompacted structuredContent."},
+      "only": {"type": "array", "items": {"type": "string"}, "description": "Keep these rows (\"3\", \"4-9\") or labels (\"reads[0]\")."},
       "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Look for callers only in these paths or globs."},
-      "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines around each anchor (default 3)."},
-      "anchor": {"type": "array", "items": {"type": "string"}, "description": "Ad hoc anchors PATH:LINE[-END][@SYMBOL] at the base argument."},
+      "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines (default 3)."},
+      "anchor": {"type": "array", "items": {"type": "string"}, "description": "Anchors PATH:LINE[-END][@SYMBOL] at base."},
       "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the pack's lines (default 1500)."},
       "max_window_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Lines per window (default 100)."},
       "max_callers": {"type": "integer", "minimum": 0, "maximum": 100000000, "description": "Callers per symbol (default 50)."},
       "max_line_bytes": {"type": "integer", "minimum": 16, "maximum": 100000000, "description": "Bytes shown of a line (default 300)."},
-      "max_file_mib": {"type": "integer", "minimum": 1, "maximum": 1048576, "description": "Files over this are not read (default 128)."}
+      "max_file_mib": {"type": "integer", "minimum": 1, "maximum": 1048576, "description": "Larger files are not read (default 128)."},
+      "max_tokens": {"type": "integer", "minimum": 1000, "maximum": 100000000, "description": "Result budget, 4 bytes a token (default 25000)."}
     },
     "additionalProperties": false
   },
   "annotations": {
-    "title": "Context pack of a change plan",
     "readOnlyHint": true,
     "idempotentHint": true,
     "openWorldHint": false
@@ -375,6 +376,14 @@ const OptionNames kToolNames{.repo = {"repo", "repo"},
                              .max_line_bytes = {"max_line_bytes", "max_line_bytes"},
                              .callers_in = {"callers_in", "callers_in"}};
 
+// A result's budget when max_tokens is not given: 100 KB in all, the text 50,000 bytes (Claude
+// Code refuses a result of over 25,000 tokens, and moves a text of over 50,000 characters to a
+// file).
+constexpr std::size_t kDefaultMaxTokens = 25000;
+// The message around a result's text and document: its JSON-RPC envelope, content's type,
+// isError (about 110 bytes).
+constexpr std::size_t kEnvelopeBytes = 256;
+
 // The arguments: what they ask of the pipeline is read into the request itself.
 struct CallArgs {
     Request request;                       // its names are the tool's (kToolNames)
@@ -382,12 +391,13 @@ struct CallArgs {
     std::optional<std::size_t> max_lines;  // absent: 1500, or none with only (as --only)
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
     bool full = false;  // structuredContent in full (JsonCaps::compact off)
+    std::size_t max_tokens = kDefaultMaxTokens;
 };
 
 constexpr const char* kArgumentNames =
     "spec, anchor, repo, base, target, at_base, since, table_only, repin, prose, history, full, "
     "only, context, max_lines, max_window_lines, max_callers, max_line_bytes, max_file_mib, "
-    "callers_in";
+    "max_tokens, callers_in";
 
 // A present, non-null argument, or nullptr.
 const Json* find_arg(const Json& args, const char* key) {
@@ -489,7 +499,8 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         "target",      "at_base",        "since",        "table_only",
         "only",        "context",        "max_lines",    "max_window_lines",
         "max_callers", "max_line_bytes", "max_file_mib", "callers_in",
-        "repin",       "prose",          "history",      "full"};
+        "repin",       "prose",          "history",      "full",
+        "max_tokens"};
     for (const auto& item : args.items())
         if (std::find(names.begin(), names.end(), item.key()) == names.end())
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
@@ -557,6 +568,9 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     if (!max_lines) return max_lines.error();
     if (max_lines.value()) a.max_lines = std::size_t(*max_lines.value());
     if (!a.max_lines && a.request.only.empty()) a.max_lines = 1500;
+    auto max_tokens = int_arg(args, "max_tokens", 1000, 100000000);
+    if (!max_tokens) return max_tokens.error();
+    if (max_tokens.value()) a.max_tokens = std::size_t(*max_tokens.value());
     auto max_file_mib = int_arg(args, "max_file_mib", 1, std::int64_t{1} << 20);
     if (!max_file_mib) return max_file_mib.error();
     if (max_file_mib.value()) a.max_file_mib = std::uint64_t(*max_file_mib.value());
@@ -644,9 +658,9 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
 // ---- running it ---------------------------------------------------------------------------
 
 // A pointer in the tool's own syntax: the same call with `only` and the cap raised.
-std::string again(std::optional<std::size_t> row, const OptionName* cap, std::size_t value) {
+std::string again(std::optional<std::string> rows, const OptionName* cap, std::size_t value) {
     std::string args;
-    if (row) args = fmt::format("only: [\"{}\"]", *row);
+    if (rows) args = fmt::format("only: [\"{}\"]", *rows);
     if (cap) args += fmt::format("{}{}: {}", args.empty() ? "" : ", ", cap->name, value);
     return "same call with " + args;
 }
@@ -708,7 +722,10 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
                      .max_callers = a.request.pack.max_callers,
                      .max_line_bytes = a.request.pack.window.max_line_bytes,
                      .cuts = nullptr,
-                     .compact = !a.full});
+                     .compact = !a.full,
+                     .max_tokens = std::nullopt,
+                     .table_only = false,
+                     .max_rows = std::size_t(-1)});
 
     TextOptions to;
     to.color = false;
@@ -720,25 +737,31 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
     to.max_line_bytes = a.request.pack.window.max_line_bytes;
     to.names = kToolNames;
     to.again = again;
-    std::ostringstream text;
-    PackCuts cuts;
-    print_pack(text, report.value(), to, &cuts);
     // The unknown keys, after the pack, as the command line puts them on stderr.
+    std::string warnings;
     for (const auto& line :
          warning_lines(a.request.specs, "structuredContent",
                        a.request.at_base ? std::optional<std::string_view>(kToolNames.at_base.name)
                                          : std::nullopt))
-        text << "warning: " << line << '\n';
-    // The structured document is cut where the text is, and says so (JsonCaps).
-    JsonCaps caps{.max_lines = a.max_lines,
-                  .max_window_lines = to.max_window_lines,
-                  .max_callers = to.max_callers,
-                  .max_line_bytes = to.max_line_bytes,
-                  .cuts = &cuts,
-                  .compact = !a.full};
+        warnings += "warning: " + line + '\n';
+    // The structured document is cut where the text is, and says so (JsonCaps), both within
+    // the budget: the whole result, and the text half of it.
+    JsonCaps caps;
+    caps.max_lines = a.max_lines;
+    caps.max_window_lines = to.max_window_lines;
+    caps.max_callers = to.max_callers;
+    caps.max_line_bytes = to.max_line_bytes;
+    caps.compact = !a.full;
+    TokenBudget budget;
+    budget.max_tokens = a.max_tokens;
+    budget.option = "max_tokens";
+    budget.whole_bytes = a.max_tokens * kBytesPerToken - kEnvelopeBytes;
+    budget.text_bytes = a.max_tokens * kBytesPerToken / 2;
+    budget.text_after = warnings.size();
+    FittedPack fitted = fit_pack(report.value(), to, caps, budget);
     // Exit status 1 (GONE, UNRESOLVED, SYMBOL_MISSING) is data in the pack, not a tool error.
-    return Json{{"content", text_content(text.str())},
-                {"structuredContent", report_to_json(report.value(), &caps)},
+    return Json{{"content", text_content(fitted.text + warnings)},
+                {"structuredContent", std::move(*fitted.doc)},
                 {"isError", false}};
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "context_pack/core/text.hpp"
@@ -16,12 +18,34 @@
 
 namespace cp {
 
+namespace {
+
+// A row range "FIRST-LAST" of `only` (both table rows, FIRST <= LAST); nullopt for anything
+// else.
+std::optional<std::pair<std::size_t, std::size_t>> row_range(std::string_view o) {
+    const auto dash = o.find('-');
+    if (dash == std::string_view::npos) return std::nullopt;
+    auto number = [](std::string_view digits) -> std::optional<std::size_t> {
+        if (digits.empty() || digits.size() > 9 ||
+            !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return std::nullopt;
+        return std::stoul(std::string(digits));
+    };
+    const auto first = number(o.substr(0, dash)), last = number(o.substr(dash + 1));
+    if (!first || !last || *first > *last) return std::nullopt;
+    return std::pair{*first, *last};
+}
+
+}  // namespace
+
 bool select_only(Report& report, const std::vector<std::string>& only) {
     bool any = false;
     for (SpecReport& spec : report.specs) {
         std::erase_if(spec.anchors, [&](const AnchorResult& a) {
             return std::none_of(only.begin(), only.end(), [&](const std::string& o) {
-                return o == std::to_string(a.row) || o == anchor_label(a.anchor);
+                const auto range = row_range(o);
+                return o == std::to_string(a.row) || o == anchor_label(a.anchor) ||
+                       (range && range->first <= a.row && a.row <= range->second);
             });
         });
         any = any || !spec.anchors.empty();
@@ -159,8 +183,8 @@ Result<Report> build_report(const Request& request) {
 
     if (!request.only.empty() && !select_only(report.value(), request.only))
         return Error{
-            fmt::format("{} matches no anchor; give a table row number or a label such "
-                        "as file_changes[0] or reads[1]",
+            fmt::format("{} matches no anchor; give a table row number, a range of them "
+                        "(4-9), or a label such as file_changes[0] or reads[1]",
                         names.only.name)};
 
     if (!request.table_only && !request.repin) {  // windows and callers read the files again

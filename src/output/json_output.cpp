@@ -1,5 +1,7 @@
 #include "context_pack/output/json_output.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <future>
@@ -227,6 +229,32 @@ void mark_cuts(ordered_json& s, const SpecReport& spec, const JsonCaps& caps,
         longest ? ordered_json{{"by", "max_line_bytes"}, {"lift", {{"max_line_bytes", longest}}}}
                 : ordered_json(nullptr);
     any = any || longest;
+    if (!caps.max_tokens) return;
+    // The budget's cuts: the code, then rows.
+    auto rows = [&](std::size_t first, std::size_t last) {
+        return ordered_json{
+            {"only", ordered_json::array(
+                         {fmt::format("{}-{}", spec.anchors[first].row, spec.anchors[last].row)})}};
+    };
+    const bool code = caps.table_only && !spec.anchors.empty();
+    s["code_cut"] =
+        code
+            ? ordered_json{{"by", "max_tokens"},
+                           {"lift", rows(0, std::min(spec.anchors.size(), kCodeRowsSuggested) - 1)}}
+            : ordered_json(nullptr);
+    if (code) {
+        s["windows"] = ordered_json::array();
+        s["callers"] = ordered_json::array();
+        for (auto& anchor : s["anchors"]) anchor["window"] = nullptr;
+    }
+    const std::size_t shown = std::min(caps.max_rows, spec.anchors.size());
+    const std::size_t more = spec.anchors.size() - shown;
+    s["rows_more"] = more ? ordered_json{{"count", more},
+                                         {"by", "max_tokens"},
+                                         {"lift", rows(shown, spec.anchors.size() - 1)}}
+                          : ordered_json(nullptr);
+    if (more) s["anchors"].erase(s["anchors"].begin() + std::ptrdiff_t(shown), s["anchors"].end());
+    any = any || code || more;
 }
 
 double rounded(double score) {
@@ -489,6 +517,7 @@ ordered_json report_to_json(const Report& report, const JsonCaps* caps) {
                        {"max_line_bytes", caps->max_line_bytes}};
         out["cut"] = any;
         if (caps->compact) out["compact"] = true;
+        if (caps->max_tokens) out["max_tokens"] = *caps->max_tokens;
     }
     out["specs"] = std::move(specs);
     if (report.specs.size() > 1) out["summary"] = summary_json(summarize(report));

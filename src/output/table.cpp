@@ -162,14 +162,16 @@ const char* status_color(const AnchorResult& a) {
     }
 }
 
-std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color) {
+std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color,
+                             std::size_t rows_shown) {
     bool since = !spec.since.empty();
     Row head{"#", "kind", "at base", "status", "at target", "symbol"};
     if (since) head.push_back("since");
     if (spec.history) head.push_back("history");
     head.push_back("note");
     std::vector<Row> rows{head};
-    for (const AnchorResult& a : spec.anchors) rows.push_back(row_of(a, since, spec.history));
+    for (std::size_t i = 0; i < spec.anchors.size() && i < rows_shown; ++i)
+        rows.push_back(row_of(spec.anchors[i], since, spec.history));
     std::vector<std::size_t> width(head.size());
     for (const Row& r : rows)
         for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());

@@ -15,13 +15,18 @@ constexpr std::size_t kMaxPointers = 20;  // pointers listed for what the cap le
 constexpr std::size_t kHistoryShown = 3;  // commits of an anchor's history in its window
 
 // The pointer that asks for the pack again, as the front end says it.
-std::string again(const TextOptions& o, std::optional<std::size_t> row,
+std::string again(const TextOptions& o, std::optional<std::string> rows,
                   const OptionName* cap = nullptr, std::size_t value = 0) {
-    if (o.again) return o.again(row, cap, value);
+    if (o.again) return o.again(rows, cap, value);
     std::string cmd = o.rerun;
-    if (row) cmd += fmt::format(" {} {}", o.names.only.name, *row);
+    if (rows) cmd += fmt::format(" {} {}", o.names.only.name, *rows);
     if (cap) cmd += fmt::format(" {} {}", cap->name, value);
     return cmd;
+}
+
+std::string again(const TextOptions& o, std::size_t row, const OptionName* cap = nullptr,
+                  std::size_t value = 0) {
+    return again(o, std::optional<std::string>(std::to_string(row)), cap, value);
 }
 
 std::string rerun_one(const TextOptions& o, const AnchorResult& a) {
@@ -239,7 +244,29 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o, P
         const SpecReport& spec = report.specs[s];
         if (!first) out << '\n';
         first = false;
-        budget.consume(print_spec_table(out, spec, o.color));
+        const std::size_t rows = std::min(o.max_rows, spec.anchors.size());
+        budget.consume(print_spec_table(out, spec, o.color, rows));
+        if (rows < spec.anchors.size()) {
+            out << fmt::format("… {} more rows not shown (over {}); {} shows them",
+                               spec.anchors.size() - rows, o.over,
+                               again(o, fmt::format("{}-{}", spec.anchors[rows].row,
+                                                    spec.anchors.back().row)))
+                << '\n';
+            budget.consume(1);
+        }
+        if (o.code_cut && !spec.anchors.empty())
+            out << fmt::format(
+                       "… the code and callers are not shown (over {}); {} shows them for "
+                       "rows {}-{}",
+                       o.over,
+                       again(o,
+                             fmt::format(
+                                 "{}-{}", spec.anchors.front().row,
+                                 spec.anchors[std::min(spec.anchors.size(), kCodeRowsSuggested) - 1]
+                                     .row)),
+                       spec.anchors.front().row,
+                       spec.anchors[std::min(spec.anchors.size(), kCodeRowsSuggested) - 1].row)
+                << '\n';
         if (o.table_only) continue;
 
         if (!spec.since.empty() &&

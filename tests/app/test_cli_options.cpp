@@ -173,6 +173,58 @@ TEST_CASE("a window cut at --max-window-lines names the command that shows it wh
     CHECK(capped.out.find("not shown (over --max-lines 50)") != std::string::npos);
 }
 
+TEST_CASE(
+    "a token budget (--max-tokens) keeps the text or JSON within it, cutting code, then rows, "
+    "each named with the command that shows it; --only takes ranges of rows") {
+    Repo repo;
+    repo.write("a.c", cptest::numbered(400));
+    const std::string base = repo.commit();
+    nlohmann::json reads = nlohmann::json::array();
+    for (int k = 0; k < 300; ++k)
+        reads.push_back({{"location", {{"path", "a.c"}, {"line", 1 + k}, {"end_line", 30 + k}}},
+                         {"why", "read number " + std::to_string(k)}});
+    cptest::TempDir dir;
+    const std::string spec = dir.path() + "/plan.json";
+    cptest::sh("cat > " + q(spec), nlohmann::json{{"base", base}, {"reads", reads}}.dump());
+
+    auto text = context_pack(repo.dir(), "--max-tokens 2000 --color never " + q(spec));
+    REQUIRE(text.status == 0);
+    CHECK(text.out.size() <= 2000 * 4);
+    const std::regex more(
+        "… (\\d+) more rows not shown \\(over --max-tokens 2000\\); (.*) shows them");
+    std::smatch m;
+    REQUIRE(std::regex_search(text.out, m, more));
+    const std::string rest = m[2].str();
+    INFO(rest);
+    CHECK(rest.find("--only " + std::to_string(301 - std::stoi(m[1].str())) + "-300") !=
+          std::string::npos);
+    CHECK(text.out.find("the code and callers are not shown (over --max-tokens 2000)") !=
+          std::string::npos);
+    // The ranges of rows: the rows asked for, and those alone.
+    auto two = context_pack(repo.dir(), "--table --only 2-3 --only 7 --color never " + q(spec));
+    REQUIRE(two.status == 0);
+    CHECK(two.out.find("\n  2  read") != std::string::npos);
+    CHECK(two.out.find("\n  3  read") != std::string::npos);
+    CHECK(two.out.find("\n  7  read") != std::string::npos);
+    CHECK(two.out.find("\n  4  read") == std::string::npos);
+    CHECK(two.out.find("\n  1  read") == std::string::npos);
+
+    auto json = context_pack(repo.dir(), "--format json --max-tokens 3000 " + q(spec));
+    REQUIRE(json.status == 0);
+    CHECK(json.out.size() <= 3000 * 4);
+    auto doc = nlohmann::json::parse(json.out);
+    CHECK(doc["max_tokens"] == 3000);
+    const auto& s = doc["specs"][0];
+    REQUIRE(s["rows_more"].is_object());
+    CHECK(s["rows_more"]["count"].get<std::size_t>() + s["anchors"].size() == 300);
+
+    auto refused = context_pack(repo.dir(), "--format quickfix --max-tokens 2000 " + q(spec));
+    CHECK(refused.status == 2);
+    CHECK(refused.err ==
+          "context-pack: --max-tokens bounds the pack as text or JSON; drop it with --format "
+          "quickfix\n");
+}
+
 TEST_CASE("callers cut at --max-callers and lines cut at --max-line-bytes name their commands") {
     Plan p;
     auto o = p.run("plan.json", "NO_COLOR=1");

@@ -168,12 +168,27 @@ TEST_CASE("mcp tools/list describes context_pack and its input schema", "[mcp]")
     std::vector<std::string> keys;
     for (const auto& item : schema["properties"].items()) keys.push_back(item.key());
     std::sort(keys.begin(), keys.end());
-    CHECK(keys == std::vector<std::string>{
-                      "anchor",       "at_base",        "base",       "callers_in",
-                      "context",      "full",           "history",    "max_callers",
-                      "max_file_mib", "max_line_bytes", "max_lines",  "max_window_lines",
-                      "only",         "prose",          "repin",      "repo",
-                      "since",        "spec",           "table_only", "target"});
+    CHECK(keys == std::vector<std::string>{"anchor",
+                                           "at_base",
+                                           "base",
+                                           "callers_in",
+                                           "context",
+                                           "full",
+                                           "history",
+                                           "max_callers",
+                                           "max_file_mib",
+                                           "max_line_bytes",
+                                           "max_lines",
+                                           "max_tokens",
+                                           "max_window_lines",
+                                           "only",
+                                           "prose",
+                                           "repin",
+                                           "repo",
+                                           "since",
+                                           "spec",
+                                           "table_only",
+                                           "target"});
     // mcp --help names every argument.
     std::ostringstream help_text, no_err;
     const char* argv[] = {"context-pack", "mcp", "--help"};
@@ -275,7 +290,8 @@ TEST_CASE("mcp tools/call with a spec file gives the CLI's text and JSON", "[mcp
     CHECK(text_of(result) == text.out);
     // The tool's max_lines is always applied (1500 by default): --max-lines on the CLI. With
     // full, the whole document; by default the compact one.
-    auto json = cptest::context_pack(d.repo.dir(), q(path) + " --format json --max-lines 1500");
+    auto json = cptest::context_pack(
+        d.repo.dir(), q(path) + " --format json --max-lines 1500 --max-tokens 25000");
     Json whole = Json::parse(json.out);
     auto full = run_session(
         in_roots(roots, {call(1, {{"spec", path}, {"repo", d.repo.dir()}, {"full", true}})}));
@@ -329,6 +345,96 @@ TEST_CASE(
     CHECK(callers["per_file"].size() == cp::kFilesCounted);
     CHECK(callers["per_file_more"] == 30 - cp::kFilesCounted);
     CHECK(whole["specs"][0]["callers"][0]["per_file"].size() == 30);
+}
+
+TEST_CASE(
+    "mcp a 2,000-anchor spec stays within the default budget, and its pointers show the "
+    "rest",
+    "[mcp]") {
+    Repo repo;
+    repo.write("a.c", numbered(400));
+    const std::string base = repo.commit();
+    repo.write("a.c", "// one more\n" + numbered(400));
+    Json reads = Json::array();
+    for (int k = 0; k < 2000; ++k)
+        reads.push_back(
+            {{"location", {{"path", "a.c"}, {"line", 1 + k % 390}, {"end_line", 10 + k % 390}}},
+             {"why", "the lines the plan reads, number " + std::to_string(k)}});
+    const Json spec{{"base", base}, {"reads", reads}};
+    auto result_of = [&](Json args) {
+        args["spec"] = spec;
+        args["repo"] = repo.dir();
+        auto s = run_session(in_roots({repo.dir()}, {call(1, args)}));
+        for (const std::string& line : s.lines)
+            if (line.find("\"id\":1,") != std::string::npos) {
+                INFO(line.substr(0, 300));
+                CHECK(line.size() <= args.value("max_tokens", std::size_t{25000}) * 4);  // whole
+            }
+        Json r = reply(s, 1)["result"];
+        REQUIRE(r["isError"] == false);
+        return r;
+    };
+    const Json r = result_of(Json::object());
+    const std::string text = text_of(r);
+    CHECK(text.size() <= 50000);
+    const Json& doc = r["structuredContent"];
+    CHECK(doc["max_tokens"] == 25000);
+    CHECK(doc["cut"] == true);
+    const Json& s = doc["specs"][0];
+    // Rows were left out, and the code: each named with what shows it.
+    REQUIRE(s["rows_more"].is_object());
+    const std::size_t shown = s["anchors"].size();
+    CHECK(shown > 50);
+    CHECK(s["rows_more"]["count"] == 2000 - shown);
+    const std::string rest = std::to_string(shown + 1) + "-2000";
+    CHECK(s["rows_more"]["lift"] == Json{{"only", {rest}}});
+    CHECK(text.find(std::to_string(2000 - shown) +
+                    " more rows not shown (over max_tokens 25000); same call with only: [\"" +
+                    rest + "\"] shows them") != std::string::npos);
+    CHECK(s["code_cut"]["lift"] == Json{{"only", {"1-10"}}});
+    CHECK(s["windows"].empty());
+    CHECK(text.find("the code and callers are not shown (over max_tokens 25000); same call with "
+                    "only: [\"1-10\"] shows them for rows 1-10") != std::string::npos);
+    // The pointer's call gives the next rows.
+    const Json next = result_of({{"only", {rest}}});
+    CHECK(next["structuredContent"]["specs"][0]["anchors"][0]["row"] == shown + 1);
+    // The code of ten rows fits: windows, and no cut of the budget.
+    const Json ten = result_of({{"only", {"1-10"}}});
+    CHECK(ten["structuredContent"]["specs"][0]["code_cut"].is_null());
+    CHECK(ten["structuredContent"]["specs"][0]["rows_more"].is_null());
+    CHECK_FALSE(ten["structuredContent"]["specs"][0]["windows"].empty());
+    // A larger budget shows more.
+    const Json more = result_of({{"max_tokens", 60000}});
+    CHECK(more["structuredContent"]["specs"][0]["anchors"].size() > shown);
+}
+
+TEST_CASE("mcp a budget cuts windows before rows: the table stays whole while code fits", "[mcp]") {
+    Repo repo;
+    repo.write("a.c", numbered(3000));
+    const std::string base = repo.commit();
+    Json reads = Json::array();
+    for (int k = 0; k < 20; ++k)
+        reads.push_back(
+            {{"location", {{"path", "a.c"}, {"line", 1 + 120 * k}, {"end_line", 100 + 120 * k}}},
+             {"why", "x"}});
+    auto s =
+        run_session(in_roots({repo.dir()}, {call(1, {{"spec", {{"base", base}, {"reads", reads}}},
+                                                     {"repo", repo.dir()},
+                                                     {"max_tokens", 8000}})}));
+    const Json& r = reply(s, 1)["result"];
+    REQUIRE(r["isError"] == false);
+    const Json& spec = r["structuredContent"]["specs"][0];
+    CHECK(spec["anchors"].size() == 20);
+    CHECK(spec["rows_more"].is_null());
+    CHECK(spec["code_cut"].is_null());
+    // Some windows shown, the rest cut by a lowered max_lines, each with its pointer.
+    std::size_t shown = 0, cut = 0;
+    for (const Json& w : spec["windows"]) (w["cut"].is_null() ? shown : cut) += 1;
+    CHECK(shown > 0);
+    CHECK(cut > 0);
+    CHECK(r["structuredContent"]["caps"]["max_lines"] < 1500);
+    CHECK(text_of(r).find("not shown (over max_lines") != std::string::npos);
+    CHECK(s.lines.back().size() <= 8000 * 4);
 }
 
 TEST_CASE("mcp tools/call options reach the pipeline", "[mcp]") {

@@ -145,7 +145,7 @@ try {
   assert.equal(tool.name, 'context_pack');
   assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), [
     'anchor', 'at_base', 'base', 'callers_in', 'context', 'full', 'history', 'max_callers',
-    'max_file_mib', 'max_line_bytes', 'max_lines', 'max_window_lines', 'only', 'prose', 'repin',
+    'max_file_mib', 'max_line_bytes', 'max_lines', 'max_tokens', 'max_window_lines', 'only', 'prose', 'repin',
     'repo', 'since',
     'spec', 'table_only', 'target',
   ]);

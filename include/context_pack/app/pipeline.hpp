@@ -62,7 +62,8 @@ struct Request {
 
 Result<Report> build_report(const Request& request);
 
-// Keeps the anchors that `only` names, by table row or label; false when none matched.
+// Keeps the anchors that `only` names, by table row, range of rows ("4-9") or label; false
+// when none matched.
 bool select_only(Report& report, const std::vector<std::string>& only);
 
 }  // namespace cp

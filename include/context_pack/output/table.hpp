@@ -12,7 +12,9 @@
 
 namespace cp {
 
-std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color);
+// The header's counts are of every anchor; the rows, of the first `rows_shown`.
+std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color,
+                             std::size_t rows_shown = std::size_t(-1));
 
 // The drift summary over several specs: totals, then one row per spec and per path prefix.
 void print_summary(std::ostream& out, const Summary& summary, bool color);

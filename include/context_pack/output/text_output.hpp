@@ -18,13 +18,21 @@ namespace cp {
 
 // Files named with their hit counts where a caller list is cut.
 inline constexpr std::size_t kFilesCounted = 20;
+// The rows a pointer offers the code of, where a token budget left all code out.
+inline constexpr std::size_t kCodeRowsSuggested = 10;
 
 struct TextOptions {
     bool color = false;
     bool table_only = false;
-    std::size_t max_lines = 1500;  // the whole pack; the table itself is never cut
-    std::string rerun;             // the command line that reprints one anchor, minus "--only N"
-                                   // and the caps below
+    std::size_t max_lines = 1500;  // the whole pack but the table
+    // Rows of each spec's table, the rest named with the pointer that shows them: cut only
+    // to keep within a token budget (output/budget.hpp), which `over` names ("max_tokens
+    // 25000").
+    std::size_t max_rows = std::size_t(-1);
+    std::string over;
+    bool code_cut = false;  // table_only set by the budget, not asked for: said, with a pointer
+    std::string rerun;      // the command line that reprints one anchor, minus "--only N"
+                            // and the caps below
     // The caps the pack step applied, for the pointers that say how to lift them.
     std::size_t max_window_lines = 100;
     std::size_t max_callers = 50;
@@ -33,11 +41,11 @@ struct TextOptions {
     // When the current directory is not the repository's top: the top, which the pack's
     // paths are relative to, said in a first line (as git diff's paths are the top's).
     std::string paths_from;
-    // How a pointer asks for the pack again: for one anchor (`row`) or all, with a cap
-    // raised (`cap` to `value`) or none. Absent: the command line's "RERUN --only 3
-    // --max-window-lines 250", from `rerun` and `names`; a front end with another syntax
-    // (MCP: only: ["3"], max_window_lines: 250) gives its own.
-    std::function<std::string(std::optional<std::size_t> row, const OptionName* cap,
+    // How a pointer asks for the pack again: for some anchors (`rows`, a row "3" or a
+    // range "4-9") or all, with a cap raised (`cap` to `value`) or none. Absent: the command
+    // line's "RERUN --only 3 --max-window-lines 250", from `rerun` and `names`; a front end
+    // with another syntax (MCP: only: ["3"], max_window_lines: 250) gives its own.
+    std::function<std::string(std::optional<std::string> rows, const OptionName* cap,
                               std::size_t value)>
         again;
 };
