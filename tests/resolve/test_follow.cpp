@@ -4,6 +4,7 @@
 // copied or lightly edited; every mode gives the same answer; what is really gone stays so.
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "context_pack/core/mapping.hpp"
@@ -607,11 +608,14 @@ TEST_CASE(
     CHECK(a["candidates"].empty());
 }
 
-TEST_CASE(
-    "history scope: a long topic forked before the base is walked down only to the commit "
-    "that moved the code, and its later copy elsewhere is not taken for it") {
-    cptest::Repo repo;
-    const std::string f = function("forked_fn", 9);
+namespace {
+
+// A topic branched off before the base, five commits in when `change` makes its commit on
+// it, six more after, merged into a line that went on two commits past the base (and goes on
+// two after the merge). Returns the base and the commit `change` made.
+std::pair<std::string, std::string> forked_topic(cptest::Repo& repo, const std::string& f,
+                                                 const std::function<void()>& change,
+                                                 const std::function<void()>& later = {}) {
     repo.write("a.c", lines_of("a", 1, 20) + f + lines_of("a", 21, 40));
     repo.write("b.c", lines_of("b", 1, 20));
     repo.write("c.c", lines_of("c", 1, 20));
@@ -622,16 +626,34 @@ TEST_CASE(
     filler(repo, "x.c", 2);
     repo.git("checkout -q topic");
     filler(repo, "y.c", 5);
-    repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40));
-    repo.write("b.c", lines_of("b", 1, 20) + f);
-    repo.commit("topic: move forked_fn to b.c");
+    change();
+    const std::string changed = repo.commit("topic: the change");
     filler(repo, "y.c", 6);
-    repo.write("c.c", lines_of("c", 1, 20) + f);
-    repo.commit("topic: a copy in c.c");
-    filler(repo, "y.c", 2);
+    if (later) later();
     repo.git("checkout -q -");
     repo.git("merge -q --no-ff -m merge-topic topic");
     filler(repo, "x.c", 2);
+    return {base, changed};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "history scope: a long topic forked before the base is walked down only to the commit "
+    "that moved the code, and its later copy elsewhere is not taken for it") {
+    cptest::Repo repo;
+    const std::string f = function("forked_fn", 9);
+    const auto [base, moved] = forked_topic(
+        repo, f,
+        [&] {
+            repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40));
+            repo.write("b.c", lines_of("b", 1, 20) + f);
+        },
+        [&] {
+            repo.write("c.c", lines_of("c", 1, 20) + f);
+            repo.commit("topic: a copy in c.c");
+            filler(repo, "y.c", 2);
+        });
     for (const std::string mode : {"", " --table"}) {
         json a =
             answer(repo, "--base " + base + " --target HEAD --anchor a.c:21-32@forked_fn" + mode);
@@ -647,19 +669,8 @@ TEST_CASE(
     "in the topic's commit, not the merge") {
     cptest::Repo repo;
     const std::string f = function("dropped_fn", 9);
-    repo.write("a.c", lines_of("a", 1, 20) + f + lines_of("a", 21, 40));
-    repo.commit("start");
-    repo.git("branch topic");
-    filler(repo, "x.c", 2);
-    const std::string base = repo.git("rev-parse HEAD").substr(0, 40);
-    repo.git("checkout -q topic");
-    filler(repo, "y.c", 5);
-    repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40));
-    const std::string deleting = repo.commit("topic: delete dropped_fn");
-    filler(repo, "y.c", 6);
-    repo.git("checkout -q -");
-    repo.git("merge -q --no-ff -m merge-topic topic");
-    filler(repo, "x.c", 2);
+    const auto [base, deleting] = forked_topic(
+        repo, f, [&] { repo.write("a.c", lines_of("a", 1, 20) + lines_of("a", 21, 40)); });
     json gone = answer(repo, "--base " + base + " --target HEAD --anchor a.c:21-32@dropped_fn");
     INFO(gone.dump());
     CHECK(gone["lines_deleted"] == true);
