@@ -230,7 +230,7 @@ void add_options(CLI::App& app, Options& o) {
                  "List the commits since base that changed each anchor's lines (git log -L)");
     app.add_option("--only", o.request.only,
                    "Show only this anchor, whole (repeatable): a table row (3), a range of "
-                   "rows (4-9) or a label (file_changes[2], reads[0])")
+                   "rows (4-9), a label (file_changes[2], reads[0]), a path or a symbol")
         ->type_name("ROW")
         ->expected(1)
         ->allow_extra_args(false)

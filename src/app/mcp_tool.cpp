@@ -67,7 +67,7 @@ constexpr const char* kToolJson = R"({
       "repin": {"type": "boolean", "description": "Return each spec revised onto its target commit."},
       "history": {"type": "boolean", "description": "Each anchor's commits since base (git log -L)."},
       "full": {"type": "boolean", "description": "Uncompacted structuredContent."},
-      "only": {"type": "array", "items": {"type": "string"}, "description": "Keep these rows (\"3\", \"4-9\") or labels (\"reads[0]\")."},
+      "only": {"type": "array", "items": {"type": "string"}, "description": "Keep these rows (\"3\", \"4-9\"), labels, paths or symbols."},
       "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Look for callers only in these paths or globs."},
       "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines (default 3)."},
       "anchor": {"type": "array", "items": {"type": "string"}, "description": "Anchors PATH:LINE[-END][@SYMBOL] at base."},

@@ -1,6 +1,7 @@
 #include "context_pack/app/pipeline.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -36,18 +37,42 @@ std::optional<std::pair<std::size_t, std::size_t>> row_range(std::string_view o)
     return std::pair{*first, *last};
 }
 
+// Whether `only` names the anchor at `row` of its table: by its row, a range of rows, its
+// label, its path or its symbol.
+bool only_names(const std::vector<std::string>& only, const Anchor& a, std::size_t row) {
+    return std::any_of(only.begin(), only.end(), [&](const std::string& o) {
+        const auto range = row_range(o);
+        return o == std::to_string(row) || (range && range->first <= row && row <= range->second) ||
+               o == anchor_label(a) || o == a.path || (a.symbol && o == *a.symbol);
+    });
+}
+
+// What `only` could have named, for the refusal when it names nothing.
+std::string only_problem(const std::vector<Spec>& specs, const OptionNames& names) {
+    std::size_t rows = 0, edits = 0, reads = 0;
+    for (const Spec& spec : specs) {
+        rows = std::max(rows, spec.anchors.size());
+        std::size_t e = 0, r = 0;
+        for (const Anchor& a : spec.anchors) (a.kind == AnchorKind::Edit ? e : r) += 1;
+        edits = std::max(edits, e);
+        reads = std::max(reads, r);
+    }
+    std::vector<std::string> labels;
+    if (edits) labels.push_back(fmt::format("file_changes[0]-[{}]", edits - 1));
+    if (reads) labels.push_back(fmt::format("reads[0]-[{}]", reads - 1));
+    return fmt::format(
+        "{} matches no anchor of the plan, whose table has rows 1-{} ({}); give a row, a range of "
+        "rows (4-9), a label, an anchor's path or its symbol",
+        names.only.name, rows, fmt::join(labels, ", "));
+}
+
 }  // namespace
 
 bool select_only(Report& report, const std::vector<std::string>& only) {
     bool any = false;
     for (SpecReport& spec : report.specs) {
-        std::erase_if(spec.anchors, [&](const AnchorResult& a) {
-            return std::none_of(only.begin(), only.end(), [&](const std::string& o) {
-                const auto range = row_range(o);
-                return o == std::to_string(a.row) || o == anchor_label(a.anchor) ||
-                       (range && range->first <= a.row && a.row <= range->second);
-            });
-        });
+        std::erase_if(spec.anchors,
+                      [&](const AnchorResult& a) { return !only_names(only, a.anchor, a.row); });
         any = any || !spec.anchors.empty();
     }
     return any;
@@ -162,6 +187,14 @@ Result<Report> build_report(const Request& request) {
                     names.prose.name)};
     }
     const std::vector<Spec>& specs = request.prose ? with_prose : request.specs;
+    // Before the work: rows are the anchors' places in their specs.
+    if (!request.only.empty()) {
+        bool named = false;
+        for (const Spec& spec : specs)
+            for (std::size_t i = 0; i < spec.anchors.size() && !named; ++i)
+                named = only_names(request.only, spec.anchors[i], i + 1);
+        if (!named) return Error{only_problem(specs, names)};
+    }
 
     Content content(repo.value(), request.cache_bytes);
     auto pool = Pool::start(repo.value(), pool_threads(request), sys::huge_pages_for_this_thread);
@@ -182,10 +215,7 @@ Result<Report> build_report(const Request& request) {
     if (request.cancelled && request.cancelled()) return Error{kCancelled};
 
     if (!request.only.empty() && !select_only(report.value(), request.only))
-        return Error{
-            fmt::format("{} matches no anchor; give a table row number, a range of them "
-                        "(4-9), or a label such as file_changes[0] or reads[1]",
-                        names.only.name)};
+        return Error{only_problem(specs, names)};
 
     if (!request.table_only && !request.repin) {  // windows and callers read the files again
         auto packed = add_windows_and_callers(content, report.value(), pack, pool.get());

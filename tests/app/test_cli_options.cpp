@@ -225,6 +225,43 @@ TEST_CASE(
           "quickfix\n");
 }
 
+TEST_CASE(
+    "only (--only) names anchors by path and symbol too, and one that names none is refused before "
+    "the work, with the rows and labels there are") {
+    Repo repo;
+    repo.write("a.c", cptest::numbered(40));
+    repo.write("b.c", cptest::numbered(40, "B"));
+    const std::string base = repo.commit();
+    cptest::TempDir dir;
+    const std::string spec = dir.path() + "/plan.json";
+    cptest::sh("cat > " + q(spec), R"({"base": ")" + base + R"(",
+        "file_changes": [{"location": {"path": "a.c", "line": 3, "symbol": "L3"}, "change": "x"}],
+        "reads": [{"location": {"path": "b.c", "line": 5}, "why": "y"},
+                  {"location": {"path": "a.c", "line": 9}, "why": "z"}]})");
+    auto rows = [&](const std::string& only) {
+        auto o = context_pack(repo.dir(), "--table --color never " + only + " " + q(spec));
+        INFO(o.err);
+        REQUIRE(o.status == 0);
+        std::vector<std::string> shown;
+        std::istringstream lines(o.out);
+        for (std::string line; std::getline(lines, line);) {
+            std::smatch m;
+            if (std::regex_search(line, m, std::regex("^ *(\\d+)  (edit|read)")))
+                shown.push_back(m[1]);
+        }
+        return shown;
+    };
+    CHECK(rows("--only a.c") == std::vector<std::string>{"1", "3"});
+    CHECK(rows("--only L3") == std::vector<std::string>{"1"});
+    CHECK(rows("--only 2-3") == std::vector<std::string>{"2", "3"});
+    auto none = context_pack(repo.dir(), "--only parse " + q(spec));
+    CHECK(none.status == 2);
+    CHECK(none.err ==
+          "context-pack: --only matches no anchor of the plan, whose table has rows 1-3 "
+          "(file_changes[0]-[0], reads[0]-[1]); give a row, a range of rows (4-9), a label, an "
+          "anchor's path or its symbol\n");
+}
+
 TEST_CASE("callers cut at --max-callers and lines cut at --max-line-bytes name their commands") {
     Plan p;
     auto o = p.run("plan.json", "NO_COLOR=1");
