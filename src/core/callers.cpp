@@ -79,7 +79,154 @@ bool is_docs(const std::string& path) {
     return std::find(names.begin(), names.end(), stem) != names.end();
 }
 
+// How a language writes a line comment, by extension.
+enum class CommentStyle { None, Slashes, Hash, Dashes };
+
+CommentStyle comment_style(std::string_view path) {
+    static const std::vector<std::string_view> slashes = {
+        ".c",     ".h",     ".cc",  ".cpp",  ".cxx",  ".c++",   ".hpp",  ".hh",  ".hxx",   ".h++",
+        ".ipp",   ".tpp",   ".inl", ".m",    ".mm",   ".js",    ".jsx",  ".mjs", ".cjs",   ".ts",
+        ".tsx",   ".mts",   ".cts", ".go",   ".rs",   ".java",  ".kt",   ".kts", ".cs",    ".php",
+        ".swift", ".scala", ".css", ".scss", ".less", ".proto", ".dart", ".zig", ".groovy"};
+    static const std::vector<std::string_view> hash = {
+        ".py", ".pyi",   ".pyx",  ".sh",  ".bash", ".zsh", ".pl",  ".pm",   ".t",   ".rb", ".rake",
+        ".mk", ".cmake", ".yaml", ".yml", ".toml", ".r",   ".tcl", ".conf", ".cfg", ".ini"};
+    static const std::vector<std::string_view> dashes = {".lua", ".sql", ".hs"};
+    const std::string ext = extension(path);
+    if (std::find(slashes.begin(), slashes.end(), ext) != slashes.end())
+        return CommentStyle::Slashes;
+    if (std::find(hash.begin(), hash.end(), ext) != hash.end()) return CommentStyle::Hash;
+    if (std::find(dashes.begin(), dashes.end(), ext) != dashes.end()) return CommentStyle::Dashes;
+    const std::string name = lower(base_name(path));
+    if (name == "makefile" || name == "gnumakefile" || name == "cmakelists.txt" ||
+        name == "dockerfile")
+        return CommentStyle::Hash;
+    return CommentStyle::None;
+}
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
+    return s;
+}
+
+// The last word of `s` (word bytes, or "macro_rules!"), empty when it ends otherwise.
+std::string_view last_word(std::string_view s) {
+    std::size_t end = s.size();
+    if (end && s[end - 1] == '!') --end;  // macro_rules!
+    std::size_t begin = end;
+    while (begin && text::is_word_byte(static_cast<unsigned char>(s[begin - 1]))) --begin;
+    return s.substr(begin, s.size() - begin);
+}
+
+// The first whole-word occurrence of `symbol` in `line`, npos when none.
+std::size_t word_at(std::string_view line, std::string_view symbol) {
+    if (symbol.empty()) return std::string_view::npos;
+    const bool word = all_word_bytes(symbol);
+    for (std::size_t at = line.find(symbol); at != std::string_view::npos;
+         at = line.find(symbol, at + 1)) {
+        if (!word) return at;
+        const bool left = at == 0 || !text::is_word_byte(static_cast<unsigned char>(line[at - 1]));
+        const std::size_t end = at + symbol.size();
+        const bool right =
+            end == line.size() || !text::is_word_byte(static_cast<unsigned char>(line[end]));
+        if (left && right) return at;
+    }
+    return std::string_view::npos;
+}
+
+// Whether `before`, the text ahead of a name followed by `(`, reads as a function's return
+// type and modifiers (`static int`, `public void`, `char *`, `std::string`), not as an
+// expression or a statement that calls it.
+bool type_ahead(std::string_view before) {
+    // Class::NAME: the type is before the qualifier (ns::NAME( alone is a call).
+    while (before.ends_with("::")) {
+        before.remove_suffix(2);
+        while (!before.empty() && (text::is_word_byte(static_cast<unsigned char>(before.back())) ||
+                                   before.back() == '<' || before.back() == '>'))
+            before.remove_suffix(1);
+        before = trimmed(before);
+    }
+    if (before.empty()) return false;
+    for (char c : before)
+        if (!text::is_word_byte(static_cast<unsigned char>(c)) &&
+            std::string_view(" \t*&<>:,[]").find(c) == std::string_view::npos)
+            return false;
+    static const std::vector<std::string_view> statements = {
+        "return", "else", "case",   "goto", "sizeof", "new",   "delete", "throw",    "await",
+        "yield",  "echo", "print",  "not",  "and",    "or",    "in",     "is",       "if",
+        "while",  "for",  "switch", "do",   "typeof", "defer", "go",     "co_return"};
+    const std::string_view last = last_word(before);
+    const std::string_view first = before.substr(0, before.find_first_of(" \t*&<:"));
+    return std::find(statements.begin(), statements.end(), last) == statements.end() &&
+           std::find(statements.begin(), statements.end(), first) == statements.end();
+}
+
 }  // namespace
+
+std::string_view caller_role_name(CallerRole role) {
+    switch (role) {
+        case CallerRole::Use:
+            return "use";
+        case CallerRole::Definition:
+            return "definition";
+        case CallerRole::Declaration:
+            return "declaration";
+        case CallerRole::Comment:
+            return "comment";
+    }
+    return "use";
+}
+
+CallerRole caller_role(std::string_view path, std::string_view line, std::string_view symbol) {
+    const std::string_view t = trimmed(line);
+    const CommentStyle style = comment_style(path);
+    if ((style == CommentStyle::Slashes &&
+         (t.starts_with("//") || t.starts_with("/*") || t.starts_with("*"))) ||
+        (style == CommentStyle::Hash && t.starts_with("#") && !t.starts_with("#!")) ||
+        (style == CommentStyle::Dashes && t.starts_with("--")))
+        return CallerRole::Comment;
+    const std::size_t at = word_at(t, symbol);
+    if (at == std::string_view::npos) return CallerRole::Use;
+    const std::string_view before = trimmed(t.substr(0, at));
+    const std::string_view after = trimmed(t.substr(at + symbol.size()));
+    if (style == CommentStyle::Slashes && (before == "#define" || before == "# define"))
+        return CallerRole::Definition;
+    if (style == CommentStyle::None) {  // NAME() { in an extensionless shell script
+        const bool shell =
+            before.empty() && after.starts_with("()") && trimmed(after.substr(2)).starts_with("{");
+        return shell ? CallerRole::Definition : CallerRole::Use;
+    }
+    static const std::vector<std::string_view> defining = {
+        "def",   "function", "func",      "fn",     "sub",    "class",        "struct",
+        "enum",  "union",    "interface", "trait",  "type",   "macro_rules!", "proc",
+        "const", "let",      "var",       "module", "object", "record"};
+    const std::string_view keyword = last_word(before);
+    if (!keyword.empty() &&
+        std::find(defining.begin(), defining.end(), keyword) != defining.end()) {
+        const bool binding = keyword == "const" || keyword == "let" || keyword == "var";
+        if (binding)
+            return after.starts_with("=") || after.starts_with(":") ? CallerRole::Definition
+                                                                    : CallerRole::Use;
+        if (after.starts_with(";")) return CallerRole::Declaration;  // struct NAME;
+        return CallerRole::Definition;
+    }
+    if (!after.starts_with("(")) return CallerRole::Use;
+    // NAME() { in shell
+    if (before.empty() && style == CommentStyle::Hash && after.starts_with("()") &&
+        trimmed(after.substr(2)).starts_with("{"))
+        return CallerRole::Definition;
+    if (!type_ahead(before)) return CallerRole::Use;
+    if (t.ends_with(";")) return CallerRole::Declaration;
+    // A head ends its parameters, opens its body, or goes on to the next line.
+    static const std::vector<std::string_view> qualifiers = {"const", "override", "noexcept",
+                                                             "final"};
+    const std::string_view end = last_word(t);
+    const bool head = t.ends_with(")") || t.ends_with("{") || t.ends_with(",") ||
+                      std::find(qualifiers.begin(), qualifiers.end(), end) != qualifiers.end();
+    return head ? CallerRole::Definition : CallerRole::Use;
+}
 
 std::string_view caller_group_name(CallerGroup group) {
     switch (group) {
@@ -232,6 +379,7 @@ Callers summarize_callers(const std::string& symbol, const std::vector<CallerHit
             if (out.hits.size() == max_hits) break;
             out.hits.push_back(*h);
             out.hits.back().group = static_cast<CallerGroup>(g);
+            out.hits.back().role = caller_role(h->path, h->text, symbol);
         }
     for (auto& [path, count] : counts) out.per_file.push_back({path, count});
     std::stable_sort(out.per_file.begin(), out.per_file.end(),

@@ -149,6 +149,7 @@ void write_callers(W& w, const Callers& c) {
         field(w, "text", h.text);
         field(w, "cut_bytes", h.cut_bytes);
         field(w, "group", caller_group_name(h.group));
+        field(w, "role", caller_role_name(h.role));
     });
     objects(w, "per_file", c.per_file, [&](const FileCount& f) {
         field(w, "path", f.path);

@@ -173,7 +173,10 @@ std::vector<std::string> caller_lines(const Callers& c, const AnchorResult& owne
             text += fmt::format(" … (+{} bytes)", h.cut_bytes);
             longest_cut = std::max(longest_cut, o.max_line_bytes + h.cut_bytes);
         }
-        out.push_back(fmt::format("{}:{}: {}", text::printable(h.path), h.line, text));
+        const std::string role = h.role == CallerRole::Use
+                                     ? std::string()
+                                     : fmt::format("[{}] ", caller_role_name(h.role));
+        out.push_back(fmt::format("{}:{}: {}{}", text::printable(h.path), h.line, role, text));
     }
     if (c.total > c.hits.size()) {
         std::string files;

@@ -2,6 +2,7 @@
 // text, colour, grep's habits, and the caps a reader can see and lift by following the
 // command each cut prints.
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -482,6 +483,33 @@ TEST_CASE("callers in the working tree: untracked files too, ignored ones not, g
     auto at_base = c.callers("--target " + c.base);
     CHECK(hit_paths(at_base) ==
           std::vector<std::string>{"src/use.c", "tools/gen.py", "docs/guide.md"});
+}
+
+TEST_CASE("callers: definitions, declarations and comments are marked apart from uses") {
+    Repo repo;
+    repo.write("plan.c", "int main(void)\n{\n\treturn widget(3);\n}\n");
+    repo.write("widget.c", "/* widget draws one */\nint widget(int n)\n{\n\treturn n;\n}\n");
+    repo.write("widget.h", "int widget(int n);\n");
+    repo.write("use.c", "void f(void)\n{\n\twidget(1);\n}\n");
+    const std::string base = repo.commit();
+    auto text =
+        context_pack(repo.dir(), "--color never --base " + base + " --anchor plan.c:3@widget");
+    REQUIRE(text.status == 0);
+    CHECK(text.out.find("use.c:3: \twidget(1);") != std::string::npos);
+    CHECK(text.out.find("widget.c:1: [comment] /* widget draws one */") != std::string::npos);
+    CHECK(text.out.find("widget.c:2: [definition] int widget(int n)") != std::string::npos);
+    CHECK(text.out.find("widget.h:1: [declaration] int widget(int n);") != std::string::npos);
+    auto json =
+        context_pack(repo.dir(), "--format json --base " + base + " --anchor plan.c:3@widget");
+    const auto doc = nlohmann::json::parse(json.out);
+    std::map<std::string, std::string> roles;
+    for (const auto& h : doc["specs"][0]["callers"][0]["hits"])
+        roles[h["path"].get<std::string>() + ":" + std::to_string(h["line"].get<int>())] =
+            h["role"];
+    CHECK(roles == std::map<std::string, std::string>{{"use.c:3", "use"},
+                                                      {"widget.c:1", "comment"},
+                                                      {"widget.c:2", "definition"},
+                                                      {"widget.h:1", "declaration"}});
 }
 
 TEST_CASE("callers: --callers-in narrows the search to directories and globs") {

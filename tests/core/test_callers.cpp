@@ -378,3 +378,60 @@ TEST_CASE("summarize_callers: hits grouped, own language first, counts per group
     CHECK(flat(two.hits) == Lines{"a.c:1: a.c line 1", "z.h:4: z.h line 4"});
     CHECK(two.groups[2].hits == 2);  // counted though not listed
 }
+
+TEST_CASE("caller_role: definitions, declarations and comments told from uses", "[callers]") {
+    struct Case {
+        const char* path;
+        const char* line;
+        cp::CallerRole role;
+    };
+    using R = cp::CallerRole;
+    const Case cases[] = {
+        // C: a head, a prototype, calls in every place, a macro, comments
+        {"a.c", "static int parse(const char *s)", R::Definition},
+        {"a.c", "int parse(const char *s) {", R::Definition},
+        {"a.c", "int parse(const char *s,", R::Definition},
+        {"a.c", "use parse(1) in a", R::Use},  // not a head: what follows is no body
+        {"a.c", "char *parse(void);", R::Declaration},
+        {"a.h", "extern int parse(const char *s);", R::Declaration},
+        {"a.c", "\tparse(argv[1]);", R::Use},
+        {"a.c", "\tn = parse(s);", R::Use},
+        {"a.c", "\treturn parse(s);", R::Use},
+        {"a.c", "\tif (parse(s) < 0)", R::Use},
+        {"a.c", "\tstate->parse(s);", R::Use},
+        {"a.c", "#define parse(s) parse_with(s, 0)", R::Definition},
+        {"a.c", "\t/* parse the rest */", R::Comment},
+        {"a.c", "\t * parse() returns -1 on error", R::Comment},
+        {"a.c", "\t// parse it again", R::Comment},
+        {"a.c", "struct parse;", R::Declaration},
+        {"a.c", "struct parse {", R::Definition},
+        // C++: a member defined out of line, a qualified call
+        {"a.cpp", "std::string Parser::parse(int n) const {", R::Definition},
+        {"a.cpp", "\tauto x = ns::parse(n);", R::Use},
+        {"a.cpp", "\tns::parse(n);", R::Use},
+        // other languages
+        {"a.py", "def parse(text):", R::Definition},
+        {"a.py", "class parse(Base):", R::Definition},
+        {"a.py", "    # parse is called twice", R::Comment},
+        {"a.py", "    return parse(text)", R::Use},
+        {"a.sh", "parse() {", R::Definition},
+        {"a.sh", "\tparse \"$1\"", R::Use},
+        {"a.sh", "# parse the options", R::Comment},
+        {"a.go", "func parse(s string) int {", R::Definition},
+        {"a.rs", "pub fn parse(s: &str) -> i32 {", R::Definition},
+        {"a.js", "function parse(s) {", R::Definition},
+        {"a.js", "const parse = (s) => s;", R::Definition},
+        {"a.js", "  return parse(s);", R::Use},
+        {"a.java", "    public static int parse(String s) {", R::Definition},
+        {"a.lua", "-- parse the table", R::Comment},
+        // a file of no known language only uses it, but for a shell function's head
+        {"README.md", "# parse", R::Use},
+        {"notes.txt", "int parse(void);", R::Use},
+        {"git-parse", "parse() {", R::Definition},
+    };
+    for (const Case& c : cases) {
+        INFO(c.path << ": " << c.line);
+        CHECK(cp::caller_role_name(cp::caller_role(c.path, c.line, "parse")) ==
+              cp::caller_role_name(c.role));
+    }
+}

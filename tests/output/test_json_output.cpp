@@ -129,9 +129,10 @@ TEST_CASE("JSON output: fixed key set and values") {
     CHECK(callers["in_windows"] == 1);
     REQUIRE(callers["hits"].size() == 1);
     CHECK(keys(callers["hits"][0]) ==
-          std::set<std::string>{"path", "line", "text", "cut_bytes", "group"});
+          std::set<std::string>{"path", "line", "text", "cut_bytes", "group", "role"});
     CHECK(callers["hits"][0]["path"] == "other.c");
     CHECK(callers["hits"][0]["line"] == 2);
+    CHECK(callers["hits"][0]["role"] == "use");
     CHECK(callers["per_file"] == json::array({json{{"path", "other.c"}, {"count", 1}}}));
 
     const json& gone = spec["anchors"][1];

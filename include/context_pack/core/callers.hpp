@@ -40,12 +40,29 @@ std::string_view caller_group_name(CallerGroup group);  // "language", "code", "
 std::vector<std::string> language_family(const std::string& path);
 CallerGroup caller_group(const std::string& path, const std::vector<std::string>& family);
 
+// What a hit's line does with the symbol, read from the line alone (caller_role), so that a
+// reader tells the calls from the rest:
+//  Definition: it defines it: a function's head (a type or modifiers before the name, no `;`
+//        after the parameters), a keyword's (def, function, func, fn, sub, class, struct,
+//        enum, union, interface, trait, type, macro_rules!), `NAME() {` in shell, `#define
+//        NAME`, or `const|let|var NAME =`;
+//  Declaration: a function's prototype (a head ending in `;`), or `struct NAME;`;
+//  Comment: a line comment or a comment block's line in the file's language (// /* * in
+//        the C family and its kin, # in shell, Python, Perl, Ruby, Makefiles, YAML, TOML,
+//        -- in Lua and SQL);
+//  Use: anything else (a call, a reference), and every line of a file of no known language
+//        (documentation, data) but a shell function's head.
+enum class CallerRole { Use, Definition, Declaration, Comment };
+std::string_view caller_role_name(CallerRole role);  // "use", "definition", ...
+CallerRole caller_role(std::string_view path, std::string_view line, std::string_view symbol);
+
 struct CallerHit {
     std::string path;
     LineNo line = 0;
     std::string text;  // the line, cut like a window line
     std::size_t cut_bytes = 0;
     CallerGroup group = CallerGroup::Code;  // set by summarize_callers
+    CallerRole role = CallerRole::Use;      // of the hits listed, set by summarize_callers
 };
 
 struct GroupCount {
