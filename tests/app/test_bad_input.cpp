@@ -698,7 +698,7 @@ TEST_CASE("bad input B77: at most ten unknown keys on stderr, then the count of 
     CHECK(checked.back().find("--at-base: 13 unknown keys in the plan") != std::string::npos);
 }
 
-TEST_CASE("bad input B78: a read of a path absent at base is UNRESOLVED; an edit there is NEW") {
+TEST_CASE("bad input B78: a read of a path absent at base is UNRESOLVED, an edit there is NEW") {
     Simple s;
     s.repo.write("plan.json", R"({"base": ")" + s.base + R"(",
       "file_changes": [{"location": {"path": "new.c", "line": 1}}],

@@ -82,7 +82,7 @@ TEST_CASE("prose: mentions resolve as reads, by name when one base file has it")
     CHECK(at_base[4]["path"] == "lib/strings.c");
 }
 
-TEST_CASE("bad input B81: a mention that names no one file is UNRESOLVED; look-alikes are none") {
+TEST_CASE("bad input B81: a mention that names no one file is UNRESOLVED, look-alikes are none") {
     Repo repo;
     repo.write("a/dup.c", "x\n");
     repo.write("b/dup.c", "y\n");

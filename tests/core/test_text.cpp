@@ -90,7 +90,9 @@ TEST_CASE("contains_word: whole words as git grep -w -F") {
     CHECK_FALSE(contains_word("foo", ""));
 }
 
-TEST_CASE("visible escapes control bytes but keeps tabs and text; printable names \\n \\t \\r") {
+TEST_CASE(
+    "visible escapes control bytes but keeps tabs and text, and printable names newline, tab "
+    "and carriage return") {
     struct Row {
         std::string_view in, visible, printable;
     };

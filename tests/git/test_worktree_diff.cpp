@@ -55,7 +55,7 @@ std::string shaped(Repo& repo, const std::string& setup) {
 // ---------------------------------------------------------------------------------------------
 // SPEC §3: what the working tree holds, staged or not
 
-TEST_CASE("working tree: staged mv and rm; unstaged delete plus untracked file", "[git]") {
+TEST_CASE("working tree: staged mv and rm, unstaged delete plus untracked file", "[git]") {
     Repo repo;
     repo.write("staged_old.txt", body("staged-mv"));
     repo.write("staged_edit_old.txt", body("staged-mv-edit"));

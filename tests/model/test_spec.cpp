@@ -66,7 +66,7 @@ TEST_CASE("null optional fields read as absent") {
     CHECK_FALSE(r->anchors[0].symbol.has_value());
 }
 
-TEST_CASE("zero, negative and reversed lines parse; resolution reports them") {
+TEST_CASE("zero, negative and reversed lines parse, and resolution reports them") {
     auto r = parse_spec(
         R"({"base": "x", "file_changes": [{"location": {"path": "a", "line": 0}},
             {"location": {"path": "a", "line": -4, "end_line": -9}}]})",
@@ -215,7 +215,7 @@ TEST_CASE("ad hoc anchors: PATH:LINE, an optional END and SYMBOL") {
     }
 }
 
-TEST_CASE("closest_key: case, '_' and '-' ignored; 1 edit for 3-5 bytes, 2 beyond, 0 for 1-2") {
+TEST_CASE("closest_key: case, '_' and '-' ignored, 1 edit for 3-5 bytes, 2 beyond, 0 for 1-2") {
     const std::vector<std::string_view> location = {"path", "line", "end_line", "symbol"};
     const std::vector<std::string_view> top = {"id", "base", "target", "file_changes", "reads"};
     struct Row {

@@ -427,7 +427,7 @@ TEST_CASE("moved: two equally good places are both named, neither chosen") {
     CHECK(a["candidates_total"] == 2);
 }
 
-TEST_CASE("moved: code rewritten in place keeps the diff's answer; code gone stays gone") {
+TEST_CASE("moved: code rewritten in place keeps the diff's answer, code gone stays gone") {
     cptest::Repo repo;
     repo.write("a.c", lines_of("a", 1, 5) + function("rewritten", 6) + function("dropped", 6) +
                           lines_of("z", 1, 5));
