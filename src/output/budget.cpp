@@ -82,9 +82,14 @@ FittedPack fit_pack(const Report& report, TextOptions text, JsonCaps doc,
     for (const SpecReport& spec : report.specs) rows = std::max(rows, spec.anchors.size());
     if (auto fitted = largest(0, rows, [](TextOptions& t, std::size_t n) { t.max_rows = n; }))
         return std::move(fitted->pack);
+    // Even the tables' headers are over it (a batch of many specs): said, never cut silently.
     text.max_rows = 0;
     FittedPack smallest = make(text).pack;
     smallest.over = true;
+    smallest.text += fmt::format(
+        "… still over {}: the headers of the {} specs' tables alone are; ask for fewer specs "
+        "at once\n",
+        text.over, report.specs.size());
     return smallest;
 }
 
