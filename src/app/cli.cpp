@@ -337,7 +337,7 @@ class Progress {
             if (drawn_) err_ << "\r\x1b[K" << std::flush;
             return;
         }
-        err_ << fmt::format("\rcontext-pack: {}/{} specs resolved, {:.1f} s", done, total,
+        err_ << fmt::format("\rcontext-pack: {}/{} anchors resolved, {:.1f} s", done, total,
                             elapsed.count())
              << std::flush;
         drawn_ = true;

@@ -215,7 +215,7 @@ class Server {
             sys::huge_pages_for_this_thread();
             CallHooks hooks;
             hooks.cancelled = [r] { return r->cancelled.load(); };
-            // At most one notification a percent of the specs, and one at the last spec.
+            // At most one notification a percent of the anchors, and one at the last.
             std::optional<std::size_t> shown;  // the percent last notified
             if (token)
                 hooks.on_progress = [r, &output, &token, &shown](std::size_t done,
@@ -231,7 +231,7 @@ class Server {
                          {{"progressToken", *token},
                           {"progress", done},
                           {"total", total},
-                          {"message", fmt::format("{} of {} specs resolved", done, total)}}}})});
+                          {"message", fmt::format("{} of {} anchors resolved", done, total)}}}})});
                 };
             Json result;
             try {
@@ -493,7 +493,7 @@ constexpr const char* kHelp =
     "within half of it): code, then table rows, are left out to fit, each cut named with\n"
     "the arguments that show it. Each call runs on a thread of its\n"
     "own (at most 8 at once), so ping is answered meanwhile; notifications/cancelled stops a\n"
-    "call, and a progressToken brings notifications/progress as specs are resolved. It reads\n"
+    "call, and a progressToken brings notifications/progress as anchors are resolved. It reads\n"
     "only inside the client's roots (MCP roots/list) or, for a client that declares none, the\n"
     "directory the server was started in: spec files, repo, and the repository git finds\n"
     "there, symlinks and .. resolved.\n\n"

@@ -72,7 +72,7 @@ Json tool_description(std::string_view protocol);
 
 // What a running call tells its front end, and asks it.
 struct CallHooks {
-    std::function<void(std::size_t done, std::size_t total)> on_progress;  // specs resolved
+    std::function<void(std::size_t done, std::size_t total)> on_progress;  // anchors resolved
     std::function<bool()> cancelled;  // true: stop, the result is not wanted
 };
 

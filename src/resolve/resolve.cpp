@@ -37,7 +37,8 @@ Result<Unit> add_target_blob(Content& content, const std::optional<std::string>&
 
 // One spec's anchors, each carried from its base onto its target, in the spec's order.
 Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pairs,
-                                const Spec& spec, StartedSpec started) {
+                                const Spec& spec, StartedSpec started,
+                                const std::function<void()>& each = {}) {
     SpecReport& out = started.out;
     // A wrong revision is every anchor's reason; otherwise the pair's diff, made once.
     Pair* p = nullptr;
@@ -70,6 +71,7 @@ Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pai
                            out.since_rev + " cannot be told: " + edited.error().message;
         }
         out.anchors.push_back(std::move(r));
+        if (each) each();
     }
     return std::move(out);
 }
@@ -192,10 +194,13 @@ struct Resolver {
     // group's specs are moved from.
     Result<Unit> resolve(const PairGroup& group, const std::vector<Spec>& specs,
                          std::vector<StartedSpec>& starts, bool history,
-                         const std::function<void(std::size_t, SpecReport)>& take) {
+                         const std::function<void(std::size_t, SpecReport)>& take,
+                         const std::function<void(std::size_t)>& each_anchor = {}) {
         std::vector<SpecReport> held;  // --history: the pair's, until the walk is made
         for (std::size_t i : group.specs) {
-            auto one = resolve_spec(content, rules, pairs, specs[i], std::move(starts[i]));
+            auto one = resolve_spec(content, rules, pairs, specs[i], std::move(starts[i]),
+                                    each_anchor ? std::function<void()>([&] { each_anchor(i); })
+                                                : std::function<void()>());
             if (!one) return one.error();
             one->history = history;
             if (history)
@@ -303,12 +308,25 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& given,
         if (groups[g].has_pair) last_on_base[groups[g].base] = g;
 
     std::vector<std::optional<SpecReport>> done(specs.size());
-    std::size_t resolved = 0, told = 0;  // specs resolved; given to on_spec, in input order
+    std::size_t told = 0;  // specs given to on_spec, in input order
+    // Progress in anchors, so that one large spec shows it too: each anchor the main thread
+    // resolves, and a spec's rest when it is taken (a pool thread resolved it whole).
+    std::size_t anchors = 0, resolved = 0;
+    for (const Spec& spec : specs) anchors += spec.anchors.size();
+    std::vector<std::size_t> counted(specs.size());
+    auto count = [&](std::size_t i, std::size_t upto) {
+        resolved += upto - counted[i];
+        counted[i] = upto;
+        if (options.on_progress) options.on_progress(resolved, anchors);
+    };
     auto take = [&](std::size_t i, SpecReport one) {
         done[i] = std::move(one);
         for (; told < done.size() && done[told]; ++told)
             if (options.on_spec) options.on_spec(*done[told]);
-        if (options.on_progress) options.on_progress(++resolved, specs.size());
+        count(i, specs[i].anchors.size());
+    };
+    auto each_anchor = [&](std::size_t i) {
+        if (counted[i] + 1 < specs[i].anchors.size()) count(i, counted[i] + 1);  // the last: take
     };
     std::optional<PairTasks> tasks;
     if (by_pair) tasks.emplace(*pool, content, groups, specs, starts, sources, options);
@@ -321,7 +339,8 @@ Result<Report> resolve(Content& content, const std::vector<Spec>& given,
             continue;
         }
         main.ahead.advance(g);
-        if (auto made = main.resolve(group, specs, starts, options.history, take); !made)
+        if (auto made = main.resolve(group, specs, starts, options.history, take, each_anchor);
+            !made)
             return made.error();
         if (group.has_pair && last_on_base[group.base] == g) main.rules.forget_paths(group.base);
     }

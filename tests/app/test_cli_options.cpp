@@ -429,7 +429,7 @@ TEST_CASE("a batch shows its progress on stderr only when stderr is a terminal")
                                         " --table plan.json two.json >/dev/null");
     INFO(shown.out);
     CHECK(shown.status == 0);
-    CHECK(shown.out.find("context-pack: 1/2 specs resolved") != std::string::npos);
+    CHECK(shown.out.find("anchors resolved") != std::string::npos);
     CHECK(shown.out.find("\r\x1b[K") != std::string::npos);  // erased once resolved
     CHECK(shown.out.find("2/2") == std::string::npos);
 }

@@ -899,7 +899,7 @@ std::string cancel(int id) {
 
 }  // namespace
 
-TEST_CASE("mcp a progressToken brings notifications/progress as specs resolve, then the result",
+TEST_CASE("mcp a progressToken brings notifications/progress as anchors resolve, then the result",
           "[mcp]") {
     Repo repo;
     cptest::TempDir dir;
@@ -914,14 +914,33 @@ TEST_CASE("mcp a progressToken brings notifications/progress as specs resolve, t
         if (m.value("method", "") == "notifications/progress") progress.push_back(m["params"]);
         if (m.contains("id") && m["id"] == 5) result_at = i;
     }
-    REQUIRE(progress.size() == 3);
-    for (std::size_t i = 0; i < 3; ++i) {
+    // Two anchors a spec: one notification an anchor (each a percent or more of six).
+    REQUIRE(progress.size() == 6);
+    for (std::size_t i = 0; i < 6; ++i) {
         CHECK(progress[i]["progressToken"] == "tok");
         CHECK(progress[i]["progress"] == i + 1);
-        CHECK(progress[i]["total"] == 3);
+        CHECK(progress[i]["total"] == 6);
     }
+    CHECK(progress[0]["message"] == "1 of 6 anchors resolved");
     CHECK(s.replies[result_at]["result"]["isError"] == false);
-    CHECK(s.lines[result_at - 1].find("\"progress\":3") != std::string::npos);  // last before it
+    CHECK(s.lines[result_at - 1].find("\"progress\":6") != std::string::npos);  // last before it
+
+    // One spec of many anchors reports progress within it.
+    Json reads = Json::array();
+    for (int k = 0; k < 200; ++k)
+        reads.push_back({{"location", {{"path", "a.c"}, {"line", 1 + k % 30}}}});
+    auto one = run_session(in_roots(
+        {repo.dir()}, {call_with_token(6,
+                                       {{"spec", {{"base", repo.head()}, {"reads", reads}}},
+                                        {"repo", repo.dir()},
+                                        {"table_only", true}},
+                                       "big")}));
+    std::size_t within = 0;
+    for (const Json& m : one.replies)
+        if (m.value("method", "") == "notifications/progress" && m["params"]["total"] == 200 &&
+            m["params"]["progress"] < 200)
+            ++within;
+    CHECK(within >= 50);
 
     // Without a token, no notification.
     auto plain = run_session(

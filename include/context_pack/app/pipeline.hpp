@@ -50,7 +50,7 @@ struct Request {
     // Called with each spec's finished report, in input order: as soon as it is resolved
     // with table_only and no `only`, else once the whole report is made.
     std::function<void(const SpecReport&)> on_spec;
-    std::function<void(std::size_t done, std::size_t total)> on_progress;  // specs resolved
+    std::function<void(std::size_t done, std::size_t total)> on_progress;  // anchors resolved
     // Asked after each spec is resolved and before the pack step: true stops the job, and
     // build_report returns an Error saying it was cancelled (MCP: notifications/cancelled).
     std::function<bool()> cancelled;

@@ -34,7 +34,9 @@ struct ResolveOptions {
     // Called with each spec's report as soon as it is resolved, in input order (--format
     // jsonl with --table prints it there and then). The report still holds every spec.
     std::function<void(const SpecReport&)> on_spec;
-    // Called after each spec with how many are done, of how many (progress on a terminal).
+    // Called as anchors are resolved with how many are done, of how many in all the specs
+    // (progress on a terminal, and over MCP): after each anchor the main thread resolves,
+    // and after each spec.
     std::function<void(std::size_t done, std::size_t total)> on_progress;
 };
 
