@@ -120,22 +120,6 @@ std::string_view last_word(std::string_view s) {
     return s.substr(begin, s.size() - begin);
 }
 
-// The first whole-word occurrence of `symbol` in `line`, npos when none.
-std::size_t word_at(std::string_view line, std::string_view symbol) {
-    if (symbol.empty()) return std::string_view::npos;
-    const bool word = all_word_bytes(symbol);
-    for (std::size_t at = line.find(symbol); at != std::string_view::npos;
-         at = line.find(symbol, at + 1)) {
-        if (!word) return at;
-        const bool left = at == 0 || !text::is_word_byte(static_cast<unsigned char>(line[at - 1]));
-        const std::size_t end = at + symbol.size();
-        const bool right =
-            end == line.size() || !text::is_word_byte(static_cast<unsigned char>(line[end]));
-        if (left && right) return at;
-    }
-    return std::string_view::npos;
-}
-
 // Whether `before`, the text ahead of a name followed by `(`, reads as a function's return
 // type and modifiers (`static int`, `public void`, `char *`, `std::string`), not as an
 // expression or a statement that calls it.
@@ -187,17 +171,16 @@ CallerRole caller_role(std::string_view path, std::string_view line, std::string
         (style == CommentStyle::Hash && t.starts_with("#") && !t.starts_with("#!")) ||
         (style == CommentStyle::Dashes && t.starts_with("--")))
         return CallerRole::Comment;
-    const std::size_t at = word_at(t, symbol);
-    if (at == std::string_view::npos) return CallerRole::Use;
-    const std::string_view before = trimmed(t.substr(0, at));
-    const std::string_view after = trimmed(t.substr(at + symbol.size()));
+    const auto at = text::find_word(t, symbol);  // as the scan found it
+    if (!at) return CallerRole::Use;
+    const std::string_view before = trimmed(t.substr(0, *at));
+    const std::string_view after = trimmed(t.substr(*at + symbol.size()));
     if (style == CommentStyle::Slashes && (before == "#define" || before == "# define"))
         return CallerRole::Definition;
-    if (style == CommentStyle::None) {  // NAME() { in an extensionless shell script
-        const bool shell =
-            before.empty() && after.starts_with("()") && trimmed(after.substr(2)).starts_with("{");
-        return shell ? CallerRole::Definition : CallerRole::Use;
-    }
+    // NAME() { : a shell function's head, in a shell script with or without its extension.
+    const bool shell_head =
+        before.empty() && after.starts_with("()") && trimmed(after.substr(2)).starts_with("{");
+    if (style == CommentStyle::None) return shell_head ? CallerRole::Definition : CallerRole::Use;
     static const std::vector<std::string_view> defining = {
         "def",   "function", "func",      "fn",     "sub",    "class",        "struct",
         "enum",  "union",    "interface", "trait",  "type",   "macro_rules!", "proc",
@@ -213,10 +196,7 @@ CallerRole caller_role(std::string_view path, std::string_view line, std::string
         return CallerRole::Definition;
     }
     if (!after.starts_with("(")) return CallerRole::Use;
-    // NAME() { in shell
-    if (before.empty() && style == CommentStyle::Hash && after.starts_with("()") &&
-        trimmed(after.substr(2)).starts_with("{"))
-        return CallerRole::Definition;
+    if (shell_head && style == CommentStyle::Hash) return CallerRole::Definition;
     if (!type_ahead(before)) return CallerRole::Use;
     if (t.ends_with(";")) return CallerRole::Declaration;
     // A head ends its parameters, opens its body, or goes on to the next line.
