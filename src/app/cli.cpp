@@ -412,13 +412,10 @@ std::string current_directory() {
 void print(std::ostream& out, const Report& report, const Options& o, int argc, char** argv) {
     if (o.max_tokens) {  // text or JSON, within the budget
         TextOptions to = text_options(o, argc, argv);
-        JsonCaps caps;  // the JSON is whole but for the caps given
-        if (o.format == "json" && !o.max_lines_given)
+        if (o.format == "json" && !o.max_lines_given)  // the JSON is whole but for the caps given
             to.max_lines = std::numeric_limits<std::size_t>::max();
+        JsonCaps caps = JsonCaps::of(to);
         if (o.max_lines_given) caps.max_lines = to.max_lines;
-        caps.max_window_lines = to.max_window_lines;
-        caps.max_callers = to.max_callers;
-        caps.max_line_bytes = to.max_line_bytes;
         TokenBudget budget;
         budget.max_tokens = *o.max_tokens;
         budget.option = "--max-tokens";
@@ -444,11 +441,8 @@ void print(std::ostream& out, const Report& report, const Options& o, int argc, 
         PackCuts cuts;
         std::ostringstream unused;
         print_pack(unused, report, to, &cuts);
-        JsonCaps caps;
+        JsonCaps caps = JsonCaps::of(to);
         caps.max_lines = to.max_lines;
-        caps.max_window_lines = to.max_window_lines;
-        caps.max_callers = to.max_callers;
-        caps.max_line_bytes = to.max_line_bytes;
         caps.cuts = &cuts;
         errno = 0;
         print_json(out, report, &caps);

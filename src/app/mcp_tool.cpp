@@ -714,19 +714,6 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
     request.cancelled = hooks.cancelled;
     auto report = build_report(request);
     if (!report) return tool_error(report.error().message);
-    if (a.request.repin)
-        return repinned(
-            a.request.specs, report.value(),
-            JsonCaps{.max_lines = a.max_lines,
-                     .max_window_lines = std::size_t(a.request.pack.window.max_anchored),
-                     .max_callers = a.request.pack.max_callers,
-                     .max_line_bytes = a.request.pack.window.max_line_bytes,
-                     .cuts = nullptr,
-                     .compact = !a.full,
-                     .max_tokens = std::nullopt,
-                     .table_only = false,
-                     .max_rows = std::size_t(-1)});
-
     TextOptions to;
     to.color = false;
     to.table_only = a.request.table_only;
@@ -737,6 +724,11 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
     to.max_line_bytes = a.request.pack.window.max_line_bytes;
     to.names = kToolNames;
     to.again = again;
+    // The document's caps, which it states in every result (the output schema requires them).
+    JsonCaps caps = JsonCaps::of(to);
+    caps.max_lines = a.max_lines;
+    caps.compact = !a.full;
+    if (a.request.repin) return repinned(a.request.specs, report.value(), caps);
     // The unknown keys, after the pack, as the command line puts them on stderr.
     std::string warnings;
     for (const auto& line :
@@ -746,12 +738,6 @@ Json run_call(const CallArgs& a, const CallHooks& hooks) {
         warnings += "warning: " + line + '\n';
     // The structured document is cut where the text is, and says so (JsonCaps), both within
     // the budget: the whole result, and the text half of it.
-    JsonCaps caps;
-    caps.max_lines = a.max_lines;
-    caps.max_window_lines = to.max_window_lines;
-    caps.max_callers = to.max_callers;
-    caps.max_line_bytes = to.max_line_bytes;
-    caps.compact = !a.full;
     TokenBudget budget;
     budget.max_tokens = a.max_tokens;
     budget.option = "max_tokens";

@@ -33,7 +33,7 @@ FittedPack fit_pack(const Report& report, TextOptions text, JsonCaps doc,
             c.max_lines = t.max_lines == std::numeric_limits<std::size_t>::max()
                               ? asked_lines
                               : std::optional<std::size_t>(t.max_lines);
-            c.table_only = t.code_cut;
+            c.code_cut = t.code_cut;
             c.max_rows = t.max_rows;
             m.pack.doc = report_to_json(report, &c);
             // The text as the result carries it, a JSON string, beside the document.

@@ -1,7 +1,5 @@
 #include "context_pack/output/json_output.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 #include <future>
@@ -233,16 +231,12 @@ void mark_cuts(ordered_json& s, const SpecReport& spec, const JsonCaps& caps,
     if (!caps.max_tokens) return;
     // The budget's cuts: the code, then rows.
     auto rows = [&](std::size_t first, std::size_t last) {
-        return ordered_json{
-            {"only", ordered_json::array(
-                         {fmt::format("{}-{}", spec.anchors[first].row, spec.anchors[last].row)})}};
+        return ordered_json{{"only", ordered_json::array({rows_of(spec, first, last)})}};
     };
-    const bool code = caps.table_only && !spec.anchors.empty();
-    s["code_cut"] =
-        code
-            ? ordered_json{{"by", "max_tokens"},
-                           {"lift", rows(0, std::min(spec.anchors.size(), kCodeRowsSuggested) - 1)}}
-            : ordered_json(nullptr);
+    const bool code = caps.code_cut && !spec.anchors.empty();
+    s["code_cut"] = code
+                        ? ordered_json{{"by", "max_tokens"}, {"lift", rows(0, code_rows(spec) - 1)}}
+                        : ordered_json(nullptr);
     if (code) {
         s["windows"] = ordered_json::array();
         s["callers"] = ordered_json::array();
@@ -497,6 +491,14 @@ std::string compact(const ordered_json& j) {
 }
 
 }  // namespace
+
+JsonCaps JsonCaps::of(const TextOptions& text) {
+    JsonCaps caps;
+    caps.max_window_lines = text.max_window_lines;
+    caps.max_callers = text.max_callers;
+    caps.max_line_bytes = text.max_line_bytes;
+    return caps;
+}
 
 ordered_json report_to_json(const Report& report, const JsonCaps* caps) {
     ordered_json specs = ordered_json::array();

@@ -234,6 +234,14 @@ void print_pointers(std::ostream& out, const TextOptions& o, const char* what,
 
 }  // namespace
 
+std::string rows_of(const SpecReport& spec, std::size_t first, std::size_t last) {
+    return fmt::format("{}-{}", spec.anchors[first].row, spec.anchors[last].row);
+}
+
+std::size_t code_rows(const SpecReport& spec) {
+    return std::min(spec.anchors.size(), kCodeRowsSuggested);
+}
+
 void print_pack(std::ostream& out, const Report& report, const TextOptions& o, PackCuts* cuts) {
     Budget budget(out, o);
     if (!o.paths_from.empty()) {
@@ -252,24 +260,17 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o, P
         if (rows < spec.anchors.size()) {
             out << fmt::format("… {} more rows not shown (over {}); {} shows them",
                                spec.anchors.size() - rows, o.over,
-                               again(o, fmt::format("{}-{}", spec.anchors[rows].row,
-                                                    spec.anchors.back().row)))
+                               again(o, rows_of(spec, rows, spec.anchors.size() - 1)))
                 << '\n';
             budget.consume(1);
         }
-        if (o.code_cut && !spec.anchors.empty())
+        if (o.code_cut && !spec.anchors.empty()) {
+            const std::string shown = rows_of(spec, 0, code_rows(spec) - 1);
             out << fmt::format(
-                       "… the code and callers are not shown (over {}); {} shows them for "
-                       "rows {}-{}",
-                       o.over,
-                       again(o,
-                             fmt::format(
-                                 "{}-{}", spec.anchors.front().row,
-                                 spec.anchors[std::min(spec.anchors.size(), kCodeRowsSuggested) - 1]
-                                     .row)),
-                       spec.anchors.front().row,
-                       spec.anchors[std::min(spec.anchors.size(), kCodeRowsSuggested) - 1].row)
+                       "… the code and callers are not shown (over {}); {} shows them for rows {}",
+                       o.over, again(o, shown), shown)
                 << '\n';
+        }
         if (o.table_only) continue;
 
         if (!spec.since.empty() &&

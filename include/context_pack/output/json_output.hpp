@@ -31,12 +31,16 @@ struct JsonCaps {
     // list's `per_file` the kFilesCounted files the text names, `per_file_more` the rest.
     bool compact = false;
     // What a token budget cut (output/budget.hpp), named in the document as the text names
-    // it: `max_tokens` the budget, `table_only` the windows and caller lists left out (each
+    // it: `max_tokens` the budget, `code_cut` the windows and caller lists left out (each
     // spec's `code_cut`, with the arguments that show some), `max_rows` each spec's anchors
     // past that many left out (its `rows_more`).
     std::optional<std::size_t> max_tokens;
-    bool table_only = false;
+    bool code_cut = false;
     std::size_t max_rows = std::size_t(-1);
+
+    // The window, caller and line-byte caps of the text pack; max_lines, which a front end
+    // states apart, left unset.
+    static JsonCaps of(const TextOptions& text);
 };
 
 nlohmann::ordered_json report_to_json(const Report& report, const JsonCaps* caps = nullptr);

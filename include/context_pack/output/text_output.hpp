@@ -60,6 +60,12 @@ struct PackCuts {
     std::vector<Spec> specs;
 };
 
+// The table rows of a spec's anchors `first` to `last` (indexes), as `only` takes them: "4-9".
+std::string rows_of(const SpecReport& spec, std::size_t first, std::size_t last);
+// How many of a spec's first anchors a pointer offers the code of, where a token budget left
+// all code out: kCodeRowsSuggested at most.
+std::size_t code_rows(const SpecReport& spec);
+
 // `cuts`, when given, is told what max_lines left out.
 void print_pack(std::ostream& out, const Report& report, const TextOptions& options,
                 PackCuts* cuts = nullptr);
