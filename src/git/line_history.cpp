@@ -34,6 +34,17 @@ Result<git_oid> oid_of(const std::string& hex) {
     return oid;
 }
 
+// A commit's parents, in order.
+Result<std::vector<std::string>> parents_of(const Repository& repo, const git_oid& oid) {
+    CommitHandle commit;
+    if (int rc = git_commit_lookup(commit.out(), raw_handle(repo), &oid); rc < 0)
+        return unreadable(repo, rc, "commit", oid).error;
+    std::vector<std::string> out;
+    for (unsigned i = 0; i < git_commit_parentcount(commit.get()); ++i)
+        out.push_back(hex(git_commit_parent_id(commit.get(), i)));
+    return out;
+}
+
 // base..tip, each commit with its parents, in graph order: a commit only after every child
 // it has in the walk, and from a stack, so a merge's last parent's side comes first (git's
 // sort_in_topological_order with REV_SORT_IN_GRAPH_ORDER, from the one tip).
@@ -65,11 +76,9 @@ Result<std::vector<Node>> walk_between(const Repository& repo, const std::string
         listed.push_back(std::move(n));
     }
     for (Node& n : listed) {
-        CommitHandle commit;
-        if (int rc = git_commit_lookup(commit.out(), raw, &n.oid); rc < 0)
-            return unreadable(repo, rc, "commit", n.oid).error;
-        for (unsigned i = 0; i < git_commit_parentcount(commit.get()); ++i) {
-            std::string parent = hex(git_commit_parent_id(commit.get(), i));
+        auto parents = parents_of(repo, n.oid);
+        if (!parents) return parents.error();
+        for (std::string& parent : parents.value()) {
             auto at = index.find(parent);
             n.inside.push_back(at == index.end() ? -1 : std::ptrdiff_t(at->second));
             n.parents.push_back(std::move(parent));
@@ -497,13 +506,7 @@ Result<FirstParents> Repository::first_parents(const std::string& base, const st
 Result<std::vector<std::string>> Repository::parents(const std::string& commit) const {
     auto oid = oid_of(commit);
     if (!oid) return oid.error();
-    CommitHandle c;
-    if (int rc = git_commit_lookup(c.out(), raw_handle(*this), &oid.value()); rc < 0)
-        return unreadable(*this, rc, "commit", oid.value()).error;
-    std::vector<std::string> out;
-    for (unsigned k = 0; k < git_commit_parentcount(c.get()); ++k)
-        out.push_back(hex(git_commit_parent_id(c.get(), k)));
-    return out;
+    return parents_of(*this, oid.value());
 }
 
 }  // namespace cp::git
