@@ -8,9 +8,11 @@
 #include <climits>
 #include <cstdlib>
 #include <iterator>
+#include <new>
 
 #include "context_pack/core/text.hpp"
 #include "context_pack/sys/fs.hpp"
+#include "context_pack/sys/memory.hpp"
 
 namespace cp::git {
 
@@ -26,6 +28,7 @@ std::string last_detail(const git_error* e) {
 }
 
 Error failure(std::string_view what, const OptionNames* names) {
+    memory_ran_out();
     const git_error* e = git_error_last();
     std::string detail = last_detail(e);
     std::string mend;
@@ -54,6 +57,13 @@ Error failure(std::string_view what, const OptionNames* names) {
 
 }  // namespace
 
+void memory_ran_out() {
+    if (sys::address_space_short(kMemoryProbe)) {
+        git_error_clear();
+        throw std::bad_alloc();
+    }
+}
+
 Error failure(std::string_view what, const OptionNames& names) {
     return failure(what, &names);
 }
@@ -64,6 +74,7 @@ Error failure(std::string_view what) {
 
 Unreadable unreadable(const Repository& repo, int rc, std::string_view kind, const git_oid& oid,
                       std::string_view of) {
+    memory_ran_out();
     const git_error* e = git_error_last();
     const int klass = e ? e->klass : GIT_ERROR_NONE;
     const std::string id = hex(&oid);

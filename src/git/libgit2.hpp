@@ -24,14 +24,24 @@ namespace cp::git {
 // index libgit2 cannot read still leaves commit targets); object and tree reads need none.
 // An error of libgit2's object database, zlib or an object's parse is marked as an object's
 // failure (Error::object, Damaged), for a caller that can go on without that object.
+// Neither returns where memory ran out: see memory_ran_out.
 Error failure(std::string_view what, const OptionNames& names);
 Error failure(std::string_view what);
 
+// Throws std::bad_alloc when a libgit2 call just failed for want of memory: less than
+// kMemoryProbe of address space is left (sys::address_space_short). libgit2 says so only at
+// times ("failed to mmap"): a pack index it could not map makes an object "not found", a
+// window it could not map makes it unreadable, which the run would report as absent or
+// damaged. Said once at the top, with the mend (cli::run, an MCP call). The probe is larger
+// than a pack window (16 MiB) and than the pack index of a repository of two million objects.
+inline constexpr std::size_t kMemoryProbe = std::size_t{64} << 20;
+void memory_ran_out();
+
 // A read of the object `oid` that failed with `rc` (git_error_last() says why; call it before
-// any other libgit2 call), as one line marked as an object's failure (Error::object): missing, in a
-// partial clone, with the fetch from its promisor remote that brings it; missing elsewhere, or
-// damaged, with git fsck. `kind`: "blob", "tree", "commit" or "object"; `of`: what it is to
-// the caller ("of dir", "of commit 1a2b3c4d5e"), or empty.
+// any other libgit2 call; memory_ran_out first), as one line marked as an object's failure
+// (Error::object): missing, in a partial clone, with the fetch from its promisor remote that brings
+// it; missing elsewhere, or damaged, with git fsck. `kind`: "blob", "tree", "commit" or "object";
+// `of`: what it is to the caller ("of dir", "of commit 1a2b3c4d5e"), or empty.
 struct Unreadable {
     Error error;
     bool missing = false;  // absent from the store (GIT_ENOTFOUND), not damaged

@@ -498,6 +498,7 @@ Revision Repository::resolve_commit(std::string_view rev) const {
 // give (Missing: a reference to a missing object, a damaged one), which is no absence.
 // `rc` and libgit2's last error are git_revparse_single's.
 Revision Repository::unreadable_revision(const std::string& spec, int rc) const {
+    memory_ran_out();
     Revision out;
     const git_error* e = git_error_last();
     const int klass = e ? e->klass : GIT_ERROR_NONE;

@@ -312,4 +312,12 @@ void release_freed_memory() {
 #endif
 }
 
+bool address_space_short(std::size_t bytes) {
+    void* at =
+        ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (at == MAP_FAILED) return errno == ENOMEM;
+    ::munmap(at, bytes);
+    return false;
+}
+
 }  // namespace cp::sys

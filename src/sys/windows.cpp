@@ -388,4 +388,11 @@ void huge_pages_for_this_thread() {}
 
 void release_freed_memory() {}
 
+bool address_space_short(std::size_t bytes) {
+    void* at = VirtualAlloc(nullptr, bytes, MEM_RESERVE, PAGE_NOACCESS);
+    if (!at) return true;
+    VirtualFree(at, 0, MEM_RELEASE);
+    return false;
+}
+
 }  // namespace cp::sys

@@ -2,6 +2,8 @@
 // src/sys/windows.cpp).
 #pragma once
 
+#include <cstddef>
+
 namespace cp::sys {
 
 // Freed memory kept for the next allocations instead of given back to the kernel at once,
@@ -22,5 +24,11 @@ void huge_pages_for_this_thread();
 // Gives freed memory back to the kernel: a long-lived process (the MCP server) between the
 // calls it runs, so that a large call's memory does not stay with it.
 void release_freed_memory();
+
+// Whether the process could not reserve `bytes` more of address space now (a ulimit -v, a
+// 32-bit process's end): reserved and let go at once, nothing touched. What tells a read
+// that failed for want of memory (a pack window libgit2 could not map) from damage or
+// absence, which libgit2's words do not always tell.
+bool address_space_short(std::size_t bytes);
 
 }  // namespace cp::sys
