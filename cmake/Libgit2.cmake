@@ -269,6 +269,8 @@ else()
   target_link_libraries(cp_zlib INTERFACE ZLIB::ZLIB)
 endif()
 
+# The libgit2 built here carries patches/libgit2/: among them, the work tree's .gitattributes
+# and .gitignore symlinks read as absent, as git reads them (CONTEXT_PACK_TREE_SYMLINKS_IGNORED).
 if(CP_DIRECT_XDIFF)
   set(CP_DIRECT_XDIFF_01 1)
   set(_cp_hunks "xdiff called directly")

@@ -6,6 +6,7 @@
 
 #include "caches.hpp"
 #include "context_pack/core/text.hpp"
+#include "context_pack/git/build_config.hpp"
 #include "context_pack/git/index_file.hpp"
 #include "context_pack/sys/fs.hpp"
 #include "object_store.hpp"
@@ -72,7 +73,11 @@ Result<Unit> Repository::side_files_of(std::string_view path, SideFile which) co
         const std::string key = dir + std::string(name);
         if (!ok.contains(key)) {
             auto st = sys::lstat(root + key);
-            if (st && !refused_kind(*st).empty()) return refusal(key, refused_kind(*st), name);
+            // A symlink: git passes it by, and so does the libgit2 built here.
+            if (st && CONTEXT_PACK_TREE_SYMLINKS_IGNORED && st->kind == sys::Kind::symlink)
+                attributes_->side_files_ignored.insert(key);
+            else if (st && !refused_kind(*st).empty())
+                return refusal(key, refused_kind(*st), name);
             ok.insert(key);
         }
         auto slash = path.find('/', pos);
@@ -100,6 +105,17 @@ Result<Unit> Repository::side_files_of(std::string_view path, SideFile which) co
             ok.insert(dir);
         }
     }
+}
+
+std::vector<std::string> Repository::ignored_attributes(std::string_view path) const {
+    // A side file refused on the way is said where attributes are asked, if they are.
+    if (auto safe = side_files_of(path, SideFile::Attributes); !safe) return {};
+    std::vector<std::string> out;
+    for (const std::string& file : attributes_->side_files_ignored) {
+        const std::string_view dir = std::string_view(file).substr(0, file.rfind('/') + 1);
+        if (file.ends_with(".gitattributes") && path.starts_with(dir)) out.push_back(file);
+    }
+    return out;
 }
 
 Result<DiffAttribute> Repository::diff_attribute(const std::string& path) const {

@@ -29,6 +29,9 @@ struct Repository::Attributes {
     bool decided = false;
     std::unique_ptr<Repository> handle;                // see attribute_handle()
     std::set<std::string, std::less<>> side_files_ok;  // side files found safe (side_files_of)
+    // The work tree's .gitattributes and .gitignore files that are symlinks, passed by as git
+    // passes them (side_files_of, where libgit2 reads them as absent too).
+    std::set<std::string, std::less<>> side_files_ignored;
 };
 
 }  // namespace cp::git

@@ -154,7 +154,8 @@ void init_library() {
         git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
         // A partial clone's objects that were never fetched are missing, and said so with
         // the fetch that brings them: libgit2 1.5 fetches nothing by itself, nor does the tool.
-        const char* extensions[] = {"worktreeconfig", "partialclone"};
+        // extensions.preciousObjects forbids deleting objects, which the tool never does.
+        const char* extensions[] = {"worktreeconfig", "partialclone", "preciousobjects"};
         git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, std::size(extensions));
         // Packs are mapped 16 MiB at a time, 320 MiB at most at once (libgit2's defaults on
         // 64-bit systems: 1 GiB windows, 8 GiB): a batch over many pairs touches most of a

@@ -36,6 +36,16 @@ Result<Unit> add_target_blob(Content& content, const std::optional<std::string>&
 }
 
 // One spec's anchors, each carried from its base onto its target, in the spec's order.
+// A note on an anchor whose path a work tree's symlinked .gitattributes would have concerned:
+// passed by, as git passes it (git::Repository::side_files_of). Not for an anchor whose path
+// is no path of the tree (`..`, absolute: path_problem): nothing is looked at for it.
+void note_ignored_attributes(const git::Repository& repo, AnchorResult& r) {
+    if (path_problem(r.anchor.path)) return;
+    for (const std::string& file : repo.ignored_attributes(r.anchor.path))
+        r.reason = (r.reason ? *r.reason + "; " : "") + text::printable(file) +
+                   " is a symlink, which git passes by since 2.32: its rules were not read";
+}
+
 Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pairs,
                                 const Spec& spec, StartedSpec started,
                                 const std::function<void()>& each = {}) {
@@ -61,14 +71,17 @@ Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pai
             return filled.error();
         } else if (auto blob = add_target_blob(content, started.target(), r); !blob) {
             return blob.error();
-        } else if (!out.since.empty()) {  // --since: were its lines edited since then?
-            auto edited = rules.edited_since(out.base, out.since, started.target(), r);
-            if (!edited && !edited.error().unreadable_object()) return edited.error();
-            if (edited)
-                r.edited_since = edited.value();
-            else  // not known: said, and its window and callers shown
-                r.reason = (r.reason ? *r.reason + "; " : "") + "whether it was edited since " +
-                           out.since_rev + " cannot be told: " + edited.error().message;
+        } else {
+            note_ignored_attributes(content.repo(), r);
+            if (!out.since.empty()) {  // --since: were its lines edited since then?
+                auto edited = rules.edited_since(out.base, out.since, started.target(), r);
+                if (!edited && !edited.error().unreadable_object()) return edited.error();
+                if (edited)
+                    r.edited_since = edited.value();
+                else  // not known: said, and its window and callers shown
+                    r.reason = (r.reason ? *r.reason + "; " : "") + "whether it was edited since " +
+                               out.since_rev + " cannot be told: " + edited.error().message;
+            }
         }
         out.anchors.push_back(std::move(r));
         if (each) each();

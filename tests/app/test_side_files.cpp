@@ -1,13 +1,16 @@
 // The side files libgit2 opens by itself (.gitattributes, .gitignore, info/attributes,
-// info/exclude): one that is a symlink, a FIFO or a device is refused on one line, never
-// followed out of the tree, never waited on; regular ones work as before. Rows B50-B54 of
-// docs/bad-input.md. Every run has a 20-second limit, so a blocking open fails the test.
+// info/exclude): one in the work tree that is a symlink is passed by, as git passes it, with
+// the libgit2 built here (refused on one line with a system libgit2, which would follow it);
+// a FIFO or a device is refused on one line; none is followed out of the tree or waited on;
+// regular ones work as before. Rows B50-B54 of docs/bad-input.md. Every run has a 20-second
+// limit, so a blocking open fails the test.
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <fstream>
 
+#include "context_pack/git/build_config.hpp"
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
 
@@ -62,6 +65,16 @@ void touched(const Output& o, const std::string& anchor) {
     CHECK(o.out.find("binary") == std::string::npos);
 }
 
+// A symlinked .gitattributes passed by: the anchor read as text (TOUCHED, never "binary" from
+// the rules it leads to), with a note naming the link; or, with a system libgit2, `refusal`.
+void passed_by(const Output& o, const std::string& anchor, const std::string& link,
+               const std::string& refusal) {
+    if (!CONTEXT_PACK_TREE_SYMLINKS_IGNORED) return refused(o, refusal);
+    touched(o, anchor);
+    CHECK(o.out.find(link + " is a symlink, which git passes by since 2.32: its rules were not "
+                            "read") != std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("bad input B50: a committed .gitattributes that is a symlink out of the tree") {
@@ -74,20 +87,51 @@ TEST_CASE("bad input B50: a committed .gitattributes that is a symlink out of th
         ".gitattributes is a symlink; git ignores such a .gitattributes "
         "since 2.32, libgit2 would follow it: remove it from the work tree "
         "(rm .gitattributes) or make it a regular file";
-    refused(f.run("--anchor a.c:2-4"), why);
-    // Between two commits the work tree's attributes still count, as in git diff A B: the
-    // same refusal, whose mend holds for both.
+    // git reads the change as text too: the outside rules' -diff is not obeyed.
+    CHECK(f.repo.git("diff --numstat -- a.c").starts_with("1\t1\t"));
+    passed_by(f.run("--anchor a.c:2-4"), "a.c:2-4", ".gitattributes", why);
+    // Between two commits the work tree's attributes still count, as in git diff A B: passed
+    // by (or refused) the same.
     f.repo.commit();
-    refused(f.run("--target HEAD --anchor a.c:2-4"), why);
-    // The mend: without it on disk, the outside file's rules are not obeyed.
+    passed_by(f.run("--target HEAD --anchor a.c:2-4"), "a.c:2-4", ".gitattributes", why);
+    // An anchor in a file unchanged is noted too; with the link gone, no note.
+    if (CONTEXT_PACK_TREE_SYMLINKS_IGNORED) {
+        auto same = f.run("--target HEAD --anchor dir/b.c:2");
+        CHECK(same.status == 0);
+        CHECK(same.out.find(".gitattributes is a symlink") != std::string::npos);
+    }
     f.repo.remove(".gitattributes");
-    touched(f.run("--target HEAD --anchor a.c:2-4"), "a.c:2-4");
+    auto o = f.run("--target HEAD --anchor a.c:2-4");
+    touched(o, "a.c:2-4");
+    CHECK(o.out.find("is a symlink") == std::string::npos);
 
     SECTION("in a directory on the way, untracked") {
         f.link("dir/.gitattributes", "../../rules-elsewhere");
-        f.repo.write("dir/b.c", cptest::numbered(10, "b"));
-        refused(f.run("--anchor dir/b.c:2"), "dir/.gitattributes is a symlink");
+        f.repo.write("dir/b.c", "B1\nchanged\nB3\nB4\nB5\nB6\nB7\nB8\nB9\nB10\n");
+        passed_by(f.run("--anchor dir/b.c:2"), "dir/b.c:2", "dir/.gitattributes",
+                  "dir/.gitattributes is a symlink");
+        // It concerns the files beneath its directory alone.
+        auto outside_dir = f.run("--anchor a.c:2");
+        CHECK(outside_dir.out.find("is a symlink") == std::string::npos);
     }
+}
+
+TEST_CASE("bad input B50: a committed .gitattributes link whose target reads as rules") {
+    // A symlink's blob is the path it names, here "* -diff". git diff passes by the link on
+    // disk and reads the index's blob instead, as rules: a.c is binary to it. The tool
+    // agrees, as its diff does what git's does, and still notes the link.
+    Fixture f;
+    f.link(".gitattributes", "* -diff");
+    f.base = f.repo.commit();
+    f.repo.write("a.c", "L1\nL2\nthree\nL4\nL5\nL6\nL7\nL8\nL9\nL10\n");
+    CHECK(f.repo.git("diff --numstat -- a.c").starts_with("-\t-\t"));
+    auto o = f.run("--anchor a.c:2-4");
+    if (!CONTEXT_PACK_TREE_SYMLINKS_IGNORED)
+        return refused(o, ".gitattributes is a symlink; git ignores such a .gitattributes");
+    INFO(o.out << o.err);
+    CHECK(o.status == 1);
+    CHECK(o.out.find("binary file a.c changed") != std::string::npos);
+    CHECK(o.out.find(".gitattributes is a symlink, which git passes by") != std::string::npos);
 }
 
 TEST_CASE("bad input B51: a .gitattributes that is, or points at, a FIFO") {
@@ -98,8 +142,11 @@ TEST_CASE("bad input B51: a .gitattributes that is, or points at, a FIFO") {
     SECTION("a committed symlink to a FIFO outside") {
         f.link(".gitattributes", f.outside.path() + "/pipe");
         f.repo.commit();
-        refused(f.run("--anchor dir/b.c:2"), ".gitattributes is a symlink");
-        refused(f.run("--target HEAD --anchor dir/b.c:2"), ".gitattributes is a symlink");
+        // Passed by without an open (or refused): never waited on.
+        passed_by(f.run("--anchor dir/b.c:2"), "dir/b.c:2", ".gitattributes",
+                  ".gitattributes is a symlink");
+        passed_by(f.run("--target HEAD --anchor dir/b.c:2"), "dir/b.c:2", ".gitattributes",
+                  ".gitattributes is a symlink");
     }
     SECTION("a FIFO in a nested directory of the work tree") {
         f.repo.write("dir/deep/c.c", "int c;\n");
@@ -152,10 +199,22 @@ TEST_CASE("bad input B52: a .gitignore that is a symlink or a FIFO, in a subdire
         f.link("sub/.gitignore", f.outside.path() + "/ignore-all");
         f.repo.git("add sub/.gitignore");
         const std::string why = "sub/.gitignore is a symlink; git ignores such a .gitignore";
-        refused(f.run("--anchor a.c:2-4"), why);
-        // libgit2's own diff (which the scan leaves to it with core.ignorecase) checks first.
-        f.repo.git("config core.ignorecase true");
-        refused(f.run("--anchor a.c:2-4"), why);
+        // Passed by as git passes it: sub/new.c is not ignored, and the deletion pairs with
+        // it, by the tool's scan and by libgit2's own diff (which the scan leaves to it with
+        // core.ignorecase) alike; with a system libgit2, refused.
+        CHECK(f.repo.git("status --porcelain --untracked-files=all").find("?? sub/new.c") !=
+              std::string::npos);
+        for (const char* ignorecase : {"false", "true"}) {
+            f.repo.git(std::string("config core.ignorecase ") + ignorecase);
+            auto o = f.run("--anchor a.c:2-4");
+            if (!CONTEXT_PACK_TREE_SYMLINKS_IGNORED) {
+                refused(o, why);
+                continue;
+            }
+            INFO(o.out << o.err);
+            CHECK(o.status == 0);
+            CHECK(o.out.find("sub/new.c:2-4") != std::string::npos);
+        }
     }
     SECTION("a FIFO in a nested untracked directory") {
         f.repo.write("sub/deeper/more/x.c", "int x;\n");

@@ -280,11 +280,19 @@ class Repository {
     // and info/attributes (info/exclude) of the git directory. libgit2 1.5 stats and opens
     // them following symlinks and would block on a FIFO, so one that is there and not a
     // regular file or a directory is refused with a one-line error naming it and the mend,
-    // as is, for attributes, a directory on the way that is a symlink to one;
-    // git 2.32 and later ignore a symlinked one, which libgit2 cannot be told to do. Cheap:
-    // one lstat per directory for the run (cached). Main thread: it fills that cache.
+    // as is, for attributes, a directory on the way that is a symlink to one. git 2.32 and
+    // later pass by a symlinked .gitattributes or .gitignore in the work tree; so does the
+    // libgit2 built here (CONTEXT_PACK_TREE_SYMLINKS_IGNORED), and such a file is passed by
+    // and remembered (ignored_attributes); a system libgit2 would follow it, and it is
+    // refused. Cheap: one lstat per directory for the run (cached). Main thread: it fills
+    // that cache.
     enum class SideFile { Attributes, Ignore };
     Result<Unit> side_files_of(std::string_view path, SideFile which) const;
+    // The work tree's .gitattributes on `path`'s way that are symlinks, passed by as git
+    // passes them (side_files_of), for a note on the anchors they would have concerned; none
+    // where side_files_of refuses the way (which the run says where attributes are asked).
+    // Main thread, as side_files_of.
+    std::vector<std::string> ignored_attributes(std::string_view path) const;
     // The first component of `path` that is a symlink in the working tree, if any.
     // Main thread.
     std::optional<std::string> worktree_symlink(std::string_view path) const;
