@@ -313,43 +313,15 @@ Result<Unit> Roots::admit(const std::string& argument, const std::string& given,
     return Error{fmt::format("{} outside {}; {}", what, where(), mend("it"))};
 }
 
-Result<Unit> Roots::admit(const git::Repository& repo, const std::string& given,
-                          const git::Environment& env) const {
-    struct Part {
-        const char* what;
-        std::string path;
-        const char* variable;  // the environment's variable that put it there, if any
-    };
-    std::vector<Part> parts;
-    if (!repo.workdir().empty())
-        parts.push_back({"working tree", repo.workdir(),
-                         env.work_tree ? "GIT_WORK_TREE"
-                         : env.git_dir ? "GIT_DIR"
-                                       : nullptr});
-    parts.push_back({"git directory", repo.git_dir(), env.git_dir ? "GIT_DIR" : nullptr});
-    if (repo.common_dir() != repo.git_dir())
-        parts.push_back({"common git directory", repo.common_dir(), nullptr});
-    // Every object directory read: its own (or GIT_OBJECT_DIRECTORY's) and each alternate at
-    // any depth, from info/alternates or GIT_ALTERNATE_OBJECT_DIRECTORIES.
-    for (const auto& objects : repo.object_directories())
-        parts.push_back({objects.alternate ? "alternate object directory" : "object directory",
-                         objects.path,
-                         !objects.from_environment ? nullptr
-                         : objects.alternate       ? "GIT_ALTERNATE_OBJECT_DIRECTORIES"
-                                                   : "GIT_OBJECT_DIRECTORY"});
-    parts.push_back({"index", repo.index_file(), env.index_file ? "GIT_INDEX_FILE" : nullptr});
-    for (const Part& part : parts) {
-        auto location = location_of(part.path, &dirs_);
-        if (inside(location)) continue;
-        std::string mended = mend("the whole repository");
-        if (part.variable)
-            mended =
-                fmt::format("unset {} in the server's environment, or {}", part.variable, mended);
-        return Error{fmt::format("repo {} opens a repository whose {} {} is outside {}; {}",
-                                 text::printable(given), part.what, text::printable(location),
-                                 where(), mended)};
-    }
-    return Unit{};
+Result<Unit> Roots::admit(const git::Repository::Place& place, const std::string& given) const {
+    auto location = location_of(place.path, &dirs_);
+    if (inside(location)) return Unit{};
+    std::string mended = mend("the whole repository");
+    if (place.variable)
+        mended = fmt::format("unset {} in the server's environment, or {}", place.variable, mended);
+    return Error{fmt::format("repo {} opens a repository whose {} {} is outside {}; {}",
+                             text::printable(given), place.what, text::printable(location), where(),
+                             mended)};
 }
 
 namespace {
@@ -640,17 +612,18 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         return checked.error();
 
     if (relative_repo && !home) return home.error();
-    // The repository is checked where the argument leads, then, once open, where git found
-    // it (a search upwards, a .git file, the server's GIT_DIR may lead elsewhere).
+    // The repository is checked where the argument leads, then, as it is opened, where git
+    // finds it (a search upwards, a .git file, the server's GIT_DIR may lead elsewhere).
     if (auto admitted =
             roots.admit("repo", a.request.repo_dir, location_of(a.request.repo_dir, &roots.dirs()));
         !admitted)
         return admitted.error();
-    // The roots as they are now, copied: a call runs on a worker thread, and may outlive a
-    // change of roots.
-    a.request.admit = [roots, given = a.request.repo_dir,
-                       env = a.request.git_env](const git::Repository& opened) {
-        return roots.admit(opened, given, env);
+    // Each place as git finds the repository, before the place is looked at: an alternate
+    // outside is never read. The roots as they are now, copied: a call runs on a worker
+    // thread, and may outlive a change of roots.
+    a.request.admit_place = [roots,
+                             given = a.request.repo_dir](const git::Repository::Place& place) {
+        return roots.admit(place, given);
     };
     return a;
 }

@@ -35,10 +35,9 @@ class Roots {
     // inside a root; else an Error naming them, the roots and the mend.
     Result<Unit> admit(const std::string& argument, const std::string& given,
                        const std::string& location) const;
-    // The same for the repository `repo` (given as `given`) opened under git's environment
-    // `env`: each of its directories and its index.
-    Result<Unit> admit(const git::Repository& repo, const std::string& given,
-                       const git::Environment& env) const;
+    // The same for a place of the repository `given` names (its working tree, a git or
+    // object directory, its index), as it is opened (git::Repository::open).
+    Result<Unit> admit(const git::Repository::Place& place, const std::string& given) const;
 
     // The roots' directories, resolved: where paths are looked at (location_of).
     const std::vector<std::string>& dirs() const { return dirs_; }

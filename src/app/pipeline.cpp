@@ -137,7 +137,8 @@ Result<Report> build_report(const Request& request) {
         return Error{fmt::format("{} revises every anchor of the plan; drop {}", names.repin.name,
                                  names.only.name)};
 
-    auto repo = git::Repository::open(request.repo_dir, names, request.git_env);
+    auto repo =
+        git::Repository::open(request.repo_dir, names, request.git_env, request.admit_place);
     if (!repo) return repo.error();
     // A revised plan is pinned at a commit: the working tree is no base for it.
     if (request.repin && !ro.at_base && !ro.target && !repo->is_bare())
@@ -148,8 +149,6 @@ Result<Report> build_report(const Request& request) {
                     "tree; commit the changes first, then give {} (HEAD for the commit just "
                     "made)",
                     names.repin.name, text::printable(spec.source), names.target.give)};
-    if (request.admit)  // where it was found may be where the front end reads nothing
-        if (auto admitted = request.admit(repo.value()); !admitted) return admitted.error();
     repo->set_max_file_bytes(request.max_file_bytes);
     // The spec files that lie in the work tree are no callers of what they name.
     if (const std::string top = repo->workdir(); !top.empty()) {

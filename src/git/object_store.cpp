@@ -367,11 +367,14 @@ Result<std::vector<std::string>> alternates_of(const std::string& dir) {
 
 class Assembly {
   public:
-    explicit Assembly(git_odb* odb) : odb_(odb) {}
+    Assembly(git_odb* odb, const Repository::Admit& admit) : odb_(odb), admit_(admit) {}
 
     // `dir` with its alternates; an alternate that is not a directory is passed over, as
-    // git and libgit2 pass it over. `named`: the environment named it.
+    // git and libgit2 pass it over. `named`: the environment named it. Admitted first.
     Result<Unit> add(const std::string& dir, bool alternate, int depth, bool named = false) {
+        if (admit_)
+            if (auto admitted = admit_(Repository::place_of({dir, alternate, named})); !admitted)
+                return admitted;
         auto st = sys::stat(dir);
         if (!st || st->kind != sys::Kind::directory) {
             if (alternate) return Unit{};
@@ -415,6 +418,7 @@ class Assembly {
 
   private:
     git_odb* odb_;
+    const Repository::Admit& admit_;
     std::set<std::pair<std::uint64_t, std::uint64_t>> seen_;
 };
 
@@ -465,7 +469,8 @@ Result<Unit> refuse_special_files(const std::string& path, int levels) {
 }
 
 Result<std::vector<Repository::ObjectDirectory>> use_object_store(
-    git_repository* repo, const std::string& objects, const std::vector<std::string>& alternates) {
+    git_repository* repo, const std::string& objects, const std::vector<std::string>& alternates,
+    const Repository::Admit& admit) {
     std::string dir = objects;
     if (dir.empty()) {
         git_buf path = GIT_BUF_INIT;
@@ -477,7 +482,7 @@ Result<std::vector<Repository::ObjectDirectory>> use_object_store(
     while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     OdbHandle odb;
     if (git_odb_new(odb.out()) < 0) return failure("cannot make an object database");
-    Assembly assembly(odb.get());
+    Assembly assembly(odb.get(), admit);
     if (auto r = assembly.add(dir, false, 0, !objects.empty()); !r) return r.error();
     for (const auto& alternate : alternates)
         if (auto r = assembly.add(alternate, true, 0, true); !r) return r.error();

@@ -23,9 +23,11 @@ namespace cp::git {
 // Gives `repo` an object database of `objects` (empty: the repository's own objects
 // directory) with its info/alternates, and `alternates` (GIT_ALTERNATE_OBJECT_DIRECTORIES)
 // with theirs, as git reads them: each a pack reader and our loose reader.
-// The directories opened, in order (Repository::object_directories).
+// The directories opened, in order (Repository::object_directories); `admit`, when given, is
+// asked of each before anything in it is looked at.
 Result<std::vector<Repository::ObjectDirectory>> use_object_store(
-    git_repository* repo, const std::string& objects, const std::vector<std::string>& alternates);
+    git_repository* repo, const std::string& objects, const std::vector<std::string>& alternates,
+    const Repository::Admit& admit = {});
 
 // A file of the git directory that is no regular file (a FIFO, a socket, a device, or a
 // symlink to one): libgit2 opens such a file and waits on it, or reads it without end, so it

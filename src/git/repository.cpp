@@ -213,7 +213,15 @@ Environment Environment::of_process() {
 }
 
 // The environment's working tree, index and object directories, on the handle open() made.
-Result<Unit> Repository::take_environment(const std::string& dir, const Environment& env) {
+Repository::Place Repository::place_of(const ObjectDirectory& objects) {
+    return {objects.alternate ? "alternate object directory" : "object directory", objects.path,
+            !objects.from_environment ? nullptr
+            : objects.alternate       ? "GIT_ALTERNATE_OBJECT_DIRECTORIES"
+                                      : "GIT_OBJECT_DIRECTORY"};
+}
+
+Result<Unit> Repository::take_environment(const std::string& dir, const Environment& env,
+                                          const Admit& admit) {
     git_repository* raw = repo_.get();
     if (env.work_tree) {
         if (env.work_tree->empty() || !is_directory(absolute_from(dir, *env.work_tree)))
@@ -228,11 +236,29 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
         if (set_workdir(raw, absolute_from(dir, ".")) < 0)
             return failure("cannot use the current directory as the working tree");
     }
+    // The places git found, before they are read (libgit2 has read the git directory's
+    // config and HEAD to open it).
+    if (admit) {
+        std::vector<Place> places;
+        if (!workdir().empty())
+            places.push_back({"working tree", workdir(),
+                              env.work_tree ? "GIT_WORK_TREE"
+                              : env.git_dir ? "GIT_DIR"
+                                            : nullptr});
+        places.push_back({"git directory", git_dir(), env.git_dir ? "GIT_DIR" : nullptr});
+        if (common_dir() != git_dir()) places.push_back({"common git directory", common_dir()});
+        for (const Place& place : places)
+            if (auto admitted = admit(place); !admitted) return admitted;
+    }
     // git takes these after moving to the top of the working tree (the git dir when bare).
     const std::string top =
         git_repository_workdir(raw) ? git_repository_workdir(raw) : git_repository_path(raw);
     if (env.object_directory) {
         settings_.object_directory = absolute_from(top, *env.object_directory);
+        if (admit)  // before it is looked at
+            if (auto admitted = admit(place_of({settings_.object_directory, false, true}));
+                !admitted)
+                return admitted;
         if (env.object_directory->empty() || !is_directory(settings_.object_directory))
             return Error{fmt::format(
                 "GIT_OBJECT_DIRECTORY names {}, which is not a directory; unset it or fix it",
@@ -248,17 +274,21 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
         if (auto refused = refuse_special_files(own, 0); !refused) return refused.error();
         if (auto refused = refuse_special_files(own + "refs", 16); !refused) return refused.error();
     }
-    auto used = use_object_store(raw, settings_.object_directory, settings_.alternates);
+    auto used = use_object_store(raw, settings_.object_directory, settings_.alternates, admit);
     if (!used) return used.error();
     settings_.object_dirs = std::move(used).value();
     if (env.index_file && !env.index_file->empty()) {
         settings_.index_file = absolute_from(top, *env.index_file);
+        if (admit)
+            if (auto admitted = admit({"index", index_file(), "GIT_INDEX_FILE"}); !admitted)
+                return admitted;
         if (auto refused = refuse_special_file(settings_.index_file, " or unset GIT_INDEX_FILE");
             !refused)
             return refused.error();
         return set_index_file(raw, settings_.index_file, "the index GIT_INDEX_FILE names",
                               settings_.names);
     }
+    if (admit) return admit({"index", index_file()});  // through a symlink, perhaps
     return Unit{};
 }
 
@@ -292,7 +322,7 @@ std::shared_mutex& owner_validation_lock() {
 }  // namespace
 
 Result<Repository> Repository::open(const std::string& dir, const OptionNames& names,
-                                    const Environment& env) {
+                                    const Environment& env, const Admit& admit) {
     init_library();
     // A file is no place to start from (git -C: "cannot change to 'a.c': Not a directory"),
     // though libgit2 would search up from the directory holding it.
@@ -326,7 +356,7 @@ Result<Repository> Repository::open(const std::string& dir, const OptionNames& n
         Repository repo;
         repo.repo_.reset(raw);
         repo.settings_.names = names;
-        if (auto taken = repo.take_environment(dir, env); !taken) return taken.error();
+        if (auto taken = repo.take_environment(dir, env, admit); !taken) return taken.error();
         repo.settings_.promisor_remote = read_promisor_remote(raw);
         if (auto depth = read_max_tree_depth(raw); !depth)
             return depth.error();

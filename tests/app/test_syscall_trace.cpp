@@ -179,16 +179,17 @@ struct Traced {
 };
 
 // Runs `command` (a shell line that starts the tool) under strace.
+// `env`: assignments the traced process starts with (`NAME=value `, shell-quoted).
 Traced traced(const std::string& dir, const std::string& home, const std::string& command,
-              const std::string& input = "", int max_status = 1) {
+              const std::string& input = "", int max_status = 1, const std::string& env = "") {
     REQUIRE(cptest::sh("command -v strace").status == 0);  // scripts/install-deps.sh installs it
     cptest::TempDir logs;
     auto log = logs.path() + "/trace";
     // LeakSanitizer cannot run under ptrace: a sanitized build is traced without it.
     auto o = cptest::sh("cd " + q(dir) + " && HOME=" + q(home) +
-                            " ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\""
-                            " env -u XDG_CONFIG_HOME strace -f -y -qq -s 4096 -o " +
-                            q(log) + " -e trace=%file,%process,%desc -e signal=none " + command,
+                            " ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" " + env +
+                            " env -u XDG_CONFIG_HOME strace -f -y -qq -s 4096 -o " + q(log) +
+                            " -e trace=%file,%process,%desc -e signal=none " + command,
                         input);
     INFO(command << "\n" << o.err);
     CHECK(o.status <= max_status);
@@ -362,5 +363,54 @@ TEST_CASE("bad input B76: the MCP server, traced, asked for paths outside") {
         INFO(reply_to(i));
         CHECK(reply_to(i).find("\"isError\":true") != std::string::npos);
         CHECK(reply_to(i).find("root") != std::string::npos);  // says where paths may be
+    }
+}
+
+TEST_CASE("bad input B76: the MCP server, traced, with objects outside through alternates") {
+    // An outside repository whose objects the project's alternates, or the server's
+    // environment, would add: each call is refused before any object of it is read, and the
+    // trace holds no open or look outside (B90).
+    Hostile h(false);
+    auto allowed = h.allowed();
+    const std::string other = h.outside.path() + "/other";
+    REQUIRE(cptest::sh("git init -q " + q(other) + " && cd " + q(other) +
+                       " && printf 'secret\\n' > a.c && git add a.c && git -c user.name=t "
+                       "-c user.email=t@t commit -q -m secret")
+                .status == 0);
+    std::string secret = cptest::sh("git -C " + q(other) + " rev-parse HEAD").out;
+    secret = secret.substr(0, secret.find('\n'));
+    const std::string objects = real(other + "/.git/objects");
+    std::string input =
+        "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+        "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+        "\"context_pack\",\"arguments\":{\"spec\":{\"base\":\"" +
+        secret.substr(0, 7) + "\",\"reads\":[{\"location\":{\"path\":\"a.c\",\"line\":1}}]}}}}\n";
+    auto refused_clean = [&](const Traced& run, const std::string& what) {
+        INFO(what << "\n" << run.out);
+        check_clean(run.log, real(h.repo.dir()), allowed);
+        CHECK(run.out.find("secret") == std::string::npos);
+        CHECK(run.out.find("\"isError\":true") != std::string::npos);
+        CHECK(run.out.find("outside the server's directory") != std::string::npos);
+    };
+    SECTION("info/alternates, one relative line") {
+        const std::string info = h.repo.at(".git/objects/info");
+        REQUIRE(cptest::sh("mkdir -p " + q(info) +
+                           " && realpath --relative-to=" + q(real(h.repo.at(".git/objects"))) +
+                           " " + q(objects) + " > " + q(info + "/alternates"))
+                    .status == 0);
+        refused_clean(traced(h.repo.dir(), h.home.path(), q(cptest::binary()) + " mcp", input),
+                      "alternates");
+    }
+    SECTION("GIT_ALTERNATE_OBJECT_DIRECTORIES") {
+        refused_clean(traced(h.repo.dir(), h.home.path(), q(cptest::binary()) + " mcp", input, 1,
+                             "GIT_ALTERNATE_OBJECT_DIRECTORIES=" + q(objects)),
+                      "GIT_ALTERNATE_OBJECT_DIRECTORIES");
+    }
+    SECTION("GIT_OBJECT_DIRECTORY") {
+        refused_clean(traced(h.repo.dir(), h.home.path(), q(cptest::binary()) + " mcp", input, 1,
+                             "GIT_OBJECT_DIRECTORY=" + q(objects)),
+                      "GIT_OBJECT_DIRECTORY");
     }
 }

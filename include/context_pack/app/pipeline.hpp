@@ -55,9 +55,10 @@ struct Request {
     // build_report returns an Error saying it was cancelled (MCP: notifications/cancelled).
     std::function<bool()> cancelled;
     OptionNames names = kCommandLineNames;  // how errors name the options above
-    // The front end's word on the repository opened, before a file or object of it is read
-    // (MCP: its directories must lie inside the client's roots); absent: any repository.
-    std::function<Result<Unit>(const git::Repository&)> admit;
+    // The front end's word on each place of the repository as it is opened, before the place
+    // is looked at (git::Repository::open; MCP: each must lie inside the client's roots);
+    // absent: any repository.
+    git::Repository::Admit admit_place;
 };
 
 Result<Report> build_report(const Request& request);

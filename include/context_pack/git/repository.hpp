@@ -119,15 +119,40 @@ struct FirstParents {
 // and settings, and caches of its own, so it gives the main handle's answers.
 class Repository {
   public:
+    // Every object directory objects are read from: the repository's (or
+    // GIT_OBJECT_DIRECTORY's), then each alternate at any depth (info/alternates,
+    // GIT_ALTERNATE_OBJECT_DIRECTORIES), as opened.
+    struct ObjectDirectory {
+        std::string path;
+        bool alternate = false;
+        bool from_environment = false;  // named by GIT_OBJECT_DIRECTORY or ..._DIRECTORIES
+    };
+    // A place the repository reads: `what` it is to the repository ("working tree", "git
+    // directory", "common git directory", "object directory", "alternate object directory",
+    // "index"), and the environment's variable that put it there, if any.
+    struct Place {
+        const char* what;
+        std::string path;
+        const char* variable = nullptr;
+    };
+    static Place place_of(const ObjectDirectory& objects);
+    // The front end's word on a place, asked before anything in it is looked at (MCP: it
+    // must lie inside the client's roots); an error refuses the open.
+    using Admit = std::function<Result<Unit>(const Place&)>;
+
     // Opens the repository that contains `dir` (searching upwards, as git does), or the one
     // `env` names as git would from `dir` (`git -C dir`): GIT_DIR and GIT_WORK_TREE relative
     // to `dir`, GIT_INDEX_FILE and the object directories relative to the top of the working
     // tree, the ceiling directories bounding the search. Its errors, and those of every handle
     // opened from it, name options as `names` does.
+    // `admit` is asked of each place the repository reads once git has found it: the working
+    // tree, the git directories, each object directory (alternates at any depth included),
+    // and the index, each before it is looked at (libgit2 has read the git directory's config
+    // and HEAD to find it).
     // Main thread: telling a safe.directory refusal apart sets a process-wide libgit2 option.
     static Result<Repository> open(const std::string& dir,
                                    const OptionNames& names = kCommandLineNames,
-                                   const Environment& env = {});
+                                   const Environment& env = {}, const Admit& admit = {});
     // How this handle's errors name the front end's options. Any thread.
     const OptionNames& option_names() const { return settings_.names; }
 
@@ -148,14 +173,7 @@ class Repository {
     // for a linked worktree), each with a trailing '/'. Any thread.
     std::string git_dir() const;
     std::string common_dir() const;
-    // Every object directory objects are read from: the repository's (or
-    // GIT_OBJECT_DIRECTORY's), then each alternate at any depth (info/alternates,
-    // GIT_ALTERNATE_OBJECT_DIRECTORIES), as opened.
-    struct ObjectDirectory {
-        std::string path;
-        bool alternate = false;
-        bool from_environment = false;  // named by GIT_OBJECT_DIRECTORY or ..._DIRECTORIES
-    };
+    // Every object directory objects are read from, as opened (ObjectDirectory).
     const std::vector<ObjectDirectory>& object_directories() const { return settings_.object_dirs; }
 
     Revision resolve_commit(std::string_view rev) const;  // main thread
@@ -345,7 +363,8 @@ class Repository {
     // The libgit2 repository, for the files of src/git/ (src/git/libgit2.hpp).
     friend git_repository* raw_handle(const Repository& repo);
 
-    Result<Unit> take_environment(const std::string& dir, const Environment& env);
+    Result<Unit> take_environment(const std::string& dir, const Environment& env,
+                                  const Admit& admit);
     Revision unreadable_revision(const std::string& spec, int rc) const;
     DiffAttribute diff_attribute_uncached(const std::string& path) const;
     // A second handle on this working tree whose index is empty.
