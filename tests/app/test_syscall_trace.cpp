@@ -414,3 +414,30 @@ TEST_CASE("bad input B76: the MCP server, traced, with objects outside through a
                       "GIT_OBJECT_DIRECTORY");
     }
 }
+
+TEST_CASE("bad input B75: the git directory's files that are no regular files, traced") {
+    // B88's hostile git directories: each refused before libgit2 opens the file, and the
+    // trace holds no open or look outside, never a wait (the device is never opened).
+    Hostile h(false);
+    auto allowed = h.allowed();
+    const std::string git = h.repo.at(".git");
+    const std::pair<const char*, const char*> cases[] = {
+        {"mkdir -p objects/info && ln -s /dev/zero objects/info/alternates",
+         "objects/info/alternates is a device"},
+        {"rm -f index && mkfifo index", ".git/index is a FIFO"},
+        {"mkdir -p objects/pack && mkfifo objects/pack/multi-pack-index",
+         "objects/pack/multi-pack-index is a FIFO"}};
+    for (const auto& [setup, said] : cases) {
+        INFO(setup);
+        REQUIRE(cptest::sh("cd " + q(git) + " && " + setup).status == 0);
+        auto run = traced(h.repo.dir(), h.home.path(),
+                          q(cptest::binary()) + " --base " + h.base + " --anchor a.c:2-4", "", 2);
+        INFO(run.out);
+        CHECK(run.out.find(said) != std::string::npos);
+        check_clean(run.log, real(h.repo.dir()), allowed);
+        REQUIRE(cptest::sh("cd " + q(git) +
+                           " && rm -f objects/info/alternates objects/pack/multi-pack-index index"
+                           " && git --git-dir=. --work-tree=.. read-tree HEAD")
+                    .status == 0);
+    }
+}
