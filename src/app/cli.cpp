@@ -141,6 +141,19 @@ bool git_bool_true(const char* value) {
     return v.find_first_not_of('0') != std::string::npos;
 }
 
+// The columns of the terminal the pack is printed on (as git's term_columns: the terminal's
+// own word, else COLUMNS, else 80); 0 when it goes to a file, a pipe or a pager, which get
+// whole lines.
+std::size_t table_width() {
+    if (!sys::is_terminal(sys::Stream::out)) return 0;
+    if (unsigned columns = sys::terminal_width(sys::Stream::out); columns > 0) return columns;
+    const char* columns = std::getenv("COLUMNS");
+    if (columns && *columns &&
+        std::string_view(columns).find_first_not_of("0123456789") == std::string_view::npos)
+        return std::min<std::size_t>(std::strtoul(columns, nullptr, 10), 10000);
+    return 80;
+}
+
 bool use_color(const std::string& mode) {
     if (mode != "auto") return mode == "always";
     auto set = [](const char* name) {
@@ -370,6 +383,7 @@ Request request_of(Options o, std::vector<Spec> specs, std::ostream& out, std::o
 TextOptions text_options(const Options& o, int argc, char** argv) {
     TextOptions to;
     to.color = use_color(o.color);
+    to.width = table_width();
     to.table_only = o.request.table_only;
     // --only asks for those anchors whole: the pack's cap applies only when given too.
     to.max_lines = o.request.only.empty() || o.max_lines_given

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
+#include <vector>
 
 #include "context_pack/core/text.hpp"
 
@@ -131,6 +133,25 @@ Row row_of(const AnchorResult& a, bool since, bool history) {
     return row;
 }
 
+// `text` in lines of at most `room` bytes, broken at spaces (a word longer stays whole).
+std::vector<std::string> wrapped(const std::string& text, std::size_t room) {
+    std::vector<std::string> lines;
+    std::string line;
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = text.find(' ', at);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(at, end - at);
+        if (!line.empty() && line.size() + 1 + word.size() > room) {
+            lines.push_back(line);
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        at = end + 1;
+    }
+    if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
 }  // namespace
 
 std::string format_location(const Location& loc) {
@@ -163,7 +184,7 @@ const char* status_color(const AnchorResult& a) {
 }
 
 std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color,
-                             std::size_t rows_shown) {
+                             std::size_t rows_shown, std::size_t width) {
     bool since = !spec.since.empty();
     Row head{"#", "kind", "at base", "status", "at target", "symbol"};
     if (since) head.push_back("since");
@@ -172,23 +193,37 @@ std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool col
     std::vector<Row> rows{head};
     for (std::size_t i = 0; i < spec.anchors.size() && i < rows_shown; ++i)
         rows.push_back(row_of(spec.anchors[i], since, spec.history));
-    std::vector<std::size_t> width(head.size());
+    std::vector<std::size_t> column(head.size());
     for (const Row& r : rows)
-        for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+        for (std::size_t c = 0; c < r.size(); ++c) column[c] = std::max(column[c], r[c].size());
 
     out << paint(color, "1", header_line(spec)) << '\n';
+    std::size_t printed = 1;
+    // A note that would run past the terminal's edge goes beneath its row, under "kind".
+    const std::size_t indent = column[0] + 2;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
-        std::string line = fmt::format("{:>{}}", r[0], width[0]);
-        for (std::size_t c = 1; c < r.size(); ++c) {
-            std::string cell = fmt::format("{:<{}}", r[c], c + 1 == r.size() ? 0 : width[c]);
+        std::size_t length = column[0];
+        for (std::size_t c = 1; c < r.size(); ++c)
+            length += 2 + (c + 1 == r.size() ? r[c].size() : column[c]);
+        const bool beneath = i > 0 && width > 0 && length > width && !r.back().empty();
+        std::string line = fmt::format("{:>{}}", r[0], column[0]);
+        for (std::size_t c = 1; c < r.size() - (beneath ? 1 : 0); ++c) {
+            std::string cell = fmt::format("{:<{}}", r[c], c + 1 == r.size() ? 0 : column[c]);
             if (i > 0 && c == 3) cell = paint(color, status_color(spec.anchors[i - 1]), cell);
             line += "  " + cell;
         }
         while (!line.empty() && line.back() == ' ') line.pop_back();
         out << line << '\n';
+        ++printed;
+        if (!beneath) continue;
+        const std::size_t room = width > indent + 20 ? width - indent : 20;
+        for (const std::string& part : wrapped(r.back(), room)) {
+            out << std::string(indent, ' ') << part << '\n';
+            ++printed;
+        }
     }
-    return rows.size() + 1;
+    return printed;
 }
 
 void print_summary(std::ostream& out, const Summary& summary, bool color) {

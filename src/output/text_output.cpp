@@ -256,7 +256,7 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o, P
         if (!first) out << '\n';
         first = false;
         const std::size_t rows = std::min(o.max_rows, spec.anchors.size());
-        budget.consume(print_spec_table(out, spec, o.color, rows));
+        budget.consume(print_spec_table(out, spec, o.color, rows, o.width));
         if (rows < spec.anchors.size()) {
             out << fmt::format("… {} more rows not shown (over {}); {} shows them",
                                spec.anchors.size() - rows, o.over,

@@ -3,6 +3,7 @@
 // index, glibc's allocator settings.
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -233,6 +234,13 @@ std::optional<std::string> real_path(const std::string& path) {
 
 bool is_terminal(Stream stream) {
     return ::isatty(stream == Stream::out ? STDOUT_FILENO : STDERR_FILENO) != 0;
+}
+
+unsigned terminal_width(Stream stream) {
+    winsize size{};
+    if (::ioctl(stream == Stream::out ? STDOUT_FILENO : STDERR_FILENO, TIOCGWINSZ, &size) != 0)
+        return 0;
+    return size.ws_col;
 }
 
 void binary_stdio() {}

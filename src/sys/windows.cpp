@@ -360,6 +360,14 @@ bool is_terminal(Stream stream) {
            n.find(L"-pty") != n.npos;
 }
 
+unsigned terminal_width(Stream stream) {
+    HANDLE h = GetStdHandle(stream == Stream::out ? STD_OUTPUT_HANDLE : STD_ERROR_HANDLE);
+    CONSOLE_SCREEN_BUFFER_INFO info{};
+    if (h == nullptr || h == INVALID_HANDLE_VALUE || !GetConsoleScreenBufferInfo(h, &info))
+        return 0;
+    return unsigned(info.srWindow.Right - info.srWindow.Left + 1);
+}
+
 void binary_stdio() {
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);

@@ -12,9 +12,11 @@
 
 namespace cp {
 
-// The header's counts are of every anchor; the rows, of the first `rows_shown`.
+// The header's counts are of every anchor; the rows, of the first `rows_shown`. With a
+// `width` (a terminal's columns; 0: none), a row longer than it gives its note a line of its
+// own beneath, indented and wrapped to the width.
 std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color,
-                             std::size_t rows_shown = std::size_t(-1));
+                             std::size_t rows_shown = std::size_t(-1), std::size_t width = 0);
 
 // The drift summary over several specs: totals, then one row per spec and per path prefix.
 void print_summary(std::ostream& out, const Summary& summary, bool color);

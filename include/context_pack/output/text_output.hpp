@@ -23,6 +23,7 @@ inline constexpr std::size_t kCodeRowsSuggested = 10;
 
 struct TextOptions {
     bool color = false;
+    std::size_t width = 0;  // a terminal's columns: a longer table row's note goes beneath it
     bool table_only = false;
     std::size_t max_lines = 1500;  // the whole pack but the table
     // Rows of each spec's table, the rest named with the pointer that shows them: cut only

@@ -8,6 +8,10 @@ enum class Stream { out, err };
 
 bool is_terminal(Stream stream);
 
+// The width in columns of the terminal `stream` is, or 0 where it cannot be told (not a
+// terminal, or a terminal that does not say, as Git Bash's pipe).
+unsigned terminal_width(Stream stream);
+
 // Standard input and output in binary mode, so that "\n" is written as it is (Windows would
 // turn it into "\r\n") and input is read unchanged; nothing to do on POSIX.
 void binary_stdio();
