@@ -833,3 +833,24 @@ TEST_CASE("bad input B93: a spec that gives one key twice in an object") {
                                    R"( "line": 2, "line": 3}}]})"),
                 "the key 'line' is given twice");
 }
+
+TEST_CASE("bad input B95: a tracked file replaced by a FIFO or a socket in the work tree") {
+    // Neither holds the file's lines any more: its anchor GONE, the rest of the pack printed;
+    // never a hang on the FIFO, never the whole run refused for the socket.
+    for (const char* make :
+         {"mkfifo dir/b.c",
+          "perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Type => SOCK_STREAM(), Local => "
+          "\"dir/b.c\", Listen => 1) or die $!'"}) {
+        INFO(make);
+        Simple s;
+        REQUIRE(cptest::sh("cd " + q(s.repo.dir()) + " && rm dir/b.c && " + make).status == 0);
+        auto o = cptest::sh("cd " + q(s.repo.dir()) + " && " + q(cptest::binary()) +
+                                " --table --base " + s.base + " --anchor dir/b.c:1 --anchor a.c:2",
+                            "", std::chrono::seconds(20));
+        INFO(o.out << o.err);
+        CHECK(o.status == 1);
+        CHECK(o.err.empty());
+        CHECK(o.out.find("dir/b.c:1  GONE") != std::string::npos);
+        CHECK(o.out.find("a.c:2      SAME") != std::string::npos);
+    }
+}
