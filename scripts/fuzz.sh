@@ -8,12 +8,13 @@
 # which keeps only inputs that add coverage (it takes them smallest first, so the larger ones
 # it keeps reach what no smaller input did); of those, at most FUZZ_MERGE_MAX (default 10)
 # found files of at most 512 bytes per target are kept, largest first. Found files are named
-# by their SHA-1; the hand-written seeds have names.
+# by their SHA-1; the hand-written seeds have names. FUZZ_TARGETS (space-separated) runs those
+# targets alone, e.g. half of them in each of two runs side by side on two cores.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-60}"
 case "$seconds" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
-targets=(fuzz_spec fuzz_anchor fuzz_mapping fuzz_index fuzz_tree fuzz_mcp)
+read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_spec fuzz_anchor fuzz_mapping fuzz_index fuzz_tree fuzz_mcp}"
 dir="$root/build-fuzz"
 runs="$dir/fuzz-runs"
 
