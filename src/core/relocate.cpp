@@ -449,7 +449,10 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
     }
     constexpr std::size_t kPlacesTried = 8;
     std::vector<SimilarMatch> tried;
-    for (const auto& [count, start] : starts) {
+    for (const auto& place : starts) {
+        // A copy, not a structured binding: lambdas capture no bindings before C++20's rule
+        // reached every compiler (clang 16).
+        const auto start = place.second;
         if (tried.size() >= kPlacesTried) break;
         const bool seen = std::any_of(tried.begin(), tried.end(), [&](const SimilarMatch& m) {
             return start + 1 >= m.line - slack && start + 1 <= m.end_line;

@@ -398,15 +398,6 @@ TEST_CASE("bad input B85: an MCP message longer than any spec is answered and th
     CHECK(replies[1].contains("result"));
 }
 
-// Sanitizers reserve terabytes of address space, which a ulimit -v refuses at start.
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-#if !defined(__has_feature)
-#define CP_TEST_ADDRESS_LIMIT 1
-#elif !__has_feature(address_sanitizer) && !__has_feature(thread_sanitizer)
-#define CP_TEST_ADDRESS_LIMIT 1
-#endif
-#endif
-
 #if defined(CP_TEST_ADDRESS_LIMIT) && defined(__linux__)
 TEST_CASE("bad input B86: memory running out under a limit is said once, with the mend") {
     Simple s;

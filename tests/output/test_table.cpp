@@ -6,6 +6,7 @@
 #include "context_pack/output/table.hpp"
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
+#include "support/git_diff.hpp"
 
 namespace {
 
@@ -27,13 +28,6 @@ cp::SpecReport two_rows(const std::string& long_note) {
     return r;
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
-
 }  // namespace
 
 TEST_CASE("table: a note past a terminal's width goes beneath its row, wrapped") {
@@ -43,13 +37,13 @@ TEST_CASE("table: a note past a terminal's width goes beneath its row, wrapped")
 
     std::ostringstream whole;
     CHECK(cp::print_spec_table(whole, spec, false) == 4);  // header, head, two rows
-    const auto one_line = lines_of(whole.str());
+    const auto one_line = cptest::split_lines(whole.str());
     REQUIRE(one_line.size() == 4);
     CHECK(one_line[3].ends_with(note));
 
     std::ostringstream narrow;
     const std::size_t printed = cp::print_spec_table(narrow, spec, false, std::size_t(-1), 60);
-    const auto lines = lines_of(narrow.str());
+    const auto lines = cptest::split_lines(narrow.str());
     CHECK(printed == lines.size());
     REQUIRE(lines.size() > 5);
     // The rows (but the spec's header line) within the width; the note's words all there, in
@@ -80,14 +74,14 @@ TEST_CASE("table: the command line fits the terminal it prints on, not a pipe") 
     const std::string run =
         cptest::q(cptest::binary()) + " --table --color never --base " + base + " --anchor a.c:2-4";
     auto piped = cptest::sh("cd " + cptest::q(repo.dir()) + " && " + run);
-    const auto row = lines_of(piped.out).back();
+    const auto row = cptest::split_lines(piped.out).back();
     REQUIRE(row.size() > 70);  // the GONE note makes the row long
     // A terminal of 70 columns.
     auto on_terminal =
         cptest::sh_on_terminal("cd " + cptest::q(repo.dir()) + " && stty cols 70 && " + run);
     INFO(on_terminal.out);
     std::size_t longest = 0;
-    for (auto line : lines_of(on_terminal.out)) {
+    for (auto line : cptest::split_lines(on_terminal.out)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.find("anchor:") == std::string::npos) longest = std::max(longest, line.size());
     }

@@ -3,6 +3,16 @@
 // to write files and commit. Nothing here is used by the tool itself.
 #pragma once
 
+// CP_TEST_ADDRESS_LIMIT: a test may set an address-space limit (ulimit -v, RLIMIT_AS). Not
+// under the sanitizers, which reserve terabytes of address space, refused by such a limit.
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if !defined(__has_feature)
+#define CP_TEST_ADDRESS_LIMIT 1
+#elif !__has_feature(address_sanitizer) && !__has_feature(thread_sanitizer)
+#define CP_TEST_ADDRESS_LIMIT 1
+#endif
+#endif
+
 #include <chrono>
 #include <ctime>
 #include <string>
