@@ -22,6 +22,10 @@ std::string_view status_name(Status status) {
     return "?";
 }
 
+void AnchorResult::add_note(const std::string& note) {
+    reason = reason ? *reason + "; " + note : note;
+}
+
 bool AnchorResult::ok() const {
     bool resolved = status == Status::Same || status == Status::Moved ||
                     status == Status::Touched || status == Status::New;

@@ -148,7 +148,7 @@ Result<Unit> AnchorRules::follow(Pair& p, AnchorResult& r, bool check_symbols) {
     if (!found) return found.error();
     const Route& way = *found.value();
     auto say = [&](const std::string& why) {
-        if (!why.empty()) r.reason = (r.reason ? *r.reason + "; " : "") + why;
+        if (!why.empty()) r.add_note(why);
         return Unit{};
     };
     if (way.legs.empty() && way.deleted) {

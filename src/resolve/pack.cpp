@@ -35,11 +35,6 @@ std::optional<TargetLines> window_lines(const AnchorResult& a) {
     return lines;
 }
 
-// A note on an anchor's outcome, after any it has.
-void add_note(AnchorResult& a, const std::string& note) {
-    a.reason = a.reason ? *a.reason + "; " + note : note;
-}
-
 // What a caller scan passed over because the object store did not give it (a file's blob, a
 // directory's tree): path and why, the directories first, then the files in file order.
 using Unscanned = std::vector<std::pair<std::string, std::string>>;
@@ -159,7 +154,7 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
         for (AnchorResult& a : spec.anchors) {  // a window the store could not give: said
             const Location* at = a.window_location();
             auto why = at ? unread.find(at->path) : unread.end();
-            if (why != unread.end()) add_note(a, "its window is not shown: " + why->second);
+            if (why != unread.end()) a.add_note("its window is not shown: " + why->second);
         }
         for (Window& w : spec.windows)
             for (auto& a : w.anchors) a = index[a];
@@ -191,7 +186,7 @@ Result<Unit> add_windows_and_callers(Content& content, Report& report, const Pac
                 unscanned.front().second);
             for (SpecReport* spec : specs)
                 for (AnchorResult& a : spec->anchors)
-                    if (has_callers(a)) add_note(a, note);
+                    if (has_callers(a)) a.add_note(note);
         }
 
         for (SpecReport* spec : specs) {

@@ -167,22 +167,20 @@ Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& ba
         }
     }
     if (!found.empty()) settle(p, r, needle, found, own_file);
-    auto say = [&](const std::string& what) {
-        r.reason = r.reason ? *r.reason + "; " + what : what;
-    };
     if (found.empty() && !sc.where.empty()) {
         std::size_t files = 0;
         for (const Scope::Level& level : sc.levels)
             files += level.step.size() + level.around.size();
         // Said once where the reason names the commit already (its file deleted there).
         const bool named = r.reason && r.reason->find(sc.where) != std::string::npos;
-        say(fmt::format("its lines not found among the {} changed {}{}",
+        r.add_note(
+            fmt::format("its lines not found among the {} changed {}{}",
                         files == 1 ? std::string("one file") : fmt::format("{} files", files),
                         named ? "there" : sc.where,
                         named ? "" : ", where they left " + text::printable(r.anchor.path)));
     }
     if (!unsearched.empty())
-        say(
+        r.add_note(
             fmt::format("its lines were not looked for where the object store could not give "
                         "the files{}: {}",
                         unsearched.size() > 1

@@ -35,17 +35,17 @@ Result<Unit> add_target_blob(Content& content, const std::optional<std::string>&
     return Unit{};
 }
 
-// One spec's anchors, each carried from its base onto its target, in the spec's order.
 // A note on an anchor whose path a work tree's symlinked .gitattributes would have concerned:
 // passed by, as git passes it (git::Repository::side_files_of). Not for an anchor whose path
 // is no path of the tree (`..`, absolute: path_problem): nothing is looked at for it.
 void note_ignored_attributes(const git::Repository& repo, AnchorResult& r) {
     if (path_problem(r.anchor.path)) return;
     for (const std::string& file : repo.ignored_attributes(r.anchor.path))
-        r.reason = (r.reason ? *r.reason + "; " : "") + text::printable(file) +
-                   " is a symlink, which git passes by since 2.32: its rules were not read";
+        r.add_note(text::printable(file) +
+                   " is a symlink, which git passes by since 2.32: its rules were not read");
 }
 
+// One spec's anchors, each carried from its base onto its target, in the spec's order.
 Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pairs,
                                 const Spec& spec, StartedSpec started,
                                 const std::function<void()>& each = {}) {
@@ -79,8 +79,8 @@ Result<SpecReport> resolve_spec(Content& content, AnchorRules& rules, Pairs& pai
                 if (edited)
                     r.edited_since = edited.value();
                 else  // not known: said, and its window and callers shown
-                    r.reason = (r.reason ? *r.reason + "; " : "") + "whether it was edited since " +
-                               out.since_rev + " cannot be told: " + edited.error().message;
+                    r.add_note("whether it was edited since " + out.since_rev +
+                               " cannot be told: " + edited.error().message);
             }
         }
         out.anchors.push_back(std::move(r));
@@ -111,8 +111,7 @@ Result<Unit> add_history(const git::Repository& repo, const PairGroup& group,
             repo.is_shallow() ? "this is a shallow clone, and the walk reached a commit whose "
                                 "parents it lacks (git fetch --unshallow brings them)"
                               : found.error().message;
-        for (AnchorResult* r : asked)
-            r->reason = (r->reason ? *r->reason + "; " : "") + "its history cannot be told: " + why;
+        for (AnchorResult* r : asked) r->add_note("its history cannot be told: " + why);
         return Unit{};
     }
     for (std::size_t q = 0; q < queries.size(); ++q) {

@@ -117,6 +117,8 @@ struct AnchorResult {
     // Where its window is: the relocated or mapped range, else where its text was found.
     const Location* window_location() const;
 
+    // Adds a note on the outcome after any `reason` holds ("; " between them).
+    void add_note(const std::string& note);
     // SAME, MOVED, TOUCHED or NEW with every symbol found and its lines not all deleted.
     bool ok() const;
     // The table's status cell: "TOUCHED+RENAMED", "SAME", ...
