@@ -1,6 +1,7 @@
 // Beyond the diff (SPEC §4a): lines the diff lost are found by content, with how sure the
 // answer is, and never guessed. Pure helpers first, then fixture histories.
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "context_pack/core/relocate.hpp"
 #include "support/catch.hpp"
@@ -94,6 +95,36 @@ TEST_CASE("relocate: line hashes agree with the squeezed lines and shapes they s
             CHECK((hi.shape == hj.shape) == (cp::shape_of(samples[i]) == cp::shape_of(samples[j])));
         }
     }
+}
+
+TEST_CASE("relocate: line hashes agree with squeezed lines and shapes on random short lines") {
+    // A small alphabet and short lines, so that many lines share a squeezed form or a shape
+    // and each pair's agreement is tested both ways.
+    const std::string alphabet = "aZ_19 \t(;\x80";
+    std::mt19937 rng(7);
+    std::vector<std::string> lines;
+    for (int i = 0; i < 600; ++i) {
+        std::string line(rng() % 7, ' ');
+        for (char& c : line) c = alphabet[rng() % alphabet.size()];
+        lines.push_back(line);
+    }
+    std::size_t same_squeezed = 0, same_shape = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const cp::LineHashes hi = cp::line_hashes(lines[i]);
+        REQUIRE(hi.shape_bytes == cp::shape_of(lines[i]).size());
+        for (std::size_t j = i + 1; j < lines.size(); ++j) {
+            INFO("'" << lines[i] << "' | '" << lines[j] << "'");
+            const cp::LineHashes hj = cp::line_hashes(lines[j]);
+            const bool squeezed = cp::squeeze(lines[i]) == cp::squeeze(lines[j]);
+            const bool shape = cp::shape_of(lines[i]) == cp::shape_of(lines[j]);
+            same_squeezed += squeezed;
+            same_shape += shape;
+            REQUIRE((hi.squeezed == hj.squeezed) == squeezed);
+            REQUIRE((hi.shape == hj.shape) == shape);
+        }
+    }
+    CHECK(same_squeezed > 100);  // the pairs that share a form were many
+    CHECK(same_shape > same_squeezed);
 }
 
 TEST_CASE("relocate: a line filter holds every telling line and long shape of its file") {
