@@ -16,9 +16,11 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <type_traits>
 
 #include "context_pack/app/exit_status.hpp"
 #include "context_pack/app/mcp.hpp"
+#include "context_pack/app/options.hpp"
 #include "context_pack/app/pipeline.hpp"
 #include "context_pack/app/spec_input.hpp"
 #include "context_pack/core/text.hpp"
@@ -41,8 +43,7 @@ struct Options {
     std::vector<std::string> spec_files;
     std::vector<std::string> anchors;
     std::string format = "text";
-    std::size_t max_lines = 1500;
-    bool max_lines_given = false;
+    std::optional<std::size_t> max_lines;   // --max-lines, as given (options::max_lines)
     std::optional<std::size_t> max_tokens;  // --max-tokens (output/budget.hpp)
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
     std::uint64_t cache_mib = kDefaultCacheBytes >> 20;
@@ -215,113 +216,86 @@ CLI::Validator whole_number(T lo, T hi) {
         "");
 }
 
-// The options, each bound to its field of `o`.
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+
+// An option of the table (options.hpp) added to `app` by `add(name, help)`, with its value's
+// word, its range checked and its choices; repeatable ones one value an occurrence, so that
+// `--only 2 plan.json` leaves plan.json a spec file.
+template <class Add>
+CLI::Option* add_from_table(std::string_view name, Add&& add) {
+    const options::Option& t = options::cli(name);
+    CLI::Option* opt = add(std::string(t.cli), options::help_of(t));
+    if (!t.metavar.empty()) opt->type_name(std::string(t.metavar));
+    switch (t.kind) {
+        case options::Kind::Number:
+            opt->check(whole_number(t.min, t.max));
+            break;
+        case options::Kind::Choice:
+            opt->check(CLI::IsMember(std::vector<std::string>(t.choices.begin(), t.choices.end()))
+                           .description(""));
+            break;
+        case options::Kind::List:
+            opt->expected(1)->allow_extra_args(false)->multi_option_policy(
+                CLI::MultiOptionPolicy::TakeAll);
+            break;
+        case options::Kind::Flag:
+        case options::Kind::Text:
+            break;
+    }
+    return opt;
+}
+
+// The options, each bound to its field of `o`; names, help and ranges from the table.
 void add_options(CLI::App& app, Options& o) {
-    // Metavariables say what a value is; the ranges and choices are in the descriptions.
     app.add_option("SPEC", o.spec_files,
                    "Spec files (.json, or .jsonl with one spec a line); - reads stdin")
         ->type_name("");
-    app.add_option("-C", o.request.repo_dir, "Repository to read (default: the current directory)")
-        ->type_name("DIR");
-    app.add_option("--base", o.request.base,
-                   "Base revision for --anchor, overriding every spec's base")
-        ->type_name("REV");
-    // One value per occurrence, so `--only 2 plan.json` leaves plan.json a spec file.
-    app.add_option("--anchor", o.anchors, "Ad hoc anchor (repeatable; needs --base)")
-        ->type_name("PATH:LINE[-END][@SYMBOL]")
-        ->expected(1)
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_option("--target", o.request.target,
-                   "Target revision (default: the working tree; HEAD in a bare repository)")
-        ->type_name("REV");
-    app.add_flag("--at-base", o.request.at_base, "Check each spec at its own base (target = base)");
-    app.add_option("--since", o.request.since,
-                   "Mark anchors whose lines changed since REV; show only their windows")
-        ->type_name("REV");
-    app.add_flag("--history", o.request.history,
-                 "List the commits since base that changed each anchor's lines (git log -L)");
-    app.add_option("--only", o.request.only,
-                   "Show only this anchor, whole (repeatable): a table row (3), a range of "
-                   "rows (4-9), a label (file_changes[2], reads[0]), a path or a symbol")
-        ->type_name("ROW")
-        ->expected(1)
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_option(
-           "--format", o.format,
-           "Output: text (default), json (one document), jsonl (a compact line a spec "
-           "as each is done, then an end line) or quickfix (path:line:col: kind: STATUS ... a "
-           "line an anchor, for editors)")
-        ->type_name("FORMAT")
-        ->check(CLI::IsMember({"text", "json", "jsonl", "quickfix"}).description(""));
-    app.add_flag("--table", o.request.table_only, "Print the status table alone");
-    app.add_flag("--prose", o.request.prose,
-                 "Take each path:line or path:line-end in a spec's text (change, why, any other "
-                 "string) as one more read, labelled prose[i]");
-    app.add_flag("--repin", o.request.repin,
-                 "Print each spec revised onto its target commit: base, ids .rN, and every "
-                 "anchor carried with confidence moved there, the rest kept and marked");
-    app.add_option("--context", o.request.pack.window.context,
-                   "Context lines around each window, 0 to 1000 (default 3)")
-        ->type_name("N")
-        ->check(whole_number(0, 1000));
-    app.add_option_function<std::size_t>(
-           "--max-lines",
-           [&o](std::size_t n) {
-               o.max_lines = n;
-               o.max_lines_given = true;
-           },
-           "Cap on the text pack's lines, at least 1 (default 1500; none with --only)")
-        ->type_name("N")
-        ->check(whole_number(std::size_t{1}, std::size_t{100000000}));
-    app.add_option_function<std::size_t>(
-           "--max-tokens", [&o](std::size_t n) { o.max_tokens = n; },
-           "Budget of the output (text or JSON), a token counted as 4 bytes, at least 1000: "
-           "code, then table rows, left out to keep within it, and named")
-        ->type_name("N")
-        ->check(whole_number(std::size_t{1000}, std::size_t{100000000}));
-    app.add_option("--max-window-lines", o.request.pack.window.max_anchored,
-                   "Anchored lines shown per window, at least 1 (default 100)")
-        ->type_name("N")
-        ->check(whole_number(LineNo{1}, LineNo{100000000}));
-    app.add_option("--max-callers", o.request.pack.max_callers,
-                   "Caller lines listed per symbol, 0 to list only counts (default 50)")
-        ->type_name("N")
-        ->check(whole_number(std::size_t{0}, std::size_t{100000000}));
-    app.add_option("--callers-in", o.request.callers_in,
-                   "Search callers only in these files: a directory or file path, or a glob "
-                   "('src/*.c'); repeatable (default: every file, untracked ones too in the "
-                   "working tree)")
-        ->type_name("PATHSPEC")
-        ->expected(1)
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    app.add_option("--max-line-bytes", o.request.pack.window.max_line_bytes,
-                   "Bytes shown of each code line, at least 16 (default 300)")
-        ->type_name("N")
-        ->check(whole_number(std::size_t{16}, std::size_t{100000000}));
-    app.add_option("--max-file-mib", o.max_file_mib,
-                   "Files larger than this many MiB are not read, 1 to 1048576 (default 128)")
-        ->type_name("N")
-        ->check(whole_number(std::uint64_t{1}, std::uint64_t{1} << 20));
-    app.add_option("--cache-mib", o.cache_mib,
-                   "MiB of file contents kept for reuse while the run goes on, 0 to 1048576 "
-                   "(default 16); the output never depends on it")
-        ->type_name("N")
-        ->check(whole_number(std::uint64_t{0}, std::uint64_t{1} << 20));
-    app.add_option("--jobs", o.request.jobs,
-                   "Threads that read and diff (and resolve whole pairs of commits), 1 to 256 "
-                   "(default: one a core, at most 8, and "
-                   "none for 16 anchors or fewer; 1: none besides the main one)")
-        ->type_name("N")
-        ->check(whole_number(1u, 256u));
-    app.add_option("--color", o.color, "Colour: auto (on a terminal or git's pager), always, never")
-        ->type_name("WHEN")
-        ->check(CLI::IsMember({"auto", "always", "never"}).description(""));
+    auto value = [&app](auto& field) {
+        return [&app, &field](std::string name, std::string help) {
+            using Field = std::remove_reference_t<decltype(field)>;
+            if constexpr (is_optional<Field>::value)  // given or not, told apart
+                return app.add_option_function<typename Field::value_type>(
+                    name, [&field](const auto& v) { field = v; }, help);
+            else
+                return app.add_option(name, field, help);
+        };
+    };
+    auto flag = [&app](bool& field) {
+        return [&app, &field](std::string name, std::string help) {
+            return app.add_flag(name, field, help);
+        };
+    };
+    add_from_table("-C", value(o.request.repo_dir));
+    add_from_table("--base", value(o.request.base));
+    add_from_table("--anchor", value(o.anchors));
+    add_from_table("--target", value(o.request.target));
+    add_from_table("--at-base", flag(o.request.at_base));
+    add_from_table("--since", value(o.request.since));
+    add_from_table("--history", flag(o.request.history));
+    add_from_table("--only", value(o.request.only));
+    add_from_table("--format", value(o.format));
+    add_from_table("--table", flag(o.request.table_only));
+    add_from_table("--prose", flag(o.request.prose));
+    add_from_table("--repin", flag(o.request.repin));
+    add_from_table("--context", value(o.request.pack.window.context));
+    add_from_table("--max-lines", value(o.max_lines));
+    add_from_table("--max-tokens", value(o.max_tokens));
+    add_from_table("--max-window-lines", value(o.request.pack.window.max_anchored));
+    add_from_table("--max-callers", value(o.request.pack.max_callers));
+    add_from_table("--callers-in", value(o.request.callers_in));
+    add_from_table("--max-line-bytes", value(o.request.pack.window.max_line_bytes));
+    add_from_table("--max-file-mib", value(o.max_file_mib));
+    add_from_table("--cache-mib", value(o.cache_mib));
+    add_from_table("--jobs", value(o.request.jobs));
+    add_from_table("--color", value(o.color));
     // The last of --color and --no-color wins, as in git.
-    app.add_flag_callback(
-        "--no-color", [&o] { o.color = "never"; }, "Same as --color never");
+    add_from_table("--no-color", [&](std::string name, std::string help) {
+        return app.add_flag_callback(
+            name, [&o] { o.color = "never"; }, help);
+    });
 }
 
 // `-C 5` from grep's habit: a number that names no directory is a request for context lines.
@@ -386,9 +360,8 @@ TextOptions text_options(const Options& o, int argc, char** argv) {
     to.width = table_width();
     to.table_only = o.request.table_only;
     // --only asks for those anchors whole: the pack's cap applies only when given too.
-    to.max_lines = o.request.only.empty() || o.max_lines_given
-                       ? o.max_lines
-                       : std::numeric_limits<std::size_t>::max();
+    to.max_lines = options::max_lines(o.max_lines, !o.request.only.empty())
+                       .value_or(std::numeric_limits<std::size_t>::max());
     to.rerun = rerun_command(argc, argv);
     to.max_window_lines = static_cast<std::size_t>(o.request.pack.window.max_anchored);
     to.max_callers = o.request.pack.max_callers;
@@ -426,10 +399,11 @@ std::string current_directory() {
 void print(std::ostream& out, const Report& report, const Options& o, int argc, char** argv) {
     if (o.max_tokens) {  // text or JSON, within the budget
         TextOptions to = text_options(o, argc, argv);
-        if (o.format == "json" && !o.max_lines_given)  // the JSON is whole but for the caps given
+        if (o.format == "json" &&
+            !o.max_lines.has_value())  // the JSON is whole but for the caps given
             to.max_lines = std::numeric_limits<std::size_t>::max();
         JsonCaps caps = JsonCaps::of(to);
-        if (o.max_lines_given) caps.max_lines = to.max_lines;
+        if (o.max_lines.has_value()) caps.max_lines = to.max_lines;
         TokenBudget budget;
         budget.max_tokens = *o.max_tokens;
         budget.option = "--max-tokens";
@@ -449,7 +423,7 @@ void print(std::ostream& out, const Report& report, const Options& o, int argc, 
                 << '\n';
         else
             out << fitted.text;
-    } else if (o.format == "json" && o.max_lines_given) {
+    } else if (o.format == "json" && o.max_lines.has_value()) {
         // Cut where the text pack would be, with the markers MCP's structuredContent carries.
         TextOptions to = text_options(o, argc, argv);
         PackCuts cuts;

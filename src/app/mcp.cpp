@@ -17,12 +17,14 @@
 #include <mutex>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "context_pack/app/exit_status.hpp"
+#include "context_pack/app/options.hpp"
 #include "context_pack/app/spec_input.hpp"
 #include "context_pack/core/text.hpp"
 #include "context_pack/model/json_text.hpp"
@@ -479,26 +481,49 @@ class Server {
     std::list<std::unique_ptr<Running>> running_;  // at most kMaxCalls
 };
 
-constexpr const char* kHelp =
-    "Usage: context-pack mcp\n\n"
-    "Serve the Model Context Protocol on standard input and output (JSON-RPC 2.0, one message\n"
-    "a line) until end of input. One tool, context_pack, takes a spec (an object, or the path\n"
-    "of a .json or .jsonl spec file) or ad hoc anchors (anchor, with base), plus repo, base,\n"
-    "target, at_base, since, table_only, only, repin, prose, history, callers_in, context,\n"
-    "max_lines, max_window_lines, max_callers, max_line_bytes, max_file_mib and\n"
-    "max_tokens, and returns the pack as text and the report as structured JSON, both cut\n"
-    "by the same caps (repin: the revised plan instead); the JSON is compact (no per-line\n"
-    "maps, caller counts for the files the text names) unless full is given. The whole\n"
-    "result keeps within max_tokens (default 25000, a token counted as 4 bytes, the text\n"
-    "within half of it): code, then table rows, are left out to fit, each cut named with\n"
-    "the arguments that show it. Each call runs on a thread of its\n"
-    "own (at most 8 at once), so ping is answered meanwhile; notifications/cancelled stops a\n"
-    "call, and a progressToken brings notifications/progress as anchors are resolved. It reads\n"
-    "only inside the client's roots (MCP roots/list) or, for a client that declares none, the\n"
-    "directory the server was started in: spec files, repo, and the repository git finds\n"
-    "there, symlinks and .. resolved.\n\n"
-    "Register it with an agent, e.g.:\n"
-    "  claude mcp add context-pack -- context-pack mcp\n";
+// `mcp --help`: what the server does, then the tool's arguments from the options table.
+std::string help_text() {
+    std::string out =
+        "Usage: context-pack mcp\n\n"
+        "Serve the Model Context Protocol on standard input and output (JSON-RPC 2.0, one message\n"
+        "a line) until end of input. One tool, context_pack, takes a spec (an object, or the path\n"
+        "of a .json or .jsonl spec file) or ad hoc anchors (anchor, with base), and the\n"
+        "arguments below, and returns the pack as text and the report as structured JSON, both\n"
+        "cut by the same caps (repin: the revised plan instead); the JSON is compact (no\n"
+        "per-line maps, caller counts for the files the text names) unless full is given. The\n"
+        "whole result keeps within max_tokens (a token counted as 4 bytes, the text within half\n"
+        "of it): code, then table rows, are left out to fit, each cut named with the arguments\n"
+        "that show it. Each call runs on a thread of its own (at most 8 at once), so ping is\n"
+        "answered meanwhile; notifications/cancelled stops a call, and a progressToken brings\n"
+        "notifications/progress as anchors are resolved. It reads only inside the client's\n"
+        "roots (MCP roots/list) or, for a client that declares none, the directory the server\n"
+        "was started in: spec files, repo, and the repository git finds there, symlinks and ..\n"
+        "resolved.\n\n"
+        "Arguments:\n";
+    constexpr std::size_t kIndent = 20, kWidth = 90;
+    for (const options::Option& o : options::all()) {
+        if (o.tool.empty()) continue;
+        std::string line = fmt::format("  {:<{}}", o.tool, kIndent - 2);
+        std::size_t column = line.size();
+        std::istringstream words(options::brief_of(o));
+        for (std::string word; words >> word;) {
+            if (column > kIndent && column + 1 + word.size() > kWidth) {
+                line += "\n" + std::string(kIndent, ' ');
+                column = kIndent;
+            } else if (column > kIndent) {
+                line += ' ';
+                ++column;
+            }
+            line += word;
+            column += word.size();
+        }
+        out += line + "\n";
+    }
+    out +=
+        "\nRegister it with an agent, e.g.:\n"
+        "  claude mcp add context-pack -- context-pack mcp\n";
+    return out;
+}
 
 // A message is a spec with room for its envelope: bounded as specs are.
 constexpr std::size_t kMaxMessageBytes = kMaxSpecBytes + (std::size_t{1} << 20);
@@ -623,7 +648,7 @@ int run(int argc, char** argv, std::istream& in, std::ostream& out, std::ostream
     if (argc > 2) {
         std::string_view arg = argv[2];
         if (argc == 3 && (arg == "--help" || arg == "-h")) {
-            out << kHelp;
+            out << help_text();
             return kExitOk;
         }
         err << "context-pack: mcp takes no arguments (the client passes them to the tool); "

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "context_pack/app/options.hpp"
 #include "context_pack/app/pipeline.hpp"
 #include "context_pack/app/spec_input.hpp"
 #include "context_pack/core/option_names.hpp"
@@ -41,43 +42,16 @@ namespace {
 // ---- the tool's description and schemas -------------------------------------------------
 
 // What a host sends the model on every turn, so kept short (under 6 KB with its schemas,
-// tested): the spec argument's anyOf holds only its string form here; tool_description()
-// puts the object form before it, docs/spec.schema.json less its descriptions (the same
-// verdicts; the shape is said in one line of the argument's description).
+// tested). tool_description() adds the arguments from the options table (options.hpp); the
+// spec argument's forms are its object form, docs/spec.schema.json less its descriptions (the
+// same verdicts; the shape is said in one line of the argument's description), then its
+// string form.
 constexpr const char* kToolJson = R"({
   "name": "context_pack",
   "title": "Context pack of a change plan",
   "description": "Carry a change plan's code anchors (a spec pinned at a base commit) onto the working tree or a commit; return a status table (SAME, MOVED, TOUCHED, RENAMED, GONE, NEW, UNRESOLVED, SYMBOL_MISSING; where each anchor is now), each anchor's code and its symbol's callers. Use before implementing a plan, with at_base to check a new plan, with since after editing. structuredContent: the same as JSON; exit_status 1: some anchor lost. Each cut names the arguments that lift it. Read-only.",
   "inputSchema": {
     "type": "object",
-    "properties": {
-      "spec": {
-        "description": "The plan (or give anchor): {base, target?, id?, file_changes: [{location: {path, line, end_line?, symbol?}, change}], reads: [{location, why}]}, lines counted from 1 at base, symbol a word the lines hold; or its JSON text, or the path of a .json or .jsonl spec file inside the client's roots.",
-        "anyOf": [
-          {"type": "string", "description": "a path of a spec file, or a JSON text of one"}
-        ]
-      },
-      "repo": {"type": "string", "description": "Repository; default: the server's directory."},
-      "base": {"type": "string", "description": "Base revision for every spec."},
-      "target": {"type": "string", "description": "Target revision for every spec; default: the working tree."},
-      "at_base": {"type": "boolean", "description": "Check each spec at its own base."},
-      "since": {"type": "string", "description": "Show anchors changed since this revision."},
-      "table_only": {"type": "boolean", "description": "The status table alone."},
-      "prose": {"type": "boolean", "description": "Also anchor each path:line in the spec's text."},
-      "repin": {"type": "boolean", "description": "Return each spec revised onto its target commit."},
-      "history": {"type": "boolean", "description": "Each anchor's commits since base (git log -L)."},
-      "full": {"type": "boolean", "description": "Uncompacted structuredContent."},
-      "only": {"type": "array", "items": {"type": "string"}, "description": "Keep these rows (\"3\", \"4-9\"), labels, paths or symbols."},
-      "callers_in": {"type": "array", "items": {"type": "string"}, "description": "Look for callers only in these paths or globs."},
-      "context": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Context lines (default 3)."},
-      "anchor": {"type": "array", "items": {"type": "string"}, "description": "Anchors PATH:LINE[-END][@SYMBOL] at base."},
-      "max_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Cap on the pack's lines (default 1500)."},
-      "max_window_lines": {"type": "integer", "minimum": 1, "maximum": 100000000, "description": "Lines per window (default 100)."},
-      "max_callers": {"type": "integer", "minimum": 0, "maximum": 100000000, "description": "Callers per symbol (default 50)."},
-      "max_line_bytes": {"type": "integer", "minimum": 16, "maximum": 100000000, "description": "Bytes shown of a line (default 300)."},
-      "max_file_mib": {"type": "integer", "minimum": 1, "maximum": 1048576, "description": "Larger files are not read (default 128)."},
-      "max_tokens": {"type": "integer", "minimum": 1000, "maximum": 100000000, "description": "Result budget, 4 bytes a token (default 25000)."}
-    },
     "additionalProperties": false
   },
   "annotations": {
@@ -167,8 +141,12 @@ Json spec_schema() {
 Json tool_description(std::string_view protocol) {
     static const Json tool = [] {
         Json t = Json::parse(kToolJson);
-        Json& forms = t["inputSchema"]["properties"]["spec"]["anyOf"];
-        forms.insert(forms.begin(), spec_schema());
+        Json& properties = t["inputSchema"]["properties"] = options::tool_properties();
+        Json& spec = properties["spec"];
+        spec.erase("type");
+        spec["anyOf"] = Json::array(
+            {spec_schema(), Json{{"type", "string"},
+                                 {"description", "a path of a spec file, or a JSON text of one"}}});
         return t;
     }();
     static const Json output = Json::parse(kOutputSchemaJson);
@@ -333,25 +311,8 @@ const char* type_name(const Json& j) {
 }
 
 // The tool's arguments, as errors from any layer name them.
-const OptionNames kToolNames{.repo = {"repo", "repo"},
-                             .base = {"base", "base"},
-                             .target = {"target", "target"},
-                             .at_base = {"at_base", "at_base"},
-                             .since = {"since", "since"},
-                             .only = {"only", "only"},
-                             .repin = {"repin", "repin"},
-                             .prose = {"prose", "prose"},
-                             .max_file_mib = {"max_file_mib", "max_file_mib"},
-                             .max_lines = {"max_lines", "max_lines"},
-                             .max_window_lines = {"max_window_lines", "max_window_lines"},
-                             .max_callers = {"max_callers", "max_callers"},
-                             .max_line_bytes = {"max_line_bytes", "max_line_bytes"},
-                             .callers_in = {"callers_in", "callers_in"}};
+const OptionNames kToolNames = options::names_for_tool();
 
-// A result's budget when max_tokens is not given: 100 KB in all, the text 50,000 bytes (Claude
-// Code refuses a result of over 25,000 tokens, and moves a text of over 50,000 characters to a
-// file).
-constexpr std::size_t kDefaultMaxTokens = 25000;
 // The message around a result's text and document: its JSON-RPC envelope, content's type,
 // isError (about 110 bytes).
 constexpr std::size_t kEnvelopeBytes = 256;
@@ -360,16 +321,12 @@ constexpr std::size_t kEnvelopeBytes = 256;
 struct CallArgs {
     Request request;                       // its names are the tool's (kToolNames)
     std::optional<std::string> spec_path;  // the file the specs came from, for pointers
-    std::optional<std::size_t> max_lines;  // absent: 1500, or none with only (as --only)
+    std::optional<std::size_t> max_lines;  // options::max_lines
     std::uint64_t max_file_mib = git::kDefaultMaxFileBytes >> 20;
     bool full = false;  // structuredContent in full (JsonCaps::compact off)
-    std::size_t max_tokens = kDefaultMaxTokens;
+    // A result's budget when max_tokens is not given: 100 KB in all, the text 50,000 bytes.
+    std::size_t max_tokens = std::size_t(*options::tool("max_tokens").default_for_tool());
 };
-
-constexpr const char* kArgumentNames =
-    "spec, anchor, repo, base, target, at_base, since, table_only, repin, prose, history, full, "
-    "only, context, max_lines, max_window_lines, max_callers, max_line_bytes, max_file_mib, "
-    "max_tokens, callers_in";
 
 // A present, non-null argument, or nullptr.
 const Json* find_arg(const Json& args, const char* key) {
@@ -398,8 +355,10 @@ Result<bool> bool_arg(const Json& args, const char* key) {
     return v->get<bool>();
 }
 
-Result<std::optional<std::int64_t>> int_arg(const Json& args, const char* key, std::int64_t lo,
-                                            std::int64_t hi) {
+// A whole number within the range the options table gives it.
+Result<std::optional<std::int64_t>> int_arg(const Json& args, const char* key) {
+    const options::Option& o = options::tool(key);
+    const std::int64_t lo = o.min, hi = o.max;
     const Json* v = find_arg(args, key);
     if (!v) return std::optional<std::int64_t>{};
     std::optional<std::int64_t> n;
@@ -466,17 +425,14 @@ Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string
 Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     if (!args.is_object())
         return Error{fmt::format("the arguments must be an object, not {}", type_name(args))};
-    static const std::vector<std::string> names = {
-        "spec",        "anchor",         "repo",         "base",
-        "target",      "at_base",        "since",        "table_only",
-        "only",        "context",        "max_lines",    "max_window_lines",
-        "max_callers", "max_line_bytes", "max_file_mib", "callers_in",
-        "repin",       "prose",          "history",      "full",
-        "max_tokens"};
-    for (const auto& item : args.items())
-        if (std::find(names.begin(), names.end(), item.key()) == names.end())
+    for (const auto& item : args.items()) {
+        const auto& table = options::all();
+        if (std::none_of(table.begin(), table.end(), [&](const options::Option& o) {
+                return !o.tool.empty() && o.tool == item.key();
+            }))
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
-                                     kArgumentNames)};
+                                     options::tool_names())};
+    }
 
     CallArgs a;
     a.request.names = kToolNames;
@@ -533,27 +489,27 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
             a.request.callers_in.push_back((*within)[i].get<std::string>());
         }
     }
-    auto context = int_arg(args, "context", 0, 1000);
+    auto context = int_arg(args, "context");
     if (!context) return context.error();
     if (context.value()) a.request.pack.window.context = int(*context.value());
-    auto max_lines = int_arg(args, "max_lines", 1, 100000000);
+    auto max_lines = int_arg(args, "max_lines");
     if (!max_lines) return max_lines.error();
     if (max_lines.value()) a.max_lines = std::size_t(*max_lines.value());
-    if (!a.max_lines && a.request.only.empty()) a.max_lines = 1500;
-    auto max_tokens = int_arg(args, "max_tokens", 1000, 100000000);
+    a.max_lines = options::max_lines(a.max_lines, !a.request.only.empty());
+    auto max_tokens = int_arg(args, "max_tokens");
     if (!max_tokens) return max_tokens.error();
     if (max_tokens.value()) a.max_tokens = std::size_t(*max_tokens.value());
-    auto max_file_mib = int_arg(args, "max_file_mib", 1, std::int64_t{1} << 20);
+    auto max_file_mib = int_arg(args, "max_file_mib");
     if (!max_file_mib) return max_file_mib.error();
     if (max_file_mib.value()) a.max_file_mib = std::uint64_t(*max_file_mib.value());
-    auto max_window_lines = int_arg(args, "max_window_lines", 1, 100000000);
+    auto max_window_lines = int_arg(args, "max_window_lines");
     if (!max_window_lines) return max_window_lines.error();
     if (max_window_lines.value())
         a.request.pack.window.max_anchored = LineNo(*max_window_lines.value());
-    auto max_callers = int_arg(args, "max_callers", 0, 100000000);
+    auto max_callers = int_arg(args, "max_callers");
     if (!max_callers) return max_callers.error();
     if (max_callers.value()) a.request.pack.max_callers = std::size_t(*max_callers.value());
-    auto max_line_bytes = int_arg(args, "max_line_bytes", 16, 100000000);
+    auto max_line_bytes = int_arg(args, "max_line_bytes");
     if (!max_line_bytes) return max_line_bytes.error();
     if (max_line_bytes.value())
         a.request.pack.window.max_line_bytes = std::size_t(*max_line_bytes.value());
