@@ -426,9 +426,7 @@ void print(std::ostream& out, const Report& report, const Options& o, int argc, 
     } else if (o.format == "json" && o.max_lines.has_value()) {
         // Cut where the text pack would be, with the markers MCP's structuredContent carries.
         TextOptions to = text_options(o, argc, argv);
-        PackCuts cuts;
-        std::ostringstream unused;
-        print_pack(unused, report, to, &cuts);
+        const PackCuts cuts = plan_cuts(report, to);
         JsonCaps caps = JsonCaps::of(to);
         caps.max_lines = to.max_lines;
         caps.cuts = &cuts;

@@ -20,11 +20,16 @@ FittedPack fit_pack(const Report& report, TextOptions text, JsonCaps doc,
     };
     auto make = [&](const TextOptions& t) {
         Made m;
-        std::ostringstream out;
-        PackCuts cuts;
-        print_pack(out, report, t, &cuts);
-        m.pack.text = out.str();
-        m.lines = std::size_t(std::count(m.pack.text.begin(), m.pack.text.end(), '\n'));
+        const PackCuts cuts = plan_cuts(report, t);
+        // The text, where it is sent or limited: a document alone is measured alone.
+        if (budget.text_in_whole || budget.text_bytes != std::numeric_limits<std::size_t>::max()) {
+            std::ostringstream out;
+            print_pack(out, report, t);
+            m.pack.text = out.str();
+        }
+        m.lines = m.pack.text.empty()
+                      ? cuts.lines
+                      : std::size_t(std::count(m.pack.text.begin(), m.pack.text.end(), '\n'));
         const std::size_t text_bytes = m.pack.text.size() + budget.text_after;
         m.fits = text_bytes <= budget.text_bytes;
         if (budget.whole_bytes) {

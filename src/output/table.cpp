@@ -183,8 +183,8 @@ const char* status_color(const AnchorResult& a) {
     }
 }
 
-std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color,
-                             std::size_t rows_shown, std::size_t width) {
+std::vector<std::string> spec_table(const SpecReport& spec, bool color, std::size_t rows_shown,
+                                    std::size_t width) {
     bool since = !spec.since.empty();
     Row head{"#", "kind", "at base", "status", "at target", "symbol"};
     if (since) head.push_back("since");
@@ -197,8 +197,7 @@ std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool col
     for (const Row& r : rows)
         for (std::size_t c = 0; c < r.size(); ++c) column[c] = std::max(column[c], r[c].size());
 
-    out << paint(color, "1", header_line(spec)) << '\n';
-    std::size_t printed = 1;
+    std::vector<std::string> out{paint(color, "1", header_line(spec))};
     // A note that would run past the terminal's edge goes beneath its row, under "kind".
     const std::size_t indent = column[0] + 2;
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -214,16 +213,20 @@ std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool col
             line += "  " + cell;
         }
         while (!line.empty() && line.back() == ' ') line.pop_back();
-        out << line << '\n';
-        ++printed;
+        out.push_back(std::move(line));
         if (!beneath) continue;
         const std::size_t room = width > indent + 20 ? width - indent : 20;
-        for (const std::string& part : wrapped(r.back(), room)) {
-            out << std::string(indent, ' ') << part << '\n';
-            ++printed;
-        }
+        for (const std::string& part : wrapped(r.back(), room))
+            out.push_back(std::string(indent, ' ') + part);
     }
-    return printed;
+    return out;
+}
+
+std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color,
+                             std::size_t rows_shown, std::size_t width) {
+    const std::vector<std::string> lines = spec_table(spec, color, rows_shown, width);
+    for (const std::string& line : lines) out << line << '\n';
+    return lines.size();
 }
 
 void print_summary(std::ostream& out, const Summary& summary, bool color) {

@@ -195,27 +195,24 @@ std::vector<std::string> caller_lines(const Callers& c, const AnchorResult& owne
     return out;
 }
 
-// Writes each block that still fits in the budget; the caller names the rest with the
-// command that prints each.
-class Budget {
-  public:
-    Budget(std::ostream& out, const TextOptions& o) : out_(out), o_(o) {}
+// A window or caller list, after a blank line.
+void print_block(std::ostream& out, const std::vector<std::string>& lines) {
+    out << '\n';
+    for (const auto& l : lines) out << l << '\n';
+}
 
-    void consume(std::size_t lines) { used_ += lines; }
+// The anchor whose symbol a caller list is of.
+const AnchorResult& owner_of(const SpecReport& spec, const Callers& c) {
+    return *std::find_if(spec.anchors.begin(), spec.anchors.end(),
+                         [&](const AnchorResult& a) { return a.anchor.symbol == c.symbol; });
+}
 
-    bool fits(std::size_t lines) const { return used_ + lines <= o_.max_lines; }
-
-    void print(const std::vector<std::string>& lines) {
-        out_ << '\n';
-        for (const auto& l : lines) out_ << l << '\n';
-        used_ += lines.size() + 1;
-    }
-
-  private:
-    std::ostream& out_;
-    const TextOptions& o_;
-    std::size_t used_ = 0;
-};
+// --since with no anchor edited since: the pack says so in place of its code.
+bool nothing_since(const SpecReport& spec) {
+    return !spec.since.empty() &&
+           std::none_of(spec.anchors.begin(), spec.anchors.end(),
+                        [](const AnchorResult& a) { return a.edited_since == true; });
+}
 
 void print_pointers(std::ostream& out, const TextOptions& o, const char* what,
                     const std::vector<std::string>& pointers) {
@@ -242,27 +239,60 @@ std::size_t code_rows(const SpecReport& spec) {
     return std::min(spec.anchors.size(), kCodeRowsSuggested);
 }
 
-void print_pack(std::ostream& out, const Report& report, const TextOptions& o, PackCuts* cuts) {
-    Budget budget(out, o);
-    if (!o.paths_from.empty()) {
+// Which windows and caller lists fit under max_lines, in the order the pack prints them: the
+// tables (and a first line naming where paths are relative to) count first, then each block
+// that still fits with its blank line before it; a block that does not is left out and the
+// next one tried.
+PackCuts plan_cuts(const Report& report, const TextOptions& o) {
+    PackCuts cuts;
+    cuts.specs.assign(report.specs.size(), {});
+    std::size_t used = o.paths_from.empty() ? 0 : 1;
+    auto fits = [&](std::size_t lines) {
+        if (used + lines + 1 > o.max_lines) return false;
+        used += lines + 1;
+        return true;
+    };
+    for (std::size_t s = 0; s < report.specs.size(); ++s) {
+        const SpecReport& spec = report.specs[s];
+        const std::size_t rows = std::min(o.max_rows, spec.anchors.size());
+        used += spec_table(spec, false, rows, o.width).size() + (rows < spec.anchors.size());
+        if (o.table_only || nothing_since(spec)) continue;
+        for (std::size_t wi = 0; wi < spec.windows.size(); ++wi) {
+            std::size_t cut = 0;
+            if (!fits(window_lines(spec, spec.windows[wi], o, cut).size()))
+                cuts.specs[s].windows.push_back(wi);
+        }
+        for (std::size_t ci = 0; ci < spec.callers.size(); ++ci) {
+            std::size_t cut = 0;
+            if (!fits(caller_lines(spec.callers[ci], owner_of(spec, spec.callers[ci]), o, cut)
+                          .size()))
+                cuts.specs[s].callers.push_back(ci);
+        }
+    }
+    cuts.lines = used;
+    return cuts;
+}
+
+void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
+    const PackCuts cuts = plan_cuts(report, o);
+    auto left_out = [](const std::vector<std::size_t>& cut, std::size_t i) {
+        return std::binary_search(cut.begin(), cut.end(), i);
+    };
+    if (!o.paths_from.empty())
         out << fmt::format("Paths are relative to the repository's top, {}\n",
                            text::printable(o.paths_from));
-        budget.consume(1);
-    }
     bool first = true;
-    if (cuts) cuts->specs.assign(report.specs.size(), {});
     for (std::size_t s = 0; s < report.specs.size(); ++s) {
         const SpecReport& spec = report.specs[s];
         if (!first) out << '\n';
         first = false;
         const std::size_t rows = std::min(o.max_rows, spec.anchors.size());
-        budget.consume(print_spec_table(out, spec, o.color, rows, o.width));
+        print_spec_table(out, spec, o.color, rows, o.width);
         if (rows < spec.anchors.size()) {
             out << fmt::format("… {} more rows not shown (over {}); {} shows them",
                                spec.anchors.size() - rows, o.over,
                                again(o, rows_of(spec, rows, spec.anchors.size() - 1)))
                 << '\n';
-            budget.consume(1);
         }
         if (o.code_cut && !spec.anchors.empty()) {
             const std::string shown = rows_of(spec, 0, code_rows(spec) - 1);
@@ -272,10 +302,7 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o, P
                 << '\n';
         }
         if (o.table_only) continue;
-
-        if (!spec.since.empty() &&
-            std::none_of(spec.anchors.begin(), spec.anchors.end(),
-                         [](const AnchorResult& a) { return a.edited_since == true; })) {
+        if (nothing_since(spec)) {
             out << '\n'
                 << fmt::format("No anchor's lines changed since {}: nothing to re-expand.",
                                text::short_oid(spec.since))
@@ -287,15 +314,13 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o, P
         std::size_t longest_cut = 0;  // the longest line cut at --max-line-bytes, whole
         for (std::size_t wi = 0; wi < spec.windows.size(); ++wi) {
             const Window& w = spec.windows[wi];
-            std::size_t cut = 0;
-            auto lines = window_lines(spec, w, o, cut);
-            if (budget.fits(lines.size() + 1)) {
-                budget.print(lines);
+            if (!left_out(cuts.specs[s].windows, wi)) {
+                std::size_t cut = 0;
+                print_block(out, window_lines(spec, w, o, cut));
                 longest_cut = std::max(longest_cut, cut);
                 continue;
             }
             const AnchorResult& a = spec.anchors[w.anchors.front()];
-            if (cuts) cuts->specs[s].windows.push_back(wi);
             skipped.push_back(fmt::format("{:<40} # {}", rerun_one(o, a),
                                           a.to ? format_location(*a.to) : w.path));
         }
@@ -304,19 +329,15 @@ void print_pack(std::ostream& out, const Report& report, const TextOptions& o, P
         std::vector<std::string> callers_skipped;
         for (std::size_t ci = 0; ci < spec.callers.size(); ++ci) {
             const Callers& c = spec.callers[ci];
-            auto owner =
-                std::find_if(spec.anchors.begin(), spec.anchors.end(),
-                             [&](const AnchorResult& a) { return a.anchor.symbol == c.symbol; });
-            std::size_t cut = 0;
-            auto lines = caller_lines(c, *owner, o, cut);
-            if (budget.fits(lines.size() + 1)) {
-                budget.print(lines);
+            const AnchorResult& owner = owner_of(spec, c);
+            if (!left_out(cuts.specs[s].callers, ci)) {
+                std::size_t cut = 0;
+                print_block(out, caller_lines(c, owner, o, cut));
                 longest_cut = std::max(longest_cut, cut);
                 continue;
             }
-            if (cuts) cuts->specs[s].callers.push_back(ci);
             callers_skipped.push_back(
-                fmt::format("{:<40} # callers of {}", rerun_one(o, *owner), c.symbol));
+                fmt::format("{:<40} # callers of {}", rerun_one(o, owner), c.symbol));
         }
         print_pointers(out, o, "caller list", callers_skipped);
         if (longest_cut)

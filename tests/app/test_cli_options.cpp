@@ -574,3 +574,37 @@ TEST_CASE(
     REQUIRE(spec["callers"].size() == 1);
     CHECK(spec["callers"][0]["symbol"] == "alive_fn");
 }
+
+TEST_CASE("max lines: the JSON leaves out the windows and caller lists the text leaves out") {
+    // One planning step decides the cuts for both: swept over caps from one line to past the
+    // whole pack, the text's pointers and the document's cut markers name the same blocks.
+    Plan p;
+    std::size_t cutting = 0, whole = 0;
+    for (int cap : {1, 3, 8, 20, 60, 105, 112, 118, 130, 200, 1000}) {
+        INFO("--max-lines " << cap);
+        const std::string caps =
+            " --max-lines " + std::to_string(cap) + " --max-callers 20 --no-color plan.json";
+        const auto text = p.run(caps);
+        const auto json = p.run("--format json" + caps);
+        const auto doc = nlohmann::json::parse(json.out);
+        const auto& spec = doc["specs"][0];
+        std::size_t windows_cut = 0, callers_cut = 0;
+        auto by_cap = [](const nlohmann::json& block) {  // null where nothing was cut
+            return block["cut"].is_object() && block["cut"]["by"] == "max_lines";
+        };
+        for (const auto& w : spec["windows"]) windows_cut += by_cap(w);
+        for (const auto& c : spec["callers"]) callers_cut += by_cap(c);
+        auto pointers = [&](const std::string& what) -> std::size_t {
+            // "… 2 windows not shown (over --max-lines 8); print one with:"
+            const std::regex said("… (\\d+) " + what + "s? not shown \\(over --max-lines");
+            std::smatch m;
+            return std::regex_search(text.out, m, said) ? std::stoul(m[1]) : 0;
+        };
+        CHECK(pointers("window") == windows_cut);
+        CHECK(pointers("caller list") == callers_cut);
+        if (windows_cut + callers_cut == 0) CHECK(text.out.find("not shown") == std::string::npos);
+        ++(windows_cut + callers_cut ? cutting : whole);
+    }
+    CHECK(cutting >= 3);  // the sweep cut some blocks, and at its top none
+    CHECK(whole >= 1);
+}

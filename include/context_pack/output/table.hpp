@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "context_pack/model/report.hpp"
 #include "context_pack/model/summary.hpp"
@@ -15,6 +16,9 @@ namespace cp {
 // The header's counts are of every anchor; the rows, of the first `rows_shown`. With a
 // `width` (a terminal's columns; 0: none), a row longer than it gives its note a line of its
 // own beneath, indented and wrapped to the width.
+std::vector<std::string> spec_table(const SpecReport& spec, bool color,
+                                    std::size_t rows_shown = std::size_t(-1),
+                                    std::size_t width = 0);
 std::size_t print_spec_table(std::ostream& out, const SpecReport& spec, bool color,
                              std::size_t rows_shown = std::size_t(-1), std::size_t width = 0);
 

@@ -51,14 +51,15 @@ struct TextOptions {
         again;
 };
 
-// What the text pack left out under max_lines, per spec in report order: the indexes of
-// the windows and caller lists it named with a pointer instead of printing.
+// What the text pack leaves out under max_lines, per spec in report order: the indexes of
+// the windows and caller lists it names with a pointer instead of printing, ascending.
 struct PackCuts {
     struct Spec {
         std::vector<std::size_t> windows;
         std::vector<std::size_t> callers;
     };
     std::vector<Spec> specs;
+    std::size_t lines = 0;  // those counted against max_lines: tables and the blocks shown
 };
 
 // The table rows of a spec's anchors `first` to `last` (indexes), as `only` takes them: "4-9".
@@ -67,8 +68,9 @@ std::string rows_of(const SpecReport& spec, std::size_t first, std::size_t last)
 // all code out: kCodeRowsSuggested at most.
 std::size_t code_rows(const SpecReport& spec);
 
-// `cuts`, when given, is told what max_lines left out.
-void print_pack(std::ostream& out, const Report& report, const TextOptions& options,
-                PackCuts* cuts = nullptr);
+// What max_lines leaves out of the pack, decided from the report and the caps alone: the text
+// pack prints by it, and a JSON document cut as the text is (JsonCaps::cuts) takes it as is.
+PackCuts plan_cuts(const Report& report, const TextOptions& options);
+void print_pack(std::ostream& out, const Report& report, const TextOptions& options);
 
 }  // namespace cp
