@@ -92,7 +92,7 @@ Result<std::vector<Spec>> load_specs(const Options& o, std::istream& in) {
         adhoc.source = "--anchor";
         for (std::size_t i = 0; i < o.anchors.size(); ++i) {
             auto a = parse_anchor_arg(o.anchors[i]);
-            if (!a) return a.error();
+            if (!a) return Error{"--anchor " + a.error().message};
             a->index = i;
             adhoc.anchors.push_back(std::move(a).value());
         }

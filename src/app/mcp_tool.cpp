@@ -552,7 +552,7 @@ Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
         adhoc.source = "anchor";
         for (std::size_t i = 0; i < anchors.size(); ++i) {
             auto parsed = parse_anchor_arg(anchors[i]);
-            if (!parsed) return Error{fmt::format("anchor[{}]: {}", i, parsed.error().message)};
+            if (!parsed) return Error{fmt::format("anchor[{}] {}", i, parsed.error().message)};
             parsed->index = i;
             adhoc.anchors.push_back(std::move(parsed).value());
         }

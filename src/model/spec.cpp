@@ -321,7 +321,7 @@ std::optional<std::string> symbol_problem(std::string_view symbol) {
 Result<Anchor> parse_anchor_arg(std::string_view arg) {
     auto usage = [&](std::string_view why) {
         return Error{
-            fmt::format("--anchor '{}': {}; write PATH:LINE[-END][@SYMBOL], e.g. "
+            fmt::format("'{}': {}; write PATH:LINE[-END][@SYMBOL], e.g. "
                         "src/main.c:40-52@parse_args",
                         text::printable(arg), why)};
     };
@@ -356,6 +356,22 @@ Result<Anchor> parse_anchor_arg(std::string_view arg) {
             a.symbol = std::string(symbol);
         }
         return a;
+    }
+    // "src/a.c:40-52:parse": lines, then a symbol after ':' where '@' is meant.
+    for (auto colon = arg.find(':'); colon != std::string_view::npos;
+         colon = arg.find(':', colon + 1)) {
+        const auto tail = arg.substr(colon + 1);
+        const auto sep = tail.find(':');
+        if (colon == 0 || sep == std::string_view::npos || sep + 1 == tail.size()) continue;
+        const auto range = tail.substr(0, sep);
+        const auto dash = range.find('-');
+        if (!all_digits(range.substr(0, dash)) ||
+            (dash != std::string_view::npos && !all_digits(range.substr(dash + 1))))
+            continue;
+        const std::string meant =
+            fmt::format("{}:{}@{}", arg.substr(0, colon), range, tail.substr(sep + 1));
+        return usage(
+            fmt::format("a symbol follows @, not ':' (did you mean {}?)", text::printable(meant)));
     }
     return usage("no :LINE after the path");
 }

@@ -841,7 +841,7 @@ TEST_CASE("mcp anchor, the caps and their bounds are arguments as on the command
         {{{"anchor", {"a.c:3"}}}, "anchor needs base"},
         {{{"anchor", "a.c:3"}, {"base", d.base}}, "anchor must be an array of strings"},
         {{{"anchor", {3}}, {"base", d.base}}, "anchor[0] must be a string, not an integer"},
-        {{{"anchor", {"a.c"}}, {"base", d.base}}, "anchor[0]: "},
+        {{{"anchor", {"a.c"}}, {"base", d.base}}, "anchor[0] 'a.c': no :LINE"},
         {{{"spec", d.spec()}, {"max_window_lines", 0}}, "max_window_lines must be between 1 and"},
         {{{"spec", d.spec()}, {"max_callers", -1}}, "max_callers must be between 0 and"},
         {{{"spec", d.spec()}, {"max_line_bytes", 15}}, "max_line_bytes must be between 16 and"},

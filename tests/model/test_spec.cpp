@@ -211,8 +211,18 @@ TEST_CASE("ad hoc anchors: PATH:LINE, an optional END and SYMBOL") {
         INFO(bad);
         auto r = parse_anchor_arg(bad);
         REQUIRE_FALSE(r.ok());
-        CHECK(r.error().message.starts_with(std::string("--anchor '") + bad + "': "));
+        CHECK(r.error().message.starts_with(std::string("'") + bad + "': "));
     }
+    // Lines, then the symbol after ':' as in other tools' PATH:LINE:COLUMN, where '@' is meant.
+    auto colon_symbol = parse_anchor_arg("src/a.c:40-52:parse");
+    REQUIRE_FALSE(colon_symbol.ok());
+    CHECK(colon_symbol.error().message ==
+          "'src/a.c:40-52:parse': a symbol follows @, not ':' (did you mean "
+          "src/a.c:40-52@parse?); write PATH:LINE[-END][@SYMBOL], e.g. "
+          "src/main.c:40-52@parse_args");
+    CHECK(parse_anchor_arg("a.c:7:x").error().message.find("did you mean a.c:7@x?") !=
+          std::string::npos);
+    CHECK(parse_anchor_arg("a.c:7:").error().message.find("no :LINE") != std::string::npos);
 }
 
 TEST_CASE("closest_key: case, '_' and '-' ignored, 1 edit for 3-5 bytes, 2 beyond, 0 for 1-2") {
