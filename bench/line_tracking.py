@@ -514,9 +514,9 @@ def run_group(tool, scratch, set_name, g, misses, want_misses):
             cat = score(got, new, fname)
             changed = hunks is None or any(removes(h, orig) for h in hunks)
             t.add(cat, score(plain, new, fname), new, changed)
-            if cat == "wrong" and len(misses) < want_misses:
+            if cat in ("wrong", "elim") and len(misses) < want_misses:
                 misses.append({
-                    "set": set_name, "group": g["name"], "version": k, "orig": orig,
+                    "kind": cat, "set": set_name, "group": g["name"], "version": k, "orig": orig,
                     "oracle_new": new, "answer": describe(got, fname), "status": got["status"],
                     "tier": got["tier"], "score": got["score"], "diff_answer": describe(plain, fname),
                     "base_text": line_text(v1_lines, orig),
@@ -585,7 +585,8 @@ def main():
     ap.add_argument("--per-group", action="store_true", help="a table row per group too")
     ap.add_argument("--json", metavar="OUT", help="write every figure here")
     ap.add_argument("--misses", type=int, default=0, metavar="N",
-                    help="list the first N wrong-line answers (and put them in --json)")
+                    help="list the first N wrong-line and wrongly deleted answers (and put them "
+                         "in --json)")
     ap.add_argument("--goal-exact", type=float, metavar="P", help="exit 1 unless exact >= P%%")
     ap.add_argument("--goal-wrong", type=float, metavar="Q", help="exit 1 unless wrong line <= Q%%")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
@@ -656,7 +657,8 @@ def main():
     print("\n".join(lines))
     if args.misses:
         print()
-        print("wrong-line answers (first %d): set/group vK ORIG: oracle -> tool [status, "
+        print("wrong-line and wrongly deleted answers (first %d): set/group vK ORIG: oracle -> "
+              "tool [status, "
               "tier, score]; the plain diff's answer" % args.misses)
         for m in misses:
             how = [m["status"]] + ["%s %s" % (k, m[k]) for k in ("tier", "score")
