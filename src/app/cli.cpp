@@ -253,44 +253,42 @@ void add_options(CLI::App& app, Options& o) {
     app.add_option("SPEC", o.spec_files,
                    "Spec files (.json, or .jsonl with one spec a line); - reads stdin")
         ->type_name("");
-    auto value = [&app](auto& field) {
-        return [&app, &field](std::string name, std::string help) {
+    // Each flag bound to its field: a bool is a flag, an optional told given or not.
+    auto bind = [&app](std::string_view name, auto& field) {
+        add_from_table(name, [&app, &field](std::string flag, std::string help) {
             using Field = std::remove_reference_t<decltype(field)>;
-            if constexpr (is_optional<Field>::value)  // given or not, told apart
+            if constexpr (std::is_same_v<Field, bool>)
+                return app.add_flag(flag, field, help);
+            else if constexpr (is_optional<Field>::value)
                 return app.add_option_function<typename Field::value_type>(
-                    name, [&field](const auto& v) { field = v; }, help);
+                    flag, [&field](const auto& v) { field = v; }, help);
             else
-                return app.add_option(name, field, help);
-        };
+                return app.add_option(flag, field, help);
+        });
     };
-    auto flag = [&app](bool& field) {
-        return [&app, &field](std::string name, std::string help) {
-            return app.add_flag(name, field, help);
-        };
-    };
-    add_from_table("-C", value(o.request.repo_dir));
-    add_from_table("--base", value(o.request.base));
-    add_from_table("--anchor", value(o.anchors));
-    add_from_table("--target", value(o.request.target));
-    add_from_table("--at-base", flag(o.request.at_base));
-    add_from_table("--since", value(o.request.since));
-    add_from_table("--history", flag(o.request.history));
-    add_from_table("--only", value(o.request.only));
-    add_from_table("--format", value(o.format));
-    add_from_table("--table", flag(o.request.table_only));
-    add_from_table("--prose", flag(o.request.prose));
-    add_from_table("--repin", flag(o.request.repin));
-    add_from_table("--context", value(o.request.pack.window.context));
-    add_from_table("--max-lines", value(o.max_lines));
-    add_from_table("--max-tokens", value(o.max_tokens));
-    add_from_table("--max-window-lines", value(o.request.pack.window.max_anchored));
-    add_from_table("--max-callers", value(o.request.pack.max_callers));
-    add_from_table("--callers-in", value(o.request.callers_in));
-    add_from_table("--max-line-bytes", value(o.request.pack.window.max_line_bytes));
-    add_from_table("--max-file-mib", value(o.max_file_mib));
-    add_from_table("--cache-mib", value(o.cache_mib));
-    add_from_table("--jobs", value(o.request.jobs));
-    add_from_table("--color", value(o.color));
+    bind("-C", o.request.repo_dir);
+    bind("--base", o.request.base);
+    bind("--anchor", o.anchors);
+    bind("--target", o.request.target);
+    bind("--at-base", o.request.at_base);
+    bind("--since", o.request.since);
+    bind("--history", o.request.history);
+    bind("--only", o.request.only);
+    bind("--format", o.format);
+    bind("--table", o.request.table_only);
+    bind("--prose", o.request.prose);
+    bind("--repin", o.request.repin);
+    bind("--context", o.request.pack.window.context);
+    bind("--max-lines", o.max_lines);
+    bind("--max-tokens", o.max_tokens);
+    bind("--max-window-lines", o.request.pack.window.max_anchored);
+    bind("--max-callers", o.request.pack.max_callers);
+    bind("--callers-in", o.request.callers_in);
+    bind("--max-line-bytes", o.request.pack.window.max_line_bytes);
+    bind("--max-file-mib", o.max_file_mib);
+    bind("--cache-mib", o.cache_mib);
+    bind("--jobs", o.request.jobs);
+    bind("--color", o.color);
     // The last of --color and --no-color wins, as in git.
     add_from_table("--no-color", [&](std::string name, std::string help) {
         return app.add_flag_callback(
