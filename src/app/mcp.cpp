@@ -17,7 +17,6 @@
 #include <mutex>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -500,24 +499,12 @@ std::string help_text() {
         "was started in: spec files, repo, and the repository git finds there, symlinks and ..\n"
         "resolved.\n\n"
         "Arguments:\n";
-    constexpr std::size_t kIndent = 20, kWidth = 90;
+    constexpr std::size_t kIndent = 20, kWidth = 90;  // each description beside its name
     for (const options::Option& o : options::all()) {
         if (o.tool.empty()) continue;
-        std::string line = fmt::format("  {:<{}}", o.tool, kIndent - 2);
-        std::size_t column = line.size();
-        std::istringstream words(options::brief_of(o));
-        for (std::string word; words >> word;) {
-            if (column > kIndent && column + 1 + word.size() > kWidth) {
-                line += "\n" + std::string(kIndent, ' ');
-                column = kIndent;
-            } else if (column > kIndent) {
-                line += ' ';
-                ++column;
-            }
-            line += word;
-            column += word.size();
-        }
-        out += line + "\n";
+        const auto lines = text::wrapped(options::brief_of(o), kWidth - kIndent);
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            out += fmt::format("  {:<{}}{}\n", i ? "" : o.tool, kIndent - 2, lines[i]);
     }
     out +=
         "\nRegister it with an agent, e.g.:\n"

@@ -214,4 +214,22 @@ std::vector<std::string> similar_paths(std::string_view path,
     return found;
 }
 
+std::vector<std::string> wrapped(const std::string& text, std::size_t room) {
+    std::vector<std::string> lines;
+    std::string line;
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = text.find(' ', at);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(at, end - at);
+        if (!line.empty() && line.size() + 1 + word.size() > room) {
+            lines.push_back(line);
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        at = end + 1;
+    }
+    if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
 }  // namespace cp::text

@@ -133,25 +133,6 @@ Row row_of(const AnchorResult& a, bool since, bool history) {
     return row;
 }
 
-// `text` in lines of at most `room` bytes, broken at spaces (a word longer stays whole).
-std::vector<std::string> wrapped(const std::string& text, std::size_t room) {
-    std::vector<std::string> lines;
-    std::string line;
-    for (std::size_t at = 0; at < text.size();) {
-        std::size_t end = text.find(' ', at);
-        if (end == std::string::npos) end = text.size();
-        const std::string word = text.substr(at, end - at);
-        if (!line.empty() && line.size() + 1 + word.size() > room) {
-            lines.push_back(line);
-            line.clear();
-        }
-        line += (line.empty() ? "" : " ") + word;
-        at = end + 1;
-    }
-    if (!line.empty()) lines.push_back(line);
-    return lines;
-}
-
 }  // namespace
 
 std::string format_location(const Location& loc) {
@@ -216,7 +197,7 @@ std::vector<std::string> spec_table(const SpecReport& spec, bool color, std::siz
         out.push_back(std::move(line));
         if (!beneath) continue;
         const std::size_t room = width > indent + 20 ? width - indent : 20;
-        for (const std::string& part : wrapped(r.back(), room))
+        for (const std::string& part : text::wrapped(r.back(), room))
             out.push_back(std::string(indent, ' ') + part);
     }
     return out;

@@ -71,6 +71,9 @@ std::string short_oid(std::string_view oid);
 // `word` as one shell word: as it is when it needs no quoting, else in single quotes.
 std::string shell_word(std::string_view word);
 
+// `text` in lines of at most `room` bytes, broken at spaces (a word longer stays whole).
+std::vector<std::string> wrapped(const std::string& text, std::size_t room);
+
 // The Damerau-Levenshtein distance between `a` and `b` in its optimal-string-alignment form
 // (insertions, deletions, substitutions and swaps of two adjacent bytes, each 1; no byte
 // edited twice), or `limit + 1` as soon as it is known to exceed `limit`.
