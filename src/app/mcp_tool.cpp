@@ -425,14 +425,10 @@ Result<std::vector<Spec>> load_specs(const Json& spec, std::optional<std::string
 Result<CallArgs> read_arguments(const Json& args, const Roots& roots) {
     if (!args.is_object())
         return Error{fmt::format("the arguments must be an object, not {}", type_name(args))};
-    for (const auto& item : args.items()) {
-        const auto& table = options::all();
-        if (std::none_of(table.begin(), table.end(), [&](const options::Option& o) {
-                return !o.tool.empty() && o.tool == item.key();
-            }))
+    for (const auto& item : args.items())
+        if (!options::is_tool_argument(item.key()))
             return Error{fmt::format("unknown argument '{}'; the arguments are {}", item.key(),
                                      options::tool_names())};
-    }
 
     CallArgs a;
     a.request.names = kToolNames;

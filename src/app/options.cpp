@@ -210,12 +210,17 @@ std::string fill(std::string_view text, const Option& o, std::optional<std::int6
     return out;
 }
 
-const Option& find(std::string_view name, std::string_view Option::*field) {
+const Option* find(std::string_view name, std::string_view Option::*field) {
     const auto& table = all();
     auto it = std::find_if(table.begin(), table.end(),
                            [&](const Option& o) { return !name.empty() && o.*field == name; });
-    if (it == table.end()) throw std::logic_error("no option " + std::string(name));
-    return *it;
+    return it == table.end() ? nullptr : &*it;
+}
+
+const Option& must_find(std::string_view name, std::string_view Option::*field) {
+    const Option* o = find(name, field);
+    if (!o) throw std::logic_error("no option " + std::string(name));
+    return *o;
 }
 
 OptionName name_of(const Option& o, bool for_tool) {
@@ -250,11 +255,15 @@ const std::vector<Option>& all() {
 }
 
 const Option& cli(std::string_view name) {
-    return find(name, &Option::cli);
+    return must_find(name, &Option::cli);
 }
 
 const Option& tool(std::string_view name) {
-    return find(name, &Option::tool);
+    return must_find(name, &Option::tool);
+}
+
+bool is_tool_argument(std::string_view name) {
+    return find(name, &Option::tool) != nullptr;
 }
 
 std::string range_of(const Option& o) {

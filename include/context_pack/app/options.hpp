@@ -48,6 +48,8 @@ const std::vector<Option>& all();
 // entry is a programming error (std::logic_error).
 const Option& cli(std::string_view name);
 const Option& tool(std::string_view name);
+// Whether the MCP tool takes an argument of this name.
+bool is_tool_argument(std::string_view name);
 
 // "0 to 1000", or "at least 16" when the maximum is only a guard.
 std::string range_of(const Option& o);
