@@ -24,7 +24,7 @@ FittedPack fit_pack(const Report& report, TextOptions text, JsonCaps doc,
         // The text, where it is sent or limited: a document alone is measured alone.
         if (budget.text_in_whole || budget.text_bytes != std::numeric_limits<std::size_t>::max()) {
             std::ostringstream out;
-            print_pack(out, report, t);
+            print_pack(out, report, t, cuts);
             m.pack.text = out.str();
         }
         m.lines = m.pack.text.empty()

@@ -274,7 +274,11 @@ PackCuts plan_cuts(const Report& report, const TextOptions& o) {
 }
 
 void print_pack(std::ostream& out, const Report& report, const TextOptions& o) {
-    const PackCuts cuts = plan_cuts(report, o);
+    print_pack(out, report, o, plan_cuts(report, o));
+}
+
+void print_pack(std::ostream& out, const Report& report, const TextOptions& o,
+                const PackCuts& cuts) {
     auto left_out = [](const std::vector<std::size_t>& cut, std::size_t i) {
         return std::binary_search(cut.begin(), cut.end(), i);
     };

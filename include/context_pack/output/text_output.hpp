@@ -72,5 +72,8 @@ std::size_t code_rows(const SpecReport& spec);
 // pack prints by it, and a JSON document cut as the text is (JsonCaps::cuts) takes it as is.
 PackCuts plan_cuts(const Report& report, const TextOptions& options);
 void print_pack(std::ostream& out, const Report& report, const TextOptions& options);
+// The pack by a plan already made for these options (plan_cuts).
+void print_pack(std::ostream& out, const Report& report, const TextOptions& options,
+                const PackCuts& cuts);
 
 }  // namespace cp
