@@ -318,6 +318,17 @@ std::optional<std::string> symbol_problem(std::string_view symbol) {
     return std::nullopt;
 }
 
+namespace {
+
+// "40" or "40-52": a line, or a first and a last line, in digits.
+bool line_range(std::string_view range) {
+    const auto dash = range.find('-');
+    return all_digits(range.substr(0, dash)) &&
+           (dash == std::string_view::npos || all_digits(range.substr(dash + 1)));
+}
+
+}  // namespace
+
 Result<Anchor> parse_anchor_arg(std::string_view arg) {
     auto usage = [&](std::string_view why) {
         return Error{
@@ -332,11 +343,11 @@ Result<Anchor> parse_anchor_arg(std::string_view arg) {
         auto tail = arg.substr(colon + 1);
         auto at = tail.find('@');
         auto range = tail.substr(0, at);
+        if (!line_range(range)) continue;
+        if (colon == 0) return usage("the path is empty");
         auto dash = range.find('-');
         auto first = range.substr(0, dash);
         auto last = dash == std::string_view::npos ? std::string_view{} : range.substr(dash + 1);
-        if (!all_digits(first) || (dash != std::string_view::npos && !all_digits(last))) continue;
-        if (colon == 0) return usage("the path is empty");
         Anchor a;
         a.kind = AnchorKind::Read;
         a.ad_hoc = true;
@@ -364,10 +375,7 @@ Result<Anchor> parse_anchor_arg(std::string_view arg) {
         const auto sep = tail.find(':');
         if (colon == 0 || sep == std::string_view::npos || sep + 1 == tail.size()) continue;
         const auto range = tail.substr(0, sep);
-        const auto dash = range.find('-');
-        if (!all_digits(range.substr(0, dash)) ||
-            (dash != std::string_view::npos && !all_digits(range.substr(dash + 1))))
-            continue;
+        if (!line_range(range)) continue;
         const std::string meant =
             fmt::format("{}:{}@{}", arg.substr(0, colon), range, tail.substr(sep + 1));
         return usage(
