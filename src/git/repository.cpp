@@ -236,9 +236,11 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
         if (set_workdir(raw, absolute_from(dir, ".")) < 0)
             return failure("cannot use the current directory as the working tree");
     }
+    // The front end's word on a place, asked before the place is looked at.
+    auto ask = [&admit](const Place& place) { return admit ? admit(place) : Result<Unit>(Unit{}); };
     // The places git found, before they are read (libgit2 has read the git directory's
     // config and HEAD to open it).
-    if (admit) {
+    if (admit) {  // named only for a front end that asks
         std::vector<Place> places;
         if (!workdir().empty())
             places.push_back({"working tree", workdir(),
@@ -255,10 +257,8 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
         git_repository_workdir(raw) ? git_repository_workdir(raw) : git_repository_path(raw);
     if (env.object_directory) {
         settings_.object_directory = absolute_from(top, *env.object_directory);
-        if (admit)  // before it is looked at
-            if (auto admitted = admit(place_of({settings_.object_directory, false, true}));
-                !admitted)
-                return admitted;
+        if (auto admitted = ask(place_of({settings_.object_directory, false, true})); !admitted)
+            return admitted;
         if (env.object_directory->empty() || !is_directory(settings_.object_directory))
             return Error{fmt::format(
                 "GIT_OBJECT_DIRECTORY names {}, which is not a directory; unset it or fix it",
@@ -279,17 +279,15 @@ Result<Unit> Repository::take_environment(const std::string& dir, const Environm
     settings_.object_dirs = std::move(used).value();
     if (env.index_file && !env.index_file->empty()) {
         settings_.index_file = absolute_from(top, *env.index_file);
-        if (admit)
-            if (auto admitted = admit({"index", index_file(), "GIT_INDEX_FILE"}); !admitted)
-                return admitted;
+        if (auto admitted = ask({"index", index_file(), "GIT_INDEX_FILE"}); !admitted)
+            return admitted;
         if (auto refused = refuse_special_file(settings_.index_file, " or unset GIT_INDEX_FILE");
             !refused)
             return refused.error();
         return set_index_file(raw, settings_.index_file, "the index GIT_INDEX_FILE names",
                               settings_.names);
     }
-    if (admit) return admit({"index", index_file()});  // through a symlink, perhaps
-    return Unit{};
+    return ask({"index", index_file()});  // through a symlink, perhaps
 }
 
 git_repository* raw_handle(const Repository& repo) {
