@@ -13,53 +13,21 @@
 #include "context_pack/output/text_output.hpp"
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
+#include "support/mcp_session.hpp"
 
+using cptest::call;
+using cptest::initialize;
+using cptest::kInitialized;
 using cptest::numbered;
 using cptest::q;
+using cptest::reply;
 using cptest::Repo;
+using cptest::request;
+using cptest::run_session;
+using cptest::Session;
 using Json = nlohmann::json;
 
 namespace {
-
-struct Session {
-    int status = -1;
-    std::vector<std::string> lines;  // what the server wrote, one message a line
-    std::vector<Json> replies;
-    std::string err;
-};
-
-Session run_session(const std::string& input) {
-    std::istringstream in(input);
-    std::ostringstream out, err;
-    Session s;
-    s.status = cp::mcp::serve(in, out, err);
-    s.err = err.str();
-    std::istringstream lines(out.str());
-    for (std::string line; std::getline(lines, line);) {
-        s.lines.push_back(line);
-        s.replies.push_back(Json::parse(line));
-    }
-    return s;
-}
-
-Session run_session(const std::vector<std::string>& messages) {
-    std::string input;
-    for (const auto& m : messages) input += m + "\n";
-    return run_session(input);
-}
-
-std::string request(int id, const std::string& method, const Json& params = Json::object()) {
-    return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump();
-}
-
-std::string initialize(int id, const std::string& version = "2025-06-18") {
-    return request(id, "initialize",
-                   Json{{"protocolVersion", version},
-                        {"capabilities", Json::object()},
-                        {"clientInfo", {{"name", "test"}, {"version", "0"}}}});
-}
-
-const std::string kInitialized = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
 
 // A session's opening by a client that declares roots and answers the server's first
 // roots/list with these directories (/tmp/cp-test-* paths: no escapes needed), then
@@ -79,18 +47,6 @@ std::vector<std::string> in_roots(const std::vector<std::string>& dirs,
             .dump()};
     input.insert(input.end(), messages.begin(), messages.end());
     return input;
-}
-
-std::string call(int id, const Json& arguments) {
-    return request(id, "tools/call", Json{{"name", "context_pack"}, {"arguments", arguments}});
-}
-
-// The one reply whose id is `id`.
-const Json& reply(const Session& s, int id) {
-    for (const Json& r : s.replies)
-        if (r.contains("id") && r["id"] == id) return r;
-    FAIL("no reply with id " << id);
-    throw;  // unreachable
 }
 
 std::string text_of(const Json& result) {
@@ -682,7 +638,6 @@ TEST_CASE("mcp through the binary: context-pack mcp serves stdin and exits 0", "
 }
 
 namespace {
-
 // A function of 30 lines, one of them long, called 10 times in another file.
 struct Capped {
     Repo repo;
@@ -855,7 +810,6 @@ TEST_CASE("mcp anchor, the caps and their bounds are arguments as on the command
 }
 
 namespace {
-
 // A plan of `n` specs, each at its own commit of a history of `commits`, in a .jsonl file:
 // a call on it resolves spec after spec.
 std::string many_specs(const Repo& repo, const cptest::TempDir& dir, int commits, int n) {

@@ -7,11 +7,11 @@
 #include <sstream>
 #include <string>
 
-#include "context_pack/app/mcp.hpp"
 #include "context_pack/app/options.hpp"
 #include "context_pack/core/option_names.hpp"
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
+#include "support/mcp_session.hpp"
 
 using Json = nlohmann::json;
 namespace options = cp::options;
@@ -46,24 +46,12 @@ std::string man_paragraph(const std::string& page, std::string_view cli) {
     return out;
 }
 
-// Every .tools/list argument of the MCP tool, from a session's reply.
+// The MCP tool's inputSchema, as tools/list serves it.
 Json tool_schema() {
-    std::istringstream in(
-        R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}})"
-        "\n"
-        R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
-        "\n"
-        R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})"
-        "\n");
-    std::ostringstream out, err;
-    REQUIRE(cp::mcp::serve(in, out, err) == 0);
-    std::istringstream replies(out.str());
-    for (std::string line; std::getline(replies, line);) {
-        Json r = Json::parse(line);
-        if (r["id"] == 2) return r["result"]["tools"][0]["inputSchema"];
-    }
-    FAIL("no tools/list reply");
-    return {};
+    auto s = cptest::run_session(
+        {cptest::initialize(1), cptest::kInitialized, cptest::request(2, "tools/list")});
+    REQUIRE(s.status == 0);
+    return cptest::reply(s, 2)["result"]["tools"][0]["inputSchema"];
 }
 
 }  // namespace
@@ -165,22 +153,9 @@ TEST_CASE("options: every argument of the tool is read, refused when mistyped") 
         if (o.tool.empty() || o.tool == "spec") continue;
         INFO(o.tool);
         Json args = {{"spec", "{}"}, {std::string(o.tool), Json::object()}};
-        Json call = {{"jsonrpc", "2.0"},
-                     {"id", 3},
-                     {"method", "tools/call"},
-                     {"params", {{"name", "context_pack"}, {"arguments", args}}}};
-        std::istringstream in(
-            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}})"
-            "\n" +
-            call.dump() + "\n");
-        std::ostringstream out, err;
-        cp::mcp::serve(in, out, err);
-        std::istringstream replies(out.str());
-        std::string text;
-        for (std::string line; std::getline(replies, line);) {
-            Json r = Json::parse(line);
-            if (r["id"] == 3) text = r["result"]["content"][0]["text"].get<std::string>();
-        }
+        auto s = cptest::run_session({cptest::initialize(1), cptest::call(3, args)});
+        const std::string text =
+            cptest::reply(s, 3)["result"]["content"][0]["text"].get<std::string>();
         CHECK(text.rfind(std::string(o.tool), 0) == 0);  // "context must be an integer, ..."
     }
 }
