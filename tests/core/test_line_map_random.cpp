@@ -14,6 +14,7 @@
 
 #include "context_pack/core/line_map.hpp"
 #include "support/catch.hpp"
+#include "support/lcs_hunks.hpp"
 #include "support/random_text.hpp"
 
 namespace {
@@ -250,34 +251,9 @@ void edit_once(Rng& rng, Words& words, std::vector<Item>& items, std::vector<Fat
 // With `loose`, a few kept lines are left unmatched, as a diff that is not minimal leaves them
 // (git's histogram and patience diffs do): only then does a hunk remove and add the same line.
 void diff(Case& c, Rng& rng, bool loose) {
-    const std::size_t n = c.base.size(), m = c.target.size();
-    std::vector<std::vector<std::uint16_t>> lcs(n + 1, std::vector<std::uint16_t>(m + 1, 0));
-    for (std::size_t i = n; i-- > 0;)
-        for (std::size_t j = m; j-- > 0;)
-            lcs[i][j] = c.base[i] == c.target[j] ? std::uint16_t(lcs[i + 1][j + 1] + 1)
-                                                 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-    std::vector<std::pair<LineNo, LineNo>> pairs = {{0, 0}};
-    for (std::size_t i = 0, j = 0; i < n && j < m;) {
-        if (c.base[i] == c.target[j]) {
-            if (!loose || !rng.chance(3)) pairs.emplace_back(LineNo(i + 1), LineNo(j + 1));
-            ++i, ++j;
-        } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
-            ++i;
-        } else {
-            ++j;
-        }
-    }
-    pairs.emplace_back(LineNo(n + 1), LineNo(m + 1));
-    c.kept.assign(n, 0);
-    c.hunks.clear();
-    for (std::size_t k = 0; k + 1 < pairs.size(); ++k) {
-        auto [i0, j0] = pairs[k];
-        auto [i1, j1] = pairs[k + 1];
-        if (i0 >= 1 && i0 <= LineNo(n)) c.kept[std::size_t(i0 - 1)] = j0;
-        const LineNo old_count = i1 - i0 - 1, new_count = j1 - j0 - 1;
-        if (old_count + new_count == 0) continue;
-        c.hunks.push_back({old_count ? i0 + 1 : i0, old_count, new_count ? j0 + 1 : j0, new_count});
-    }
+    auto d = cptest::lcs_diff(c.base, c.target, [&] { return loose && rng.chance(3); });
+    c.hunks = std::move(d.hunks);
+    c.kept = std::move(d.kept);
 }
 
 Case generate(std::uint64_t seed) {
