@@ -429,7 +429,14 @@ TEST_CASE("line map: properties that hold for random edit scripts", "[line_map][
             ++removed_lines;
             if (a.located()) {
                 if (!in_new_side(a.line, last(a))) problem(b, a, "not inside a hunk's new side");
-                if (a.score < cp::LineMapScores::kSure) problem(b, a, "located under kSure");
+                // Never on a line less than kContent alike, and a split or merge only when
+                // it scores kSure (a line in an ordered chain or carried by its block may
+                // score less).
+                if (a.content < cp::LineMapScores::kContent || a.content > 1)
+                    problem(b, a, "located on a line under kContent alike");
+                if ((a.tier == LineTier::Split || a.tier == LineTier::Merged) &&
+                    a.score < cp::LineMapScores::kSure)
+                    problem(b, a, "split or merged under kSure");
                 for (LineNo t = a.line; t <= last(a) && t <= m; ++t)
                     if (t >= 1) claims[std::size_t(t)].push_back(b);
             }

@@ -1,8 +1,9 @@
 // Line-level precision inside changed code: which target line each base line of a file became,
 // as LHDiff asks it (Asaduzzaman et al., ICSM 2013). Lines the diff keeps map through its
-// hunks; each line a hunk removes is matched against the lines the diff added anywhere in the
-// file, by the similarity of its text and of the lines around it, one added line to one
-// removed line, with one line split into several and several merged into one found too.
+// hunks; each line a hunk removes is matched against the lines the diff added near its place
+// and, by equal text, anywhere in the file, by the similarity of its text and of the lines
+// around it, one added line to one removed line: in order within a region of hunks, then
+// moved lines, lines split and merged, and lines their block carries (src/core/line_match.hpp).
 // Below a stated score a line is never given a single answer. Pure: lines and hunks in.
 #pragma once
 
@@ -13,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -36,7 +38,8 @@ struct LineCandidate {
 struct LineAnswer {
     LineNo line = 0;  // first target line; 0 for Ambiguous and Deleted
     LineNo end_line = 0;
-    double score = 0;  // 0..1: 1 for a line the diff kept
+    double score = 0;    // 0..1: 1 for a line the diff kept
+    double content = 0;  // 0..1: the similarity of the two lines' text (located lines)
     LineTier tier = LineTier::Deleted;
     std::vector<LineCandidate> candidates;  // Ambiguous only, best first
     bool telling = true;                    // the base line has four non-space bytes or more
@@ -49,19 +52,22 @@ struct LineAnswer {
 // A score is 0.6 the similarity of the two lines' text and 0.4 that of their contexts (the
 // four non-blank lines above and below), as LHDiff weighs them. An added line whose text is
 // less than kContent like a removed line's is never its counterpart, whatever the context
-// (an unrelated line put in its place). A removed line's best counterpart scoring under kSure
-// is answered Ambiguous when it scores at least kFloor, else Deleted; one scoring kSure or
-// more is still Ambiguous when another added line that no other removed line took scores
-// within kMargin of it.
+// (an unrelated line put in its place). A removed line's counterpart scoring under kSure is
+// answered Ambiguous (when it scores at least kFloor, else it has none), unless it pairs in
+// order within its region and reads kSureContent alike, or its block carried it; one
+// answered is still Ambiguous when another added line that no other removed line took (and,
+// for a line paired in order, that keeps the order) scores within kMargin of it.
 struct LineMapScores {
     static constexpr double kContent = 0.5;
     static constexpr double kFloor = 0.45;
     static constexpr double kSure = 0.6;
     static constexpr double kMargin = 0.04;
+    static constexpr double kSureContent = 0.8;
 };
 
-// The map keeps both files and settles a hunk's lines the first time one of them is asked
-// for, so that a file with many hunks costs only those its anchors touch.
+// The map keeps both files and settles a region's lines the first time one of them is asked
+// for, so that a file with many hunks costs only those its anchors touch (and an index of
+// every changed line's text, which settles the blocks moved between regions).
 class LineMap {
   public:
     // `hunks`: the file's -U0 hunks from base to target, sorted, as map_range takes them.
@@ -75,20 +81,30 @@ class LineMap {
     LineAnswer at(LineNo base_line) const;
 
   private:
+    // Hunks whose lines are matched as one (see start()), and the span their sides cover.
+    struct Region {
+        std::size_t first = 0, last = 0;  // hunks
+        LineNo old_start = 0, old_count = 0, new_start = 0, new_count = 0;
+    };
     void start();
     void index() const;
-    void settle(std::size_t hunk) const;
+    void settle(std::size_t region) const;
+    std::size_t region_at(LineNo line, bool old_side) const;
 
     std::shared_ptr<const std::string> base_text_, target_text_;
     std::vector<std::string_view> base_, target_;  // their lines
     std::vector<Hunk> hunks_;
-    mutable std::vector<bool> settled_;                     // by hunk
+    std::vector<Region> regions_;
+    std::vector<std::size_t> region_of_;                    // by hunk
+    mutable std::vector<bool> settled_;                     // by region
     mutable std::vector<std::vector<LineAnswer>> answers_;  // by hunk, a removed line each
+    // What index() makes: added lines by the key of their text and code, removed lines'
+    // keys counted, and the blocks moved between regions (base line -> target line).
     mutable bool indexed_ = false;
-    // Every added line by the key of its text and of its code: (target line, hunk).
-    mutable std::unordered_map<std::uint64_t, std::vector<std::pair<LineNo, std::size_t>>>
-        added_by_text_;
-    mutable std::unordered_map<std::uint64_t, std::size_t> removed_count_;  // removed, by key
+    mutable std::unordered_map<std::uint64_t, std::vector<LineNo>> added_by_key_;
+    mutable std::unordered_map<std::uint64_t, std::size_t> removed_count_;
+    mutable std::unordered_map<LineNo, LineNo> block_;
+    mutable std::unordered_set<LineNo> blocked_;  // the target lines of block_
 };
 
 // The answer for a range of base lines: the span of target lines its located lines map to.

@@ -1,0 +1,312 @@
+#include "line_compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "context_pack/core/line_map.hpp"
+#include "context_pack/core/text.hpp"
+
+namespace cp::line_compare {
+
+bool space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n';
+}
+
+namespace {
+
+const std::size_t kTop = 8;         // candidates a removed line keeps for the finer score
+const std::size_t kContext = 4;     // non-blank lines above and below that make a line's context
+const std::size_t kAligned = 300;   // lines longer than this are compared by bigrams
+const LineNo kSpan = 6;             // lines a split or a merge may take
+const double kContentWeight = 0.6;  // LHDiff's weights: content 0.6, context 0.4
+const double kCodeWeight = 0.95;    // what equal code with other comments counts as
+
+std::string without_space(std::string_view line) {
+    std::string out;
+    out.reserve(line.size());
+    for (char c : line)
+        if (!space(c)) out += c;
+    return out;
+}
+
+// Each byte of the line's code, without its comments (`/* */`, and `//` or ` #` to the end)
+// and whitespace, given to `out`.
+template <class Out>
+void code_bytes(std::string_view line, Out out) {
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line.compare(i, 2, "/*") == 0) {
+            auto end = line.find("*/", i + 2);
+            if (end == std::string_view::npos) break;
+            i = end + 1;
+            continue;
+        }
+        if (line.compare(i, 2, "//") == 0 || (line[i] == '#' && i > 0 && space(line[i - 1]))) break;
+        if (!space(line[i])) out(line[i]);
+    }
+}
+
+// The line's code as code_bytes gives it; empty when that leaves nothing.
+std::string code_of(std::string_view line) {
+    std::string out;
+    code_bytes(line, [&](char c) { out += c; });
+    return out;
+}
+
+std::vector<std::uint16_t> bigrams(const std::string& s) {
+    std::vector<std::uint16_t> out;
+    for (std::size_t i = 0; i + 1 < s.size(); ++i)
+        out.push_back(std::uint16_t((static_cast<unsigned char>(s[i]) << 8) |
+                                    static_cast<unsigned char>(s[i + 1])));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+double dice(const std::vector<std::uint16_t>& x, const std::vector<std::uint16_t>& y) {
+    if (x.empty() || y.empty()) return x.empty() && y.empty() ? 1.0 : 0.0;
+    std::size_t common = 0;
+    for (std::size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+        if (x[i] == y[j]) {
+            ++common, ++i, ++j;
+        } else if (x[i] < y[j]) {
+            ++i;
+        } else {
+            ++j;
+        }
+    }
+    return 2.0 * double(common) / double(x.size() + y.size());
+}
+
+// The edit distance of `text` from `pattern` of at most 64 bytes, by Myers' bit-parallel
+// algorithm (as Hyyrö explains it): one pass over `text`, a machine word a column.
+std::size_t edit_distance64(const std::string& pattern, const std::string& text) {
+    std::uint64_t peq[256] = {};
+    for (std::size_t i = 0; i < pattern.size(); ++i)
+        peq[static_cast<unsigned char>(pattern[i])] |= std::uint64_t(1) << i;
+    const std::uint64_t last = std::uint64_t(1) << (pattern.size() - 1);
+    std::uint64_t pv = ~std::uint64_t(0), mv = 0;
+    std::size_t score = pattern.size();
+    for (char c : text) {
+        const std::uint64_t eq = peq[static_cast<unsigned char>(c)];
+        const std::uint64_t xv = eq | mv;
+        const std::uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
+        std::uint64_t ph = mv | ~(xh | pv);
+        std::uint64_t mh = pv & xh;
+        if (ph & last) ++score;
+        if (mh & last) --score;
+        ph = (ph << 1) | 1;
+        mh <<= 1;
+        pv = mh | ~(xv | ph);
+        mv = ph & xv;
+    }
+    return score;
+}
+
+void add_tokens(std::string_view line, std::vector<std::uint32_t>& out) {
+    auto word = [](char c) { return text::is_word_byte(static_cast<unsigned char>(c)); };
+    for (std::size_t i = 0; i < line.size();) {
+        if (space(line[i])) {
+            ++i;
+            continue;
+        }
+        std::size_t from = i++;
+        if (word(line[from]))
+            while (i < line.size() && word(line[i])) ++i;
+        std::uint32_t h = 2166136261u;  // FNV-1a
+        for (std::size_t k = from; k < i; ++k)
+            h = (h ^ static_cast<unsigned char>(line[k])) * 16777619u;
+        out.push_back(h);
+    }
+}
+
+Bag make_bag(std::vector<std::uint32_t> tokens) {
+    Bag bag;
+    std::sort(tokens.begin(), tokens.end());
+    for (std::size_t i = 0; i < tokens.size();) {
+        std::size_t j = i;
+        while (j < tokens.size() && tokens[j] == tokens[i]) ++j;
+        bag.counts.emplace_back(tokens[i], std::uint32_t(j - i));
+        bag.norm += double(j - i) * double(j - i);
+        i = j;
+    }
+    bag.norm = std::sqrt(bag.norm);
+    return bag;
+}
+
+bool blank(std::string_view line) {
+    return std::all_of(line.begin(), line.end(), space);
+}
+
+// The tokens of the kContext non-blank lines above line `i` (0-based) and below it.
+Bag context_of(const std::vector<std::string_view>& lines, std::size_t i) {
+    std::vector<std::uint32_t> tokens;
+    std::size_t taken = 0;
+    for (std::size_t k = i; k > 0 && taken < kContext; --k)
+        if (!blank(lines[k - 1])) add_tokens(lines[k - 1], tokens), ++taken;
+    taken = 0;
+    for (std::size_t k = i + 1; k < lines.size() && taken < kContext; ++k)
+        if (!blank(lines[k])) add_tokens(lines[k], tokens), ++taken;
+    return make_bag(std::move(tokens));
+}
+
+std::string joined(const std::vector<Changed>& lines, std::size_t from, std::size_t to) {
+    std::string out;
+    for (std::size_t i = from; i <= to; ++i) out += lines[i].flat;
+    return out;
+}
+
+}  // namespace
+
+std::uint64_t key_of(const std::string& text) {
+    Key k;
+    for (char c : text) k(c);
+    return k.h;
+}
+
+// One minus the edit distance over the longer length; bigram overlap past kAligned bytes.
+double similarity(const std::string& a, const std::string& b) {
+    if (a == b) return 1.0;
+    if (a.empty() || b.empty()) return 0.0;
+    if (a.size() > kAligned || b.size() > kAligned) return dice(bigrams(a), bigrams(b));
+    if (std::min(a.size(), b.size()) <= 64) {
+        const bool a_shorter = a.size() <= b.size();
+        return 1.0 - double(edit_distance64(a_shorter ? a : b, a_shorter ? b : a)) /
+                         double(std::max(a.size(), b.size()));
+    }
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = up;
+        }
+    }
+    return 1.0 - double(row[b.size()]) / double(std::max(a.size(), b.size()));
+}
+
+double cosine(const Bag& x, const Bag& y) {
+    if (x.counts.empty() || y.counts.empty()) return x.counts.empty() && y.counts.empty();
+    double dot = 0;
+    for (std::size_t i = 0, j = 0; i < x.counts.size() && j < y.counts.size();) {
+        if (x.counts[i].first == y.counts[j].first) {
+            dot += double(x.counts[i].second) * double(y.counts[j].second);
+            ++i, ++j;
+        } else if (x.counts[i].first < y.counts[j].first) {
+            ++i;
+        } else {
+            ++j;
+        }
+    }
+    return dot / (x.norm * y.norm);
+}
+
+// A line that says something of where it is: four non-space bytes or more (not a blank line,
+// a lone brace, `fi`, `;;`).
+bool telling(std::string_view line) {
+    return std::count_if(line.begin(), line.end(), [](char c) { return !space(c); }) >= 4;
+}
+
+// Line `n` of `lines`, of region `k` whose side starts at `start` with `count` lines.
+Changed prepare(const std::vector<std::string_view>& lines, LineNo n, std::size_t k, LineNo start,
+                LineNo count) {
+    Changed c;
+    c.line = n;
+    c.region = k;
+    c.position = count > 1 ? double(n - start) / double(count - 1) : 0.5;
+    c.flat = without_space(lines[std::size_t(n - 1)]);
+    c.code = code_of(lines[std::size_t(n - 1)]);
+    c.grams = bigrams(c.flat);
+    c.context = context_of(lines, std::size_t(n - 1));
+    return c;
+}
+
+// Their text's similarity, or their code's where it says more: comments aside, but a little
+// less than equal text, since the text did change.
+double content_similarity(const Changed& a, const Changed& b) {
+    double text = similarity(a.flat, b.flat);
+    if (text == 1.0 || a.code.empty() || b.code.empty()) return text;
+    return std::max(text, kCodeWeight * similarity(a.code, b.code));
+}
+
+double combined(double content, double context) {
+    return kContentWeight * content + (1 - kContentWeight) * context;
+}
+
+// How far apart two changed lines are: their places within one region, or 2 across regions.
+double distance(const Changed& l, const Changed& r) {
+    return l.region == r.region ? std::abs(l.position - r.position) : 2.0;
+}
+
+// A removed line's best kTop counterparts among `pool`, best first: picked by the bigrams
+// they share (the nearer first among equals, so that of many equal lines the ones around its
+// place are kept), then scored by edit distance and context.
+std::vector<Scored> best_of(const Changed& l, const std::vector<Changed>& added,
+                            const std::vector<std::size_t>& pool) {
+    struct Rough {
+        std::size_t to;
+        double grams, apart;
+    };
+    std::vector<Rough> rough;
+    rough.reserve(pool.size());
+    for (std::size_t r : pool)
+        rough.push_back({r, dice(l.grams, added[r].grams), distance(l, added[r])});
+    const std::size_t keep = std::min(kTop, rough.size());
+    std::partial_sort(rough.begin(), rough.begin() + std::ptrdiff_t(keep), rough.end(),
+                      [](const Rough& a, const Rough& b) {
+                          return a.grams != b.grams ? a.grams > b.grams : a.apart < b.apart;
+                      });
+    std::vector<Scored> out;
+    for (std::size_t k = 0; k < keep; ++k) {
+        Scored s;
+        s.to = rough[k].to;
+        s.context = cosine(l.context, added[s.to].context);
+        s.content = content_similarity(l, added[s.to]);
+        s.score = combined(s.content, s.context);
+        out.push_back(s);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const Scored& a, const Scored& b) { return a.score > b.score; });
+    return out;
+}
+
+Run best_run(const std::string& text, const std::vector<Changed>& lines, std::size_t at,
+             const std::vector<bool>& taken) {
+    Run best{at, at, similarity(text, lines[at].flat)};
+    auto usable = [&](std::size_t i) {  // of its hunk, next to it, and free
+        return i == at || (lines[i].region == lines[at].region &&
+                           lines[i].line - lines[at].line == LineNo(i) - LineNo(at) && !taken[i]);
+    };
+    for (std::size_t from = at;; --from) {
+        if (!usable(from)) break;
+        for (std::size_t to = at; to < lines.size() && LineNo(to - from) < kSpan; ++to) {
+            if (!usable(to)) break;
+            if (from == to) continue;
+            double content = similarity(text, joined(lines, from, to));
+            if (content > best.content) best = {from, to, content};
+        }
+        if (from == 0 || LineNo(at - from) + 1 >= kSpan) break;
+    }
+    return best;
+}
+
+Keys keys_of(std::string_view line) {
+    Keys k;
+    for (char c : line)
+        if (!space(c)) k.flat(c);
+    code_bytes(line, k.code);
+    return k;
+}
+
+}  // namespace cp::line_compare
+
+namespace cp {
+
+double line_similarity(std::string_view a, std::string_view b) {
+    return line_compare::similarity(line_compare::without_space(a), line_compare::without_space(b));
+}
+
+}  // namespace cp

@@ -1,0 +1,93 @@
+// How alike two changed lines are, for the line map: their text (edit distance, whitespace
+// aside, or their code with comments aside), their contexts (the tokens of the lines around
+// them) and, for a split or a merge, a run of lines joined. The scores of LHDiff (Asaduzzaman
+// et al., ICSM 2013); line_map.cpp picks candidates with them and line_match.cpp chooses.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "context_pack/core/mapping.hpp"
+
+namespace cp::line_compare {
+
+bool space(char c);
+// A line that says something of where it is: four non-space bytes or more (not a blank line,
+// a lone brace, `fi`, `;;`).
+bool telling(std::string_view line);
+
+// A text's key in the map's index of equal lines (FNV-1a of its bytes), fed a byte at a time.
+struct Key {
+    std::uint64_t h = 14695981039346656037ull;
+    std::size_t bytes = 0;
+    void operator()(char c) {
+        h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+        ++bytes;
+    }
+};
+std::uint64_t key_of(const std::string& text);
+// The keys of a line: its text without whitespace, and its code (comments aside) as well.
+struct Keys {
+    Key flat, code;
+};
+Keys keys_of(std::string_view line);
+
+// One minus the edit distance over the longer length; bigram overlap for very long lines
+// (cp::line_similarity is the same of two lines as written).
+double similarity(const std::string& a, const std::string& b);
+
+// A bag of tokens (runs of word bytes, and each other non-space byte) with its norm.
+struct Bag {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> counts;  // (hash, count), sorted
+    double norm = 0;
+};
+double cosine(const Bag& x, const Bag& y);
+
+// A changed line of one side, prepared for comparing.
+struct Changed {
+    LineNo line = 0;         // 1-based
+    std::size_t region = 0;  // the region (hunks settled together) it belongs to
+    double position = 0;     // 0..1 within its region's side
+    std::string flat;        // without whitespace
+    std::string code;        // and without comments
+    std::vector<std::uint16_t> grams;
+    Bag context;  // the tokens of the four non-blank lines above and below
+};
+// Line `n` of `lines`, of region `region` whose side starts at `start` with `count` lines.
+Changed prepare(const std::vector<std::string_view>& lines, LineNo n, std::size_t region,
+                LineNo start, LineNo count);
+
+// Their text's similarity, or their code's where it says more: comments aside, but a little
+// less than equal text, since the text did change.
+double content_similarity(const Changed& a, const Changed& b);
+// The score of a pair: 0.6 its content's similarity and 0.4 its context's.
+double combined(double content, double context);
+// How far apart two changed lines are: their places within one region, or 2 across regions.
+double distance(const Changed& l, const Changed& r);
+
+// An added line as a removed line's candidate.
+struct Scored {
+    std::size_t to = 0;  // index into the added lines
+    double content = 0;
+    double context = 0;
+    double score = 0;
+};
+// A removed line's best few counterparts among `pool` (indices into `added`), best first:
+// picked by the bigrams they share (the nearer first among equals), then scored.
+std::vector<Scored> best_of(const Changed& l, const std::vector<Changed>& added,
+                            const std::vector<std::size_t>& pool);
+
+// The run around `at` in `lines` (of one region, consecutive, free but for `at`, at most six
+// lines) whose joined text is most like `text`: its ends and its similarity.
+struct Run {
+    std::size_t from = 0, to = 0;
+    double content = 0;
+    bool joined() const { return to > from; }
+};
+Run best_run(const std::string& text, const std::vector<Changed>& lines, std::size_t at,
+             const std::vector<bool>& taken);
+
+}  // namespace cp::line_compare

@@ -1,0 +1,200 @@
+#include "line_match.hpp"
+
+#include <algorithm>
+
+#include "context_pack/core/line_map.hpp"
+
+namespace cp::line_match {
+namespace {
+
+using Scores = LineMapScores;
+using line_compare::combined;
+using line_compare::content_similarity;
+using line_compare::cosine;
+
+const double kMovedContent = 0.9;  // a line taken from its place must read this alike
+const double kJoinLength = 1.1;    // a line split (or merged) is this much longer than a piece
+const double kJoinGain = 0.1;      // what joining lines must add to a line's similarity
+const double kChainCost = 0.3;     // what each pair of a chain costs: fewer, better pairs win
+
+// A candidate pair of removed line `l` and added line `r`.
+struct Pairing {
+    std::size_t l, r;
+    double score, content;
+};
+
+struct State {
+    const Lines& lines;
+    const std::vector<std::vector<Scored>>& candidates;
+    Choice& c;
+
+    bool free(std::size_t i) const { return c.match[i] == kNone; }
+    void take(std::size_t i, std::size_t r, double score, double content, How how) {
+        c.match[i] = r, c.taken[r] = true, c.score[i] = score, c.content[i] = content;
+        c.how[i] = how;
+    }
+};
+
+// The pairs of `pairs` (sorted by `l`) that keep the order of both sides with the greatest
+// total weight (each pair's score less kChainCost), in order: a Fenwick tree over the added
+// lines holds the best chain ending at or before each, filled a removed line at a time.
+std::vector<Pairing> heaviest_chain(const std::vector<Pairing>& pairs, std::size_t n) {
+    struct Best {
+        double weight = 0;
+        std::ptrdiff_t pair = -1;
+    };
+    std::vector<Best> tree(n + 1);
+    auto before = [&](std::size_t r) {  // the best chain ending on an added line before r
+        Best out;
+        for (std::size_t i = r; i > 0; i -= i & (~i + 1))
+            if (tree[i].weight > out.weight) out = tree[i];
+        return out;
+    };
+    auto put = [&](std::size_t r, Best b) {
+        for (std::size_t i = r + 1; i <= n; i += i & (~i + 1))
+            if (b.weight > tree[i].weight) tree[i] = b;
+    };
+    std::vector<Best> ending(pairs.size());
+    Best top;
+    for (std::size_t first = 0; first < pairs.size();) {
+        std::size_t last = first;
+        while (last < pairs.size() && pairs[last].l == pairs[first].l) ++last;
+        for (std::size_t p = first; p < last; ++p) {  // a removed line's pairs exclude each other
+            Best b = before(pairs[p].r);
+            ending[p] = {b.weight + pairs[p].score - kChainCost, b.pair};
+            if (ending[p].weight > top.weight) top = {ending[p].weight, std::ptrdiff_t(p)};
+        }
+        for (std::size_t p = first; p < last; ++p)
+            put(pairs[p].r, {ending[p].weight, std::ptrdiff_t(p)});
+        first = last;
+    }
+    std::vector<Pairing> chain;
+    for (std::ptrdiff_t p = top.pair; p >= 0; p = ending[std::size_t(p)].pair)
+        chain.push_back(pairs[std::size_t(p)]);
+    std::reverse(chain.begin(), chain.end());
+    return chain;
+}
+
+// The pairs of free lines reading at least kContent alike and scoring at least kFloor, on
+// the region's own added lines, that keep both sides' order with the greatest total score.
+void take_chain(State& s) {
+    std::vector<Pairing> pairs;
+    for (std::size_t i = 0; i < s.lines.left.size(); ++i)
+        if (s.free(i))
+            for (const Scored& x : s.candidates[i])
+                if (x.to < s.lines.own && !s.c.taken[x.to] && x.score >= Scores::kFloor &&
+                    x.content >= Scores::kContent)
+                    pairs.push_back({i, x.to, x.score, x.content});
+    for (const Pairing& p : heaviest_chain(pairs, s.lines.own))
+        s.take(p.l, p.r, p.score, p.content, How::Chain);
+}
+
+// A line that reads kMovedContent alike to one added line among its candidates and to no
+// other, whose text no other removed line has, out of order within the region: best pairs
+// first, then the nearer.
+void take_moved(State& s, const std::vector<bool>& unique) {
+    std::vector<Pairing> moved;
+    for (std::size_t i = 0; i < s.lines.left.size(); ++i) {
+        if (!s.free(i) || !unique[i]) continue;
+        const auto& mine = s.candidates[i];
+        if (std::count_if(mine.begin(), mine.end(),
+                          [](const Scored& x) { return x.content >= kMovedContent; }) != 1)
+            continue;
+        for (const Scored& x : mine)
+            if (x.to < s.lines.own && x.score >= Scores::kFloor && x.content >= kMovedContent)
+                moved.push_back({i, x.to, x.score, x.content});
+    }
+    auto nearness = [&](const Pairing& p) {
+        return line_compare::distance(s.lines.left[p.l], s.lines.right[p.r]);
+    };
+    std::stable_sort(moved.begin(), moved.end(), [&](const Pairing& a, const Pairing& b) {
+        if (a.score != b.score) return a.score > b.score;
+        return nearness(a) < nearness(b);
+    });
+    for (const Pairing& p : moved)
+        if (s.free(p.l) && !s.c.taken[p.r]) s.take(p.l, p.r, p.score, p.content, How::Moved);
+}
+
+// A removed line split into several added lines, or several removed lines merged into one:
+// joined, they read kJoinGain more alike than the one line alone. A line matched alone is
+// tried against its counterpart; a free one against its best free candidate, and then the
+// lines merged must make up nearly all of it (kSureContent).
+void take_joins(State& s) {
+    const auto& left = s.lines.left;
+    const auto& right = s.lines.right;
+    Choice& c = s.c;
+    std::vector<bool> left_taken(left.size());
+    for (std::size_t i = 0; i < left.size(); ++i) left_taken[i] = !s.free(i);
+    for (std::size_t i = 0; i < left.size(); ++i) {
+        // In a merge found from a line before it, or of a block settled beforehand.
+        if (c.how[i] == How::Merged || c.how[i] == How::Block) continue;
+        std::size_t r = c.match[i];
+        if (r != kNone && r >= s.lines.own) continue;
+        if (r == kNone) {
+            auto next =
+                std::find_if(s.candidates[i].begin(), s.candidates[i].end(),
+                             [&](const Scored& x) { return x.to < s.lines.own && !c.taken[x.to]; });
+            if (next == s.candidates[i].end()) continue;
+            r = next->to;
+        }
+        const double alone = content_similarity(left[i], right[r]);
+        if (alone >= 0.95) continue;
+        const double mine = double(left[i].flat.size()), theirs = double(right[r].flat.size());
+        if (mine >= kJoinLength * theirs) {
+            Run run = line_compare::best_run(left[i].flat, right, r, c.taken);
+            if (!run.joined() || run.content < std::max(alone + kJoinGain, Scores::kContent))
+                continue;
+            const double score = combined(run.content, cosine(left[i].context, right[r].context));
+            if (score < Scores::kFloor) continue;
+            if (c.match[i] != kNone) c.taken[c.match[i]] = false;
+            for (std::size_t q = run.from; q <= run.to; ++q) c.taken[q] = true;
+            s.take(i, run.from, score, run.content, How::Split);
+            c.split[i] = run;
+            left_taken[i] = true;
+        } else if (theirs >= kJoinLength * mine) {
+            Run run = line_compare::best_run(right[r].flat, left, i, left_taken);
+            if (!run.joined() || run.content < alone + kJoinGain ||
+                (c.match[i] == kNone && run.content < Scores::kSureContent))
+                continue;
+            const double score = combined(run.content, cosine(left[i].context, right[r].context));
+            for (std::size_t q = run.from; q <= run.to; ++q) {
+                if (c.match[q] != kNone) c.taken[c.match[q]] = false;
+                s.take(q, r, std::max(score, Scores::kFloor), run.content, How::Merged);
+                left_taken[q] = true;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candidates,
+              const std::vector<bool>& unique, const Pairs& block, const Pairs& lone,
+              const std::vector<bool>& reserved) {
+    Choice c;
+    const std::size_t n = lines.left.size();
+    c.match.assign(n, kNone);
+    c.score.assign(n, 0);
+    c.content.assign(n, 0);
+    c.how.assign(n, How::None);
+    c.split.resize(n);
+    c.taken.assign(lines.right.size(), false);
+    for (std::size_t r = 0; r < reserved.size() && r < lines.own; ++r) c.taken[r] = reserved[r];
+    State s{lines, candidates, c};
+    auto take_moved_between = [&](const Pairs& pairs) {
+        for (auto [l, r] : pairs) {
+            if (!s.free(l)) continue;
+            const double alike = content_similarity(lines.left[l], lines.right[r]);
+            s.take(l, r, combined(alike, cosine(lines.left[l].context, lines.right[r].context)),
+                   alike, How::Block);
+        }
+    };
+    take_moved_between(block);
+    take_chain(s);
+    take_moved_between(lone);
+    take_moved(s, unique);
+    take_joins(s);
+    return c;
+}
+
+}  // namespace cp::line_match

@@ -1,0 +1,54 @@
+// Which added line each removed line of a region became, given their candidates: the choice
+// step of the line map, one added line to one removed line, by these rules in turn (after the
+// pairs of blocks that moved between regions, which line_map.cpp finds for the whole file):
+//   chain    the pairs that keep both sides' order with the greatest total
+//            score (a heaviest common subsequence), so that an edited block pairs in order;
+//   moved    a lone line moved between regions, if still free; then a line that reads
+//            almost the same as one added line of the region (and as no other), out of order;
+//   joined   a line split into several added lines, or lines merged into one, when joined
+//            they read much more alike than any one does.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "line_compare.hpp"
+
+namespace cp::line_match {
+
+using line_compare::Changed;
+using line_compare::Run;
+using line_compare::Scored;
+
+// A region's changed lines: its removed lines in base order, and its own added lines in target
+// order followed by added lines of other regions (candidates it may name, never take).
+struct Lines {
+    std::vector<Changed> left, right;
+    std::size_t own = 0;  // right[0, own) are the region's own
+};
+
+enum class How { None, Block, Chain, Moved, Split, Merged };
+
+constexpr std::size_t kNone = SIZE_MAX;
+
+struct Choice {
+    std::vector<std::size_t> match;  // by removed line: its added line (the first of a split)
+    std::vector<double> score, content;
+    std::vector<How> how;
+    std::vector<Run> split;   // How::Split: the added lines it became
+    std::vector<bool> taken;  // by added line
+};
+
+// `candidates`: each removed line's scored candidates, best first; `unique`: whether its
+// text (and its code) is no other removed line's; `block`: pairs (removed, added) of blocks
+// moved between regions, taken first; `lone`: such pairs of a single line, taken when the
+// ordered pairs leave the line free (an edit in place outranks a lone copy elsewhere);
+// `reserved`: own added lines that a block or lone line of another region may take.
+using Pairs = std::vector<std::pair<std::size_t, std::size_t>>;
+Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candidates,
+              const std::vector<bool>& unique, const Pairs& block, const Pairs& lone,
+              const std::vector<bool>& reserved);
+
+}  // namespace cp::line_match

@@ -1,0 +1,151 @@
+// The line map's choice, a rule at a time (src/core/line_match.hpp): hand-worked files whose
+// hunks a plain LCS gives, as git would, each case one that the rule decides.
+#include <string>
+#include <vector>
+
+#include "context_pack/core/line_map.hpp"
+#include "support/catch.hpp"
+#include "support/lcs_hunks.hpp"
+
+namespace {
+
+using cp::LineNo;
+using cp::LineTier;
+
+struct Files {
+    std::vector<std::string> base, target;
+    std::vector<cp::Hunk> hunks;
+    cp::LineMap map() const {
+        return cp::LineMap(std::vector<std::string_view>(base.begin(), base.end()),
+                           std::vector<std::string_view>(target.begin(), target.end()), hunks);
+    }
+};
+
+Files files(std::vector<std::string> base, std::vector<std::string> target) {
+    auto hunks = cptest::lcs_diff(base, target).hunks;
+    return {std::move(base), std::move(target), std::move(hunks)};
+}
+
+// A function around `middle`, with lines that tell it apart from its neighbours.
+std::vector<std::string> function(const std::string& name, std::vector<std::string> middle) {
+    std::vector<std::string> out = {"static int " + name + "(struct options *opts)", "{",
+                                    "\tint " + name + "_result = 0;"};
+    out.insert(out.end(), middle.begin(), middle.end());
+    out.insert(out.end(), {"\treturn " + name + "_result;", "}", ""});
+    return out;
+}
+
+std::vector<std::string> joined(std::vector<std::vector<std::string>> parts) {
+    std::vector<std::string> out;
+    for (auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("line match chain: edited lines pair in order, not each with its best look-alike") {
+    // The first removed line reads most like the second added one (0.67 against 0.6), which
+    // taken first would leave the second removed line the first added one: crossed. In order
+    // they pair as well (0.6 and 0.62), and order is what the diff had.
+    auto f = files(
+        function("views",
+                 {"\tadd_view(layout, \"outline\");", "\tadd_view(layout, \"task_list\");"}),
+        function("views", {"\tadd_view(layout, ID_NAVIGATOR);", "\tadd_view(layout, ID_SEARCH);"}));
+    auto m = f.map();
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(4).tier == LineTier::Edited);
+    CHECK(m.at(5).line == 5);
+    CHECK(m.at(5).tier == LineTier::Edited);
+}
+
+TEST_CASE("line match chain: hunks parted by a blank line are settled together") {
+    // The diff keeps the blank line, so the edited call lands in the hunk before it.
+    auto f =
+        files(function("parse", {"\tint start= 0;", "", "\tint stop= index_of(string, '|');"}),
+              function("parse", {"\tint start = 0;", "\tint end = index_of(string, '|');", ""}));
+    REQUIRE(f.hunks.size() == 2);
+    auto m = f.map();
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(6).line == 5);
+    CHECK(m.at(6).tier == LineTier::Edited);
+}
+
+TEST_CASE("line match joined: free lines that make up one added line are merged into it") {
+    // No piece reads half like the joined call, but together they are it.
+    auto f = files(function("grow", {"\tmemcpy(", "\t\tnew_table,", "\t\told_table,",
+                                     "\t\tsize * sizeof(*old_table));", "\tfree(old_table);"}),
+                   function("grow", {"\tmemcpy(new_table, old_table, size * sizeof(*old_table));",
+                                     "\tfree(old_table);"}));
+    auto m = f.map();
+    for (LineNo n = 4; n <= 7; ++n) {
+        INFO("base line " << n);
+        CHECK(m.at(n).tier == LineTier::Merged);
+        CHECK(m.at(n).line == 4);
+    }
+    CHECK(m.at(8).line == 5);
+}
+
+TEST_CASE("line match joined: a line split where one piece is most of it") {
+    auto f = files(
+        function("mode", {"\telse if (strcmp(mode, \"one\") == 0)", "\t\tdepth = 1;"}),
+        function("mode", {"\telse", "\t\tif (strcmp(mode, \"one\") == 0)", "\t\t\tdepth = 1;"}));
+    auto m = f.map();
+    CHECK(m.at(4).tier == LineTier::Split);
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(4).end_line == 5);
+}
+
+namespace {
+
+// A block of first() moves to the end of the file, with its middle line given as `middle`
+// there: base line 5 becomes target line 15 + the block's offset.
+Files moved_block(const std::string& middle) {
+    const std::vector<std::string> block = {"\tif (opts->verbose)",
+                                            "\t\tprint_the_settings(opts, stderr);",
+                                            "\topts->ready = check_the_limits(opts);"};
+    std::vector<std::string> moved = block;
+    moved[1] = middle;
+    auto base = joined({function("first", block), function("second", {"\tsecond_step(opts);"}),
+                        function("third", {"\tthird_step(opts);"})});
+    auto target = joined({function("first", {}), function("second", {"\tsecond_step(opts);"}),
+                          function("third", moved)});
+    return files(base, target);
+}
+
+}  // namespace
+
+TEST_CASE("line match block: a block that moved takes its edited line along") {
+    auto f = moved_block("\t\tprint_the_settings(opts, stdout, 0);");
+    auto m = f.map();
+    REQUIRE(m.at(4).tier == LineTier::Moved);
+    REQUIRE(m.at(6).tier == LineTier::Moved);
+    const LineNo top = m.at(4).line;
+    CHECK(m.at(6).line == top + 2);
+    CHECK(m.at(5).line == top + 1);
+    CHECK(m.at(5).tier == LineTier::Moved);
+}
+
+TEST_CASE("line match block: a line of the block replaced by unrelated text stays deleted") {
+    auto f = moved_block("\t\ttrace2_region_enter(\"setup\", the_repository);");
+    auto m = f.map();
+    REQUIRE(m.at(4).tier == LineTier::Moved);
+    CHECK(m.at(5).tier == LineTier::Deleted);
+    CHECK_FALSE(m.at(5).located());
+}
+
+TEST_CASE("line match block: a twin in a moved block is told apart by its place") {
+    // `return -1;` is added twice (once in the moved block, once new elsewhere): alone it is
+    // Ambiguous, in its block it is placed.
+    const std::vector<std::string> block = {"\tif (load_the_index(opts) < 0)", "\t\treturn -1;",
+                                            "\topts->loaded = count_the_entries(opts);"};
+    auto base = joined({function("first", block), function("second", {"\tsecond_step(opts);"})});
+    auto target = joined(
+        {function("first", {}),
+         function("second", {"\tif (!opts->ready)", "\t\treturn -1;", "\tsecond_step(opts);"}),
+         function("third", block)});
+    auto f = files(base, target);
+    auto m = f.map();
+    REQUIRE(m.at(4).tier == LineTier::Moved);
+    CHECK(m.at(5).line == m.at(4).line + 1);
+    CHECK(m.at(5).tier == LineTier::Moved);
+}
