@@ -116,9 +116,9 @@ void take_moved(State& s, const std::vector<bool>& unique) {
 }
 
 // A removed line split into several added lines, or several removed lines merged into one:
-// joined, they read kJoinGain more alike than the one line alone. A line matched alone is
-// tried against its counterpart; a free one against its best free candidate, and then the
-// lines merged must make up nearly all of it (kSureContent).
+// joined, they read kJoinGain more alike than the one line alone (or half of what it lacks). A line
+// matched alone is tried against its counterpart; a free one against its best free candidate, and
+// then the lines merged must make up nearly all of it (kSureContent).
 void take_joins(State& s) {
     const auto& left = s.lines.left;
     const auto& right = s.lines.right;
@@ -139,11 +139,12 @@ void take_joins(State& s) {
         }
         const double alone = content_similarity(left[i], right[r]);
         if (alone >= 0.95) continue;
+        // What joining must add: kJoinGain, or half of what the line alone lacks.
+        const double gain = std::min(kJoinGain, (1 - alone) / 2);
         const double mine = double(left[i].flat.size()), theirs = double(right[r].flat.size());
         if (mine >= kJoinLength * theirs) {
             Run run = line_compare::best_run(left[i].flat, right, r, c.taken);
-            if (!run.joined() || run.content < std::max(alone + kJoinGain, Scores::kContent))
-                continue;
+            if (!run.joined() || run.content < std::max(alone + gain, Scores::kContent)) continue;
             const double score = combined(run.content, cosine(left[i].context, right[r].context));
             if (score < Scores::kFloor) continue;
             if (c.match[i] != kNone) c.taken[c.match[i]] = false;
@@ -153,7 +154,7 @@ void take_joins(State& s) {
             left_taken[i] = true;
         } else if (theirs >= kJoinLength * mine) {
             Run run = line_compare::best_run(right[r].flat, left, i, left_taken);
-            if (!run.joined() || run.content < alone + kJoinGain ||
+            if (!run.joined() || run.content < alone + gain ||
                 (c.match[i] == kNone && run.content < Scores::kSureContent))
                 continue;
             const double score = combined(run.content, cosine(left[i].context, right[r].context));
