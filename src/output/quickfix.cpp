@@ -56,13 +56,16 @@ void print_quickfix(std::ostream& out, const Report& report, const std::string& 
     for (const SpecReport& spec : report.specs) {
         for (const AnchorResult& a : spec.anchors) {
             const Anchor& in = a.anchor;
-            // Where the anchor is now (at its symbol when found); where it was when it is
-            // nowhere now. A range whose lines were all deleted points at the line after the
-            // gap, never line 0.
+            // Where the anchor is now (at its symbol when found, else at the first of the
+            // lines it became, as `best` places them); where it was when it is nowhere now.
+            // A range whose lines were all deleted points at the line after the gap, never
+            // line 0.
             const bool now = a.to.has_value();
+            const bool best = now && a.best;
             const std::string& path = now ? a.to->path : in.path;
             LineNo line = std::max<LineNo>(1, now ? a.to->line : in.line);
             std::size_t column = 1;
+            if (best && a.best->line > 0) line = a.best->line;
             if (now && a.symbol_at) std::tie(line, column) = *a.symbol_at;
             const bool error = a.status == Status::Gone || a.status == Status::Unresolved ||
                                a.symbol_found == false;
@@ -75,6 +78,7 @@ void print_quickfix(std::ostream& out, const Report& report, const std::string& 
             text += fmt::format(" (spec {}; at base {}", text::printable(spec.id),
                                 format_location({in.path, in.line, in.last_line()}));
             if (now) text += fmt::format("; now {}", format_location(*a.to));
+            if (best) text += "; " + best_note(a);
             text += ")";
             if (a.reason) text += ": " + text::printable(*a.reason);
             const std::string shown =

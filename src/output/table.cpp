@@ -77,7 +77,8 @@ std::string relocation_note(const Relocation& r) {
     return fmt::format("its lines occur {} times{}, not picked: {}", several.total, ws, list);
 }
 
-// A TOUCHED anchor's best lines: "best a.c:41-42 (0.87, edited)".
+}  // namespace
+
 std::string best_note(const AnchorResult& a) {
     const RangeAnswer& best = *a.best;
     const std::string& path = a.to->path;
@@ -97,6 +98,8 @@ std::string best_note(const AnchorResult& a) {
                                               best.lines.size())
                                 : "");
 }
+
+namespace {
 
 std::string note_cell(const AnchorResult& a) {
     std::string note = a.reason.value_or("");

@@ -336,6 +336,32 @@ TEST_CASE("quickfix format: one path:line:column: kind: STATUS line an anchor, w
             line, std::regex(R"(^[^:]+:[1-9]\d*:[1-9]\d*: (error|warning|note): [A-Z_+]+ )")));
 }
 
+TEST_CASE("quickfix format: a TOUCHED anchor jumps to its lines as best places them") {
+    // Line 3 is edited and two lines come before it: the union rule's range starts at the
+    // first new line, the anchor's own lines are 5-6. The jump and the note are JSON's best.
+    Repo repo;
+    repo.write("a.c", cptest::numbered(10, "int value_"));
+    auto base = repo.commit();
+    std::string edited = cptest::numbered(10, "int value_");
+    edited.replace(edited.find("int value_3\n"), 12, "fresh(1);\nfresh(2);\nint value_3 = 3;\n");
+    repo.write("a.c", edited);
+    const std::string args = "--base " + base + " --anchor a.c:3-4";
+    auto json = context_pack(repo.dir(), "--format json " + args);
+    INFO(json.out << json.err);
+    auto doc = nlohmann::json::parse(json.out);
+    const auto& a = doc["specs"][0]["anchors"][0];
+    REQUIRE(a["status"] == "TOUCHED");
+    REQUIRE(a["to"]["line"] == 3);
+    REQUIRE(a["best"]["line"] == 5);
+    REQUIRE(a["best"]["end_line"] == 6);
+    auto qf = context_pack(repo.dir(), "--format quickfix " + args);
+    INFO(qf.out << qf.err);
+    CHECK(qf.out.starts_with("a.c:5:1: warning: TOUCHED "));
+    CHECK(qf.out.find("; now a.c:3-6; best a.c:5-6 (") != std::string::npos);
+    auto table = context_pack(repo.dir(), "--table " + args);
+    CHECK(table.out.find("best a.c:5-6 (") != std::string::npos);
+}
+
 TEST_CASE("quickfix format: paths from the current directory, columns at the symbol") {
     Repo repo;
     repo.write("top.c", "int a;\nint b;\n");

@@ -32,6 +32,10 @@ std::string format_location(const Location& location);
 // ANSI colour around text when `on`; the codes are SGR numbers such as "1" or "31".
 std::string paint(bool on, const char* code, const std::string& text);
 
+// A TOUCHED anchor's best lines, as the table's note gives them: "best a.c:41-42 (0.87,
+// edited)", "best: ambiguous, …" or "best: none, its lines are gone". `a.best` and `a.to` set.
+std::string best_note(const AnchorResult& a);
+
 // The colour of a status cell: green SAME, cyan MOVED, yellow TOUCHED, red problems.
 const char* status_color(const AnchorResult& anchor);
 
