@@ -22,6 +22,7 @@ const std::size_t kTop = 8;        // lines of equal text elsewhere a removed li
 const double kMovedContent = 0.9;  // an unplaced line's candidates elsewhere read this alike
 const LineNo kJoinGap = 3;         // hunks at most this many blank or brace lines apart join
 const LineNo kJoinAny = 1;         // and at most this many lines of any kind
+const LineNo kRegionLines = 400;   // hunks join while their lines, removed and added, stay under
 
 }  // namespace
 
@@ -83,6 +84,7 @@ void LineMap::start() {
     auto kept_before = [](const Hunk& h) { return h.old_count ? h.old_start : h.old_start + 1; };
     std::vector<Region> regions;
     region_of_.assign(hunks_.size(), 0);
+    LineNo changed = 0;  // the lines the current region removes and adds
     for (std::size_t k = 0; k < hunks_.size(); ++k) {
         bool joins = false;
         if (k > 0) {
@@ -97,6 +99,11 @@ void LineMap::start() {
                 for (LineNo n = from; n < to; ++n) joins = joins && quiet(n);
             }
         }
+        // A region stays small enough to settle alone: a file of many hunks a line apart
+        // is not one region.
+        const LineNo lines = hunks_[k].old_count + hunks_[k].new_count;
+        joins = joins && changed + lines <= kRegionLines;
+        changed = joins ? changed + lines : lines;
         if (joins)
             regions.back().last = k;
         else
@@ -224,32 +231,36 @@ void LineMap::index() const {
         return line_similarity(base_[std::size_t(l - 1)], target_[std::size_t(t - 1)]) >=
                Scores::kContent;
     };
+    // The lines that start blocks, all of them before any block grows: a block stops at the
+    // next one, which is surer than any neighbour's likeness.
+    std::vector<std::pair<LineNo, LineNo>> starts;
     for (const Hunk& h : hunks_)
         for (LineNo l = h.old_start; l < h.old_start + h.old_count && l <= LineNo(base_.size());
              ++l) {
-            if (block_.count(l)) continue;
             auto keys = line_compare::keys_of(base_[std::size_t(l - 1)]);
-            LineNo t = 0;
             for (const Key* key : {&keys.flat, &keys.code}) {
                 if (!key->bytes || removed_count_[key->h] != 1) continue;
                 auto same = added_by_key_.find(key->h);
-                if (same != added_by_key_.end() && same->second.size() == 1) {
-                    t = same->second.front();
-                    break;
+                if (same == added_by_key_.end() || same->second.size() != 1) continue;
+                const LineNo t = same->second.front();
+                if (region_at(t, false) != region_at(l, true) && blocked_.insert(t).second) {
+                    block_[l] = t;
+                    starts.emplace_back(l, t);
                 }
+                break;
             }
-            const std::size_t from = region_at(l, true);
-            if (!t || blocked_.count(t) || region_at(t, false) == from) continue;
-            block_[l] = t, blocked_.insert(t);
-            for (int step : {-1, 1})
-                for (LineNo k = 1;; ++k) {
-                    const LineNo bl = l + step * k, bt = t + step * k;
-                    if (region_at(bl, true) != from || region_at(bt, false) == kNone ||
-                        block_.count(bl) || blocked_.count(bt) || !alike(bl, bt))
-                        break;
-                    block_[bl] = bt, blocked_.insert(bt);
-                }
         }
+    for (auto [l, t] : starts) {
+        const std::size_t from = region_at(l, true);
+        for (int step : {-1, 1})
+            for (LineNo k = 1;; ++k) {
+                const LineNo bl = l + step * k, bt = t + step * k;
+                if (region_at(bl, true) != from || region_at(bt, false) == kNone ||
+                    block_.count(bl) || blocked_.count(bt) || !alike(bl, bt))
+                    break;
+                block_[bl] = bt, blocked_.insert(bt);
+            }
+    }
 }
 
 // The answers for the lines region `g` removes, made when one of them is first asked for: its

@@ -75,6 +75,19 @@ std::vector<Pairing> heaviest_chain(const std::vector<Pairing>& pairs, std::size
     return chain;
 }
 
+// The one candidate of line `i` that reads kMovedContent alike, when there is one and the
+// line's text is no other removed line's: where it surely went, in order or not.
+const Scored* sure_move(const State& s, std::size_t i, const std::vector<bool>& unique) {
+    if (!unique[i]) return nullptr;
+    const Scored* out = nullptr;
+    for (const Scored& x : s.candidates[i])
+        if (x.content >= kMovedContent) {
+            if (out) return nullptr;
+            out = &x;
+        }
+    return out && out->score >= Scores::kFloor ? out : nullptr;
+}
+
 // The pairs of free lines reading at least kContent alike and scoring at least kFloor, on
 // the region's own added lines, that keep both sides' order with the greatest total score.
 void take_chain(State& s) {
@@ -89,21 +102,16 @@ void take_chain(State& s) {
         s.take(p.l, p.r, p.score, p.content, How::Chain);
 }
 
-// A line that reads kMovedContent alike to one added line among its candidates and to no
-// other, whose text no other removed line has, out of order within the region: best pairs
-// first, then the nearer.
+// Each line that reads kMovedContent alike to one added line of the region among its
+// candidates and to no other, whose text no other removed line has, in order or not: best
+// pairs first, then the nearer. Taken before the chain, so that reordered look-alike lines (a
+// sorted list) each find their own copy rather than the neighbour in their old place.
 void take_moved(State& s, const std::vector<bool>& unique) {
     std::vector<Pairing> moved;
-    for (std::size_t i = 0; i < s.lines.left.size(); ++i) {
-        if (!s.free(i) || !unique[i]) continue;
-        const auto& mine = s.candidates[i];
-        if (std::count_if(mine.begin(), mine.end(),
-                          [](const Scored& x) { return x.content >= kMovedContent; }) != 1)
-            continue;
-        for (const Scored& x : mine)
-            if (x.to < s.lines.own && x.score >= Scores::kFloor && x.content >= kMovedContent)
-                moved.push_back({i, x.to, x.score, x.content});
-    }
+    for (std::size_t i = 0; i < s.lines.left.size(); ++i)
+        if (const Scored* x = s.free(i) ? sure_move(s, i, unique) : nullptr;
+            x && x->to < s.lines.own)
+            moved.push_back({i, x->to, x->score, x->content});
     auto nearness = [&](const Pairing& p) {
         return line_compare::distance(s.lines.left[p.l], s.lines.right[p.r]);
     };
@@ -191,9 +199,9 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
         }
     };
     take_moved_between(block);
+    take_moved(s, unique);
     take_chain(s);
     take_moved_between(lone);
-    take_moved(s, unique);
     take_joins(s);
     return c;
 }

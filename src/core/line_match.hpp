@@ -1,10 +1,12 @@
 // Which added line each removed line of a region became, given their candidates: the choice
 // step of the line map, one added line to one removed line, by these rules in turn (after the
 // pairs of blocks that moved between regions, which line_map.cpp finds for the whole file):
-//   chain    the pairs that keep both sides' order with the greatest total
-//            score (a heaviest common subsequence), so that an edited block pairs in order;
-//   moved    a lone line moved between regions, if still free; then a line that reads
-//            almost the same as one added line of the region (and as no other), out of order;
+//   moved    a line that reads almost the same as one added line of the region (and as no
+//            other), its text no other removed line's, in order or not;
+//   chain    the pairs that keep both sides' order with the greatest total score (a heaviest
+//            common subsequence), so that an edited block pairs in order;
+//   lone     a single line moved between regions, if the chain left it free (an edit in
+//            place outranks a lone copy elsewhere);
 //   joined   a line split into several added lines, or lines merged into one, when joined
 //            they read much more alike than any one does.
 #pragma once

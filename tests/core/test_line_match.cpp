@@ -152,3 +152,45 @@ TEST_CASE("line match block: a twin in a moved block is told apart by its place"
     CHECK(m.at(5).line == m.at(4).line + 1);
     CHECK(m.at(5).tier == LineTier::Moved);
 }
+
+TEST_CASE("line match block: a block stops at a line that starts another") {
+    // Two runs of look-alike lines leave one place for two others; each line's own copy
+    // places it, even where the other run's neighbours would read half alike.
+    auto line = [](int n) {
+        return "\tint value_" + std::to_string(n) + " = compute(" + std::to_string(n) + ");";
+    };
+    const std::vector<std::string> k1 = {"struct table *load(void)", "{",
+                                         "\tstruct table *t = table_new();"},
+                                   k2 = {"\tif (!t)", "\t\treturn NULL;", "\ttable_fill(t);",
+                                         "\ttable_sort(t);"},
+                                   k3 = {"\treturn t;", "}", ""};
+    const std::vector<std::string> a = {line(11), line(12), line(13)},
+                                   b = {line(21), line(22), line(23)};
+    auto f = files(joined({k1, a, b, k2, k3}), joined({k1, k2, b, k3, a, {line(99)}}));
+    REQUIRE(f.hunks.size() == 3);
+    auto m = f.map();
+    for (int i = 0; i < 3; ++i) {
+        INFO("line " << i);
+        CHECK(m.at(4 + i).line == 14 + i);  // a, after k3
+        CHECK(m.at(7 + i).line == 8 + i);   // b, after k2
+        CHECK(m.at(7 + i).tier == LineTier::Moved);
+    }
+}
+
+TEST_CASE("line match moved: lines of a list put in another order each find their own copy") {
+    // Every line reads 0.8 like its neighbours; order alone would pair each with the line
+    // now in its old place.
+    std::vector<std::string> list;
+    for (int i = 1; i <= 24; ++i)
+        list.push_back("\tint value_" + std::to_string(i) + " = compute(" + std::to_string(i) +
+                       ", " + std::to_string(i * 7) + ");");
+    std::vector<std::string> reversed(list.rbegin(), list.rend());
+    auto f = files(function("values", list), function("values", reversed));
+    auto m = f.map();
+    for (LineNo n = 4; n < 4 + 24; ++n) {
+        INFO("base line " << n);
+        const LineNo expected = 4 + (4 + 23 - n);
+        CHECK(m.at(n).line == expected);
+        CHECK((m.at(n).tier == LineTier::Exact || m.at(n).kept));
+    }
+}

@@ -2,8 +2,9 @@
 // as LHDiff asks it (Asaduzzaman et al., ICSM 2013). Lines the diff keeps map through its
 // hunks; each line a hunk removes is matched against the lines the diff added near its place
 // and, by equal text, anywhere in the file, by the similarity of its text and of the lines
-// around it, one added line to one removed line: in order within a region of hunks, then
-// moved lines, lines split and merged, and lines their block carries (src/core/line_match.hpp).
+// around it, one added line to one removed line: blocks moved between regions and lines moved
+// first, then in order within a region of hunks, then lines split and merged
+// (src/core/line_match.hpp).
 // Below a stated score a line is never given a single answer. Pure: lines and hunks in.
 #pragma once
 
