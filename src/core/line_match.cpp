@@ -75,16 +75,22 @@ std::vector<Pairing> heaviest_chain(const std::vector<Pairing>& pairs, std::size
     return chain;
 }
 
-// The one candidate of line `i` that reads kMovedContent alike, when there is one and the
-// line's text is no other removed line's: where it surely went, in order or not.
+// Where line `i` surely went, in order or not, when its text is no other removed line's: the
+// one candidate with its very text (as patience diff trusts a line unique on both sides,
+// however many look-alikes it has), else the one candidate that reads kMovedContent alike.
 const Scored* sure_move(const State& s, std::size_t i, const std::vector<bool>& unique) {
     if (!unique[i]) return nullptr;
-    const Scored* out = nullptr;
-    for (const Scored& x : s.candidates[i])
-        if (x.content >= kMovedContent) {
-            if (out) return nullptr;
-            out = &x;
-        }
+    auto only = [&](double content) -> const Scored* {
+        const Scored* out = nullptr;
+        for (const Scored& x : s.candidates[i])
+            if (x.content >= content) {
+                if (out) return nullptr;
+                out = &x;
+            }
+        return out;
+    };
+    const Scored* out = only(1.0);
+    if (!out) out = only(kMovedContent);
     return out && out->score >= Scores::kFloor ? out : nullptr;
 }
 
