@@ -276,7 +276,7 @@ std::vector<Scored> best_of(const Changed& l, const std::vector<Changed>& added,
 Run best_run(const std::string& text, const std::vector<Changed>& lines, std::size_t at,
              const std::vector<bool>& taken) {
     Run best{at, at, similarity(text, lines[at].flat)};
-    auto usable = [&](std::size_t i) {  // of its hunk, next to it, and free
+    auto usable = [&](std::size_t i) {  // of its region, next to it, and free
         return i == at || (lines[i].region == lines[at].region &&
                            lines[i].line - lines[at].line == LineNo(i) - LineNo(at) && !taken[i]);
     };

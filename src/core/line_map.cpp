@@ -17,12 +17,11 @@ namespace {
 using Scores = LineMapScores;
 using line_compare::Key;
 
-const LineNo kBand = 30;           // past that, lines this far apart in a region are not compared
-const std::size_t kTop = 8;        // lines of equal text elsewhere a removed line looks at
-const double kMovedContent = 0.9;  // an unplaced line's candidates elsewhere read this alike
-const LineNo kJoinGap = 3;         // hunks at most this many blank or brace lines apart join
-const LineNo kJoinAny = 1;         // and at most this many lines of any kind
-const LineNo kRegionLines = 400;   // hunks join while their lines, removed and added, stay under
+const LineNo kBand = 30;          // past that, lines this far apart in a region are not compared
+const std::size_t kSameText = 8;  // lines of its text elsewhere a removed line looks at
+const LineNo kJoinGap = 3;        // hunks at most this many blank or brace lines apart join
+const LineNo kJoinAny = 1;        // and at most this many lines of any kind
+const LineNo kRegionLines = 400;  // hunks join while their lines, removed and added, stay under
 
 }  // namespace
 
@@ -128,6 +127,7 @@ namespace {
 using line_compare::Changed;
 using line_compare::Scored;
 using line_match::How;
+using line_match::kMovedContent;
 using line_match::kNone;
 
 // The answer for removed line `i` of a region from the choice: located when sure and without
@@ -333,7 +333,7 @@ void LineMap::settle(std::size_t g) const {
             if (text->empty()) continue;
             auto same = added_by_key_.find(line_compare::key_of(*text));
             if (same == added_by_key_.end()) continue;
-            for (std::size_t c = 0; c < same->second.size() && c < kTop; ++c) {
+            for (std::size_t c = 0; c < same->second.size() && c < kSameText; ++c) {
                 const LineNo n = same->second[c];
                 pool.push_back(region_at(n, false) == g ? own_at(n) : add_elsewhere(n));
             }

@@ -12,10 +12,9 @@ using line_compare::combined;
 using line_compare::content_similarity;
 using line_compare::cosine;
 
-const double kMovedContent = 0.9;  // a line taken from its place must read this alike
-const double kJoinLength = 1.1;    // a line split (or merged) is this much longer than a piece
-const double kJoinGain = 0.1;      // what joining lines must add to a line's similarity
-const double kChainCost = 0.3;     // what each pair of a chain costs: fewer, better pairs win
+const double kJoinLength = 1.1;  // a line split (or merged) is this much longer than a piece
+const double kJoinGain = 0.1;    // what joining lines must add to a line's similarity
+const double kChainCost = 0.3;   // what each pair of a chain costs: fewer, better pairs win
 
 // A candidate pair of removed line `l` and added line `r`.
 struct Pairing {

@@ -35,6 +35,10 @@ enum class How { None, Block, Chain, Moved, Split, Merged };
 
 constexpr std::size_t kNone = SIZE_MAX;
 
+// How alike a line must read to be taken from its place (a sure move), or, when several lines
+// of the file read so, to be left open between them (Ambiguous) rather than deleted.
+constexpr double kMovedContent = 0.9;
+
 struct Choice {
     std::vector<std::size_t> match;  // by removed line: its added line (the first of a split)
     std::vector<double> score, content;
