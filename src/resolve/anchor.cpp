@@ -246,10 +246,25 @@ Result<Bytes> AnchorRules::read_base(Pair& p, AnchorResult& r, const git::Entry&
     return std::move(base_content).value();
 }
 
-// A TOUCHED anchor whose text relocation found verbatim elsewhere, while its line map says
-// the lines were changed here: the evidence disagrees, so its best lines are left open
-// (Ambiguous, the map's answer the one candidate), and `found_at` or the candidates still
-// name the copies.
+// Whether every telling line of `best` was found with its very text, close together (within
+// twice the range's length): the anchor's lines are there, in whatever order.
+static bool found_verbatim(const RangeAnswer& best) {
+    std::size_t telling = 0;
+    for (const LineAnswer& l : best.lines) {
+        if (!l.telling) continue;
+        if (!l.located() || l.content < 1.0) return false;
+        ++telling;
+    }
+    return telling > 0 && std::size_t(best.end_line - best.line) < 2 * best.lines.size();
+}
+
+// A TOUCHED anchor whose text relocation found elsewhere, while its line map says the lines
+// were changed here: the evidence disagrees, so its best lines are left open (Ambiguous, the
+// map's answer the one candidate), and `found_at` or the candidates still name the copies.
+// Relocation's places found by likeness (lightly edited) are weaker than lines found with
+// their very text: where every telling line of the map's answer reads verbatim, the map's
+// answer stands and those places are dropped (look-alike lines reordered read like an edited
+// copy of the block next to its own).
 static void weigh_against_relocation(AnchorResult& r) {
     RangeAnswer& best = *r.best;
     auto agrees = [&](const Location& l) {
@@ -257,10 +272,15 @@ static void weigh_against_relocation(AnchorResult& r) {
     };
     const auto* found = r.relocation ? r.relocation->found_at() : nullptr;
     const auto* several = r.relocation ? r.relocation->candidates() : nullptr;
-    if (best.line == 0 || best.tier == LineTier::Exact) return;
+    if (best.line == 0) return;
     if (!(found && !agrees(found->at)) &&
         !(several && std::none_of(several->listed.begin(), several->listed.end(), agrees)))
         return;
+    if (r.relocation->similarity && found_verbatim(best)) {
+        r.relocation.reset();
+        return;
+    }
+    if (best.tier == LineTier::Exact) return;
     auto open = [](auto& answer) {  // a LineAnswer or the RangeAnswer
         answer.candidates = {{answer.line, answer.score, answer.end_line}};
         answer.line = answer.end_line = 0;

@@ -427,6 +427,35 @@ TEST_CASE("moved: two equally good places are both named, neither chosen") {
     CHECK(a["candidates_total"] == 2);
 }
 
+TEST_CASE("moved: look-alike lines reversed are answered where each is, not at a look-alike") {
+    // Forty lines alike but for their numbers, reversed: next to the anchor's three lines
+    // (now in reverse order) stand three others that read like an edited copy of the block.
+    // The lines themselves, each found with its very text, are the answer.
+    cptest::Repo repo;
+    std::vector<std::string> lines;
+    for (int k = 0; k < 60; ++k)
+        lines.push_back("int value_" + std::to_string(k) + " = compute(" + std::to_string(k) +
+                        ", " + std::to_string(7 * k) + ");\n");
+    auto joined = [&] {
+        std::string out;
+        for (const std::string& l : lines) out += l;
+        return out;
+    };
+    repo.write("a.c", joined());
+    repo.commit();
+    std::reverse(lines.begin() + 10, lines.begin() + 50);
+    repo.write("a.c", joined());
+    repo.commit();
+    // Base lines 21-23 (value_20..22) are now at 38-40, in reverse order.
+    json a = answer(repo, "--base HEAD~ --target HEAD --anchor a.c:21-23");
+    CHECK(a["status"] == "TOUCHED");
+    CHECK(a["found_at"].is_null());
+    CHECK(a["best"]["tier"] != "ambiguous");
+    CHECK(a["best"]["line"] == 38);
+    CHECK(a["best"]["end_line"] == 40);
+    for (const json& l : a["line_map"]) CHECK(l["target"] == 40 - (l["base"].get<int>() - 21));
+}
+
 TEST_CASE("moved: code rewritten in place keeps the diff's answer, code gone stays gone") {
     cptest::Repo repo;
     repo.write("a.c", lines_of("a", 1, 5) + function("rewritten", 6) + function("dropped", 6) +
