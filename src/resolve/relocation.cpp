@@ -24,7 +24,8 @@ const std::size_t kHaystacks = 32;  // haystacks kept before those of given-up b
 // renamed consistently (one of them equal), for a block of kTakeSimilarLines telling lines,
 // and when no other place comes within kRivalGap of it; a lesser one is at most a pointer.
 // In a shorter block a few boilerplate lines (`return 0;`, `int main(int argc, char **argv)`)
-// make a likeness anywhere.
+// make a likeness anywhere, unless the block opens with the definition of the anchor's symbol
+// and the place opens with that very line (a short function moved, one line edited).
 const double kTakeSimilar = 0.65;
 const std::size_t kTakeSimilarLines = 6;
 const double kPointSimilar = 0.5;
@@ -104,6 +105,17 @@ std::size_t added_among(const std::vector<Hunk>& hunks, const std::vector<LineNo
             return h.new_count > 0 && h.new_start <= l && l < h.new_start + h.new_count;
         });
     return n;
+}
+
+// Whether `line` defines `symbol` as a function: the name, then `(`, and no `;` at its end (a
+// call or a declaration).
+bool defines(std::string_view line, std::string_view symbol) {
+    auto at = text::find_word(line, symbol);
+    if (!at) return false;
+    std::size_t k = *at + symbol.size();
+    while (k < line.size() && (line[k] == ' ' || line[k] == '\t')) ++k;
+    const auto last = line.find_last_not_of(" \t\r");
+    return k < line.size() && line[k] == '(' && line[last] != ';';
 }
 
 }  // namespace
@@ -325,13 +337,19 @@ void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& fo
         place_bytes ? &haystack(place_bytes).lines() : nullptr;
     const LineNo core_first = r.anchor.line + LineNo(needle.before);
     bool sure = only.fresh && place_lines;
-    if (sure && similar)
+    if (sure && similar) {
+        const std::string_view opening = needle.core.front();
+        const bool own_definition =
+            r.anchor.symbol && defines(opening, *r.anchor.symbol) &&
+            line_hashes((*place_lines)[std::size_t(only.line - 1)]).squeezed ==
+                line_hashes(opening).squeezed;
         sure = *only.similarity >= kTakeSimilar && only.equal >= 1 &&
                only.equal + only.renamed >= 3 &&
-               std::size_t(std::count_if(needle.core.begin(), needle.core.end(),
-                                         [](std::string_view l) { return !is_margin(l); })) >=
-                   kTakeSimilarLines;
-    else if (sure)
+               (own_definition || std::size_t(std::count_if(needle.core.begin(), needle.core.end(),
+                                                            [](std::string_view l) {
+                                                                return !is_margin(l);
+                                                            })) >= kTakeSimilarLines);
+    } else if (sure)
         sure = size >= 3 ||
                (!whitespace && neighbours_agree(needle.base, core_first, core_first + size - 1,
                                                 *place_lines, only.line));

@@ -69,7 +69,8 @@ class Relocator {
     // stands lightly edited (find_similar_block). One place, among lines the diff added
     // there, that vouches for itself (a copy of three lines or more, or of one or two with a
     // neighbour that came along; a likeness of kTakeSimilar with three lines equal or renamed,
-    // clear of any rival) becomes the anchor's answer: MOVED (or SAME), `to` that place with its
+    // in a block of six telling lines or opening with its symbol's definition, clear of any
+    // rival) becomes the anchor's answer: MOVED (or SAME), `to` that place with its
     // margins, the diff's answer kept in the Relocation. Any other single place is a pointer
     // (FoundAt), several are listed (Candidates), never picked. Blocks without a distinctive
     // line are never searched. Files the object store does not give are passed over, and the

@@ -370,6 +370,37 @@ TEST_CASE("moved: a lightly edited function moved to another file is found, said
     }
 }
 
+TEST_CASE("moved: a short function moved with one line edited is taken where it opens the same") {
+    // Four telling lines, one changed on the way: short of the six a likeness needs, but it
+    // opens with its own definition, which the place opens with too.
+    auto release = [](const std::string& arg, const std::string& name) {
+        return "void " + name + "(struct strbuf *sb)\n{\n\tif (sb->alloc) {\n\t\tfree(sb->buf);\n" +
+               "\t\tstrbuf_init(sb, " + arg + ");\n\t}\n}\n";
+    };
+    cptest::Repo repo;
+    repo.write("strbuf.c", lines_of("s", 1, 6) + "\n" + release("0", "strbuf_release") + "\n" +
+                               lines_of("t", 1, 6));
+    repo.write("checkout.c", lines_of("c", 1, 8));
+    auto base = repo.commit();
+    repo.write("strbuf.c", lines_of("s", 1, 6) + "\n" + lines_of("t", 1, 6));
+    for (const bool renamed : {false, true}) {
+        // Renamed on the way, it could be another function of the same shape: a pointer.
+        repo.write("checkout.c", lines_of("c", 1, 8) + "\n" +
+                                     release("1", renamed ? "strbuf_free" : "strbuf_release"));
+        json a = answer(repo, "--base " + base + " --anchor strbuf.c:7-14@strbuf_release");
+        if (renamed) {
+            CHECK(a["status"] == "TOUCHED");
+            CHECK(a["by"].is_null());
+            CHECK(a["found_at"] == loc("checkout.c", 9, 16));
+            continue;
+        }
+        CHECK(a["status"] == "MOVED");
+        CHECK(a["by"] == "content");
+        CHECK(a["to"] == loc("checkout.c", 9, 16));
+        CHECK(a["symbol_found"] == true);
+    }
+}
+
 TEST_CASE("moved: a function wholly renamed elsewhere is named, never taken") {
     // Every name of it renamed: it could be another function of the same shape.
     cptest::Repo repo;
