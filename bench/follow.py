@@ -49,6 +49,14 @@ control: a function of a third file deleted outright (with its blank line before
 with its margins, whose text is nowhere else: it must not be answered elsewhere (`by` must be
 null, `to` in its own file); a `by: content` answer there is WRONG.
 
+Class 4, moved within its file in the working tree: as class 3, but the function is pasted
+at the end of its own file. Expected: its own file, `to` covering the pasted function (within
+its margins), symbol found, whether relocation found it (`by: content`) or the diff carried it
+(when what it passed is smaller than the function, git's diff moves that instead: SAME or
+MOVED, or TOUCHED where it was edited on the way; `by: margins` where the diff put what it
+passed between the function and its blank margin); the neighbour and the control as in
+class 3.
+
 Every scenario's two runs (full and --table) must agree on status, renamed, to and
 symbol_found; each disagreement is counted apart. The tool's wall time per run is set beside
 a git baseline doing comparable work: `git log --follow --format=%H BASE..TARGET -- PATH`
@@ -61,7 +69,7 @@ tool binary is copied there first, so a rebuild during the run does not change w
 measured.
 
 Each lost or WRONG anchor is printed with the command that reproduces it (classes 2 and 3:
-the clone, the checkout and the edit first; class 3's edit is a patch in the scratch
+the clone, the checkout and the edit first; class 3's and 4's edit is a patch in the scratch
 directory, so keep it with --keep). --verbose prints every anchor's verdict and answer.
 
 Exit status: 0 every anchor right and both runs of every scenario agree, 1 anything lost,
@@ -600,7 +608,7 @@ def edit_function(rng, block, kind):
     return out, "one literal changed on its line %d" % (k + 1)
 
 
-def class3(ctx, rng, want):
+def class3(ctx, rng, want, within=False):
     git, blobs, fp = ctx["git"], ctx["blobs"], ctx["fp"]
     scenarios = []
     for attempt in range(want * 30):
@@ -626,7 +634,7 @@ def class3(ctx, rng, want):
         fa, oka = clean(la)
         fc, okc = clean(lc)
         bnames = {nm for nm, _, _ in functions(lb)}
-        oka = [f for f in oka if f[0] not in bnames and f[2] - f[1] + 1 >= 6]
+        oka = [f for f in oka if (within or f[0] not in bnames) and f[2] - f[1] + 1 >= 6]
         if not oka or not okc:
             continue
         F = rng.choice(oka)
@@ -649,9 +657,15 @@ def class3(ctx, rng, want):
         pasted, what = ed
         # the new files
         a2 = la[:F[1] - 2] + la[F[2]:]            # the function and its blank line before
-        b2 = lb + [b""] + pasted
         c2 = lc[:G[1] - 2] + lc[G[2]:]
-        p_s, p_e = len(lb) + 2, len(lb) + 1 + len(pasted)
+        if within:  # pasted at the end of its own file
+            if not a2 or a2[-1].strip() == b"":
+                continue
+            p_s, p_e = len(a2) + 2, len(a2) + 1 + len(pasted)
+            a2, b2 = a2 + [b""] + pasted, lb
+        else:
+            b2 = lb + [b""] + pasted
+            p_s, p_e = len(lb) + 2, len(lb) + 1 + len(pasted)
         # the control's text must be nowhere in what changed
         gl = [l for l in lc[G[1] - 1:G[2]] if len(l.strip()) >= 8]
         pool = set(a2) | set(b2) | set(c2)
@@ -659,14 +673,15 @@ def class3(ctx, rng, want):
             continue
         n_at = N[1] if N[1] < F[1] else N[1] - (F[2] - F[1] + 2)
         scenarios.append({
-            "class": "3 moved functions", "repo": None, "base": "HEAD", "target": None,
-            "checkout": target,
+            "class": "4 moved in its file" if within else "3 moved functions", "repo": None,
+            "base": "HEAD", "target": None, "checkout": target,
             "label": "%s %s -> %s (%s); deleted %s from %s" % (
-                F[0], A, B, what, G[0], C),
-            "files": {A: a2, B: b2, C: c2},
+                F[0], A, "its end" if within else B, what, G[0], C),
+            "files": {A: a2, C: c2} if within else {A: a2, B: b2, C: c2},
             "anchors": [
                 {"path": A, "s": F[1] - 1, "e": F[2] + 1, "sym": F[0], "kind": "moved",
-                 "expect": B, "pasted": (p_s, p_e), "edit": kind, "block": la[F[1] - 2:F[2] + 1]},
+                 "expect": A if within else B, "pasted": (p_s, p_e), "edit": kind,
+                 "within": within, "block": la[F[1] - 2:F[2] + 1]},
                 {"path": A, "s": N[1], "e": N[2], "sym": N[0], "kind": "neighbour",
                  "expect": A, "at": n_at, "block": la[N[1] - 1:N[2]]},
                 {"path": C, "s": G[1] - 1, "e": G[2] + 1, "sym": G[0], "kind": "control",
@@ -681,7 +696,7 @@ def setup_class3(sc, clone, scratch, n):
     for path, lines in sc["files"].items():
         with open(clone.path(path), "wb") as f:
             f.write(b"".join(l + b"\n" for l in lines))
-    patch = os.path.join(scratch, "class3-%02d.patch" % n)
+    patch = os.path.join(scratch, "class%s.patch" % n)
     with open(patch, "wb") as f:
         f.write(git_in(clone.dir, "diff", "--no-color", "--no-ext-diff"))
     sc["repro_setup"] = "git apply %s" % shlex.quote(patch)
@@ -720,6 +735,18 @@ def judge3(a, x, wt_lines):
         return "right", st
     # the moved function
     p_s, p_e = x["pasted"]
+    edited_in_place = st == "TOUCHED" and x["edit"] != "none"
+    if x["within"] and (st in ("SAME", "MOVED") or edited_in_place) and by != "content":
+        # Moved within its file, the diff may carry it itself (when what it passed is
+        # smaller), TOUCHED where it was edited on the way.
+        if to["path"] != x["expect"] or not (p_s - 1 <= to["line"] <= p_s and
+                                             p_e <= to["end_line"] <= p_e + 1):
+            return ("lost" if st == "TOUCHED" else "WRONG"), \
+                "%s to %s:%d-%d, the pasted function is %d-%d" % (
+                    st, to["path"], to["line"], to["end_line"], p_s, p_e)
+        if not a.get("symbol_found"):
+            return "WRONG", "%s, symbol_found false" % st
+        return "right", "%s by the diff%s" % (st, ", its margins parted" if by else "")
     if st == "MOVED" and by == "content":
         if to["path"] != x["expect"]:
             return "WRONG", "relocated to %s, expected %s" % (to["path"], x["expect"])
@@ -762,7 +789,7 @@ def run_scenario(ctx, sc, n):
         if sc["class"].startswith("2"):
             setup_class2(sc, clone)
         else:
-            setup_class3(sc, clone, ctx["scratch"], n)
+            setup_class3(sc, clone, ctx["scratch"], "%s-%02d" % (sc["class"][0], n))
         repo, target = clone.dir, None
     anchors = [(x["path"], x["s"], x["e"], x["sym"]) for x in sc["anchors"]]
     res = {}
@@ -801,7 +828,7 @@ def run_scenario(ctx, sc, n):
             x["verdict"], x["why"] = "error", sc["error"]
             continue
         a = full[k]
-        if sc["class"].startswith("3"):
+        if sc["class"][0] in "34":
             v, why = judge3(a, x, lambda p: text(p) or [])
         else:
             v, why = judge_follow(a, x["expect"], x["block"], x["sym"],
@@ -833,7 +860,7 @@ def main():
     ap.add_argument("--tool", required=True, help="the context-pack binary (copied first)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=8, metavar="N", help="scenarios a class")
-    ap.add_argument("--only", type=int, action="append", choices=(1, 2, 3),
+    ap.add_argument("--only", type=int, action="append", choices=(1, 2, 3, 4),
                     help="this class alone (repeatable)")
     ap.add_argument("--verbose", action="store_true", help="print every anchor's verdict")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
@@ -849,7 +876,7 @@ def main():
     if not os.path.isfile(args.tool) or not os.access(args.tool, os.X_OK):
         print("tool not executable: %s" % args.tool, file=sys.stderr)
         return 2
-    classes = sorted(set(args.only or (1, 2, 3)))
+    classes = sorted(set(args.only or (1, 2, 3, 4)))
 
     scratch = tempfile.mkdtemp(prefix="cp-follow-")
     tool_bin = os.path.join(scratch, "context-pack")
@@ -869,7 +896,8 @@ def main():
         version, md5[:12], repo, len(fp), args.seed, args.cases))
 
     scenarios = []
-    makers = {1: class1, 2: class2, 3: class3}
+    makers = {1: class1, 2: class2, 3: class3,
+              4: lambda ctx, rng, want: class3(ctx, rng, want, within=True)}
     for c in classes:
         got = makers[c](ctx, random.Random("class%d %d" % (c, args.seed)), args.cases)
         if len(got) < args.cases:
@@ -895,7 +923,7 @@ def main():
     rows = collections.OrderedDict()
     for sc in scenarios:
         for x in sc["anchors"]:
-            name = sc["class"] + ("" if not sc["class"].startswith("3") else ": " + x["kind"])
+            name = sc["class"] + ("" if sc["class"][0] not in "34" else ": " + x["kind"])
             if sc["class"].startswith("2"):
                 name += " (%s)" % sc["move"][0]
             r = rows.setdefault(name, collections.Counter())
@@ -964,8 +992,8 @@ def main():
             print("    repro: %s" % sc["repro"])
     print("\n%d scenarios, %.0f s (building them %.0f s)" % (
         len(scenarios), time.perf_counter() - t_start, t_build))
-    if any(sc["class"][0] == "3" for sc in scenarios) and not args.keep:
-        print("(class 3 repros apply a patch from the scratch directory: rerun with --keep)")
+    if any(sc["class"][0] in "34" for sc in scenarios) and not args.keep:
+        print("(class 3 and 4 repros apply a patch from the scratch directory: rerun with --keep)")
     if args.keep:
         print("scratch kept: %s" % scratch)
     else:

@@ -68,4 +68,16 @@ Mapping map_range(std::span<const Hunk> hunks, LineRange range) {
     return m;
 }
 
+std::optional<Mapping> parted_margins(std::span<const Hunk> hunks, LineRange range, LineNo lead,
+                                      LineNo trail) {
+    const LineRange core{range.start + lead, range.end - trail};
+    if (lead < 0 || trail < 0 || core.empty()) return std::nullopt;
+    bool parted = false;
+    for (const Hunk& h : hunks) parted = parted || (overlaps(h, range) && !overlaps(h, core));
+    if (!parted) return std::nullopt;
+    Mapping m = map_range(hunks, core);
+    if (m.lines_deleted) return std::nullopt;
+    return m;
+}
+
 }  // namespace cp

@@ -262,7 +262,9 @@ void write_relocation(W& w, const std::optional<Relocation>& r) {
     const auto* moved = r ? r->moved() : nullptr;
     const auto* found = r ? r->found_at() : nullptr;
     const auto* several = r ? r->candidates() : nullptr;
-    field(w, "by", moved ? std::optional<std::string_view>("content") : std::nullopt);
+    field(w, "by",
+          moved ? std::optional<std::string_view>(moved->margins ? "margins" : "content")
+                : std::nullopt);
     field(w, "whitespace", r && r->whitespace);
     field(w, "similarity",
           r && r->similarity ? std::optional<double>(rounded(*r->similarity)) : std::nullopt);

@@ -61,6 +61,11 @@ std::string relocation_note(const Relocation& r) {
                                ? fmt::format(", edited ({:.0f}% alike)", *r.similarity * 100)
                            : r.whitespace ? ", whitespace aside"
                                           : "";
+    if (const auto* moved = r.moved(); moved && moved->margins)
+        return fmt::format(
+            "its code kept whole, lines put between it and its margins; the "
+            "diff said {}",
+            format_location(*moved->diff_to));
     if (const auto* moved = r.moved())
         return fmt::format("found by content{}; the diff said {}", ws,
                            moved->diff_to ? format_location(*moved->diff_to) : "deleted");

@@ -291,6 +291,44 @@ static void weigh_against_relocation(AnchorResult& r) {
     open(best);
 }
 
+// Whether a line is blank: a margin that may stand apart from the code it borders.
+static bool blank(std::string_view line) {
+    return line.find_first_not_of(" \t\r\f\v") == std::string_view::npos;
+}
+
+// A TOUCHED anchor whose blank first or last lines the diff parted from its code (new lines put
+// between them, a function added just above it; or its margin taken away with the code next to
+// it): its code is the answer, SAME or MOVED where the diff kept every line of it, else
+// TOUCHED, with as many blank lines either side as the anchor had and the target has next to
+// it there. The union rule's answer is kept beside it. Gives the base lines of its code.
+static std::optional<LineRange> part_margins(AnchorResult& r, std::span<const Hunk> hunks,
+                                             const std::vector<std::string_view>& base,
+                                             const std::vector<std::string_view>& target) {
+    const LineRange range{r.anchor.line, r.anchor.last_line()};
+    if (range.end > LineNo(base.size())) return std::nullopt;
+    LineNo lead = 0, trail = 0;
+    while (range.start + lead < range.end && blank(base[std::size_t(range.start + lead - 1)]))
+        ++lead;
+    while (range.end - trail > range.start + lead &&
+           blank(base[std::size_t(range.end - trail - 1)]))
+        ++trail;
+    auto code = parted_margins(hunks, range, lead, trail);
+    if (!code || code->to.end > LineNo(target.size())) return std::nullopt;
+    LineRange to = code->to;
+    for (LineNo k = 0; k < lead && to.start > 1 && blank(target[std::size_t(to.start - 2)]); ++k)
+        --to.start;
+    for (LineNo k = 0;
+         k < trail && to.end < LineNo(target.size()) && blank(target[std::size_t(to.end)]); ++k)
+        ++to.end;
+    r.relocation = Relocation{Relocation::Moved{r.to, r.lines_deleted, true}, false, std::nullopt};
+    r.to->line = to.start;
+    r.to->end_line = to.end;
+    r.status = code->status == LineStatus::Touched              ? Status::Touched
+               : to.start == range.start && to.end == range.end ? Status::Same
+                                                                : Status::Moved;
+    return LineRange{range.start + lead, range.end - trail};
+}
+
 Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delta,
                                 const Bytes& base, bool check_symbols) {
     const std::string& base_bytes = *base;
@@ -325,16 +363,22 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
 
     auto target_content = content_.file(p.target, delta.new_path);
     if (!target_content) return target_content.error();
+    const std::vector<std::string_view> base_lines = text::split_lines(base_bytes);
+    std::optional<LineRange> code;  // its lines less blank margins the diff parted from them
     // The diff took its code from its place: look for it by content.
-    if (r.lines_deleted || code_left(h.hunks, range, text::split_lines(base_bytes))) {
+    if (r.lines_deleted || code_left(h.hunks, range, base_lines)) {
         auto relocated = relocator_.relocate(p, r, base_bytes, target_content.value(), &h.hunks);
         if (!relocated) return relocated;
+    } else if (r.status == Status::Touched && target_content.value()) {
+        code = part_margins(r, h.hunks, base_lines, text::split_lines(*target_content.value()));
     }
     if (r.status == Status::Touched && target_content.value()) {
         auto made = p.line_maps.find(a.path);
         if (made == p.line_maps.end())
             made = p.line_maps.try_emplace(a.path, base, target_content.value(), h.hunks).first;
-        r.best = map_lines(made->second, range);
+        // Placed by its code's lines alone where its margins were parted from them.
+        r.best = map_lines(made->second, code.value_or(range));
+        if (code) r.best->lines = map_lines(made->second, range).lines;
         weigh_against_relocation(r);
     }
     return check_symbols ? check_symbol_there(p, r) : Unit{};

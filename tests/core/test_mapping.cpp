@@ -102,3 +102,39 @@ TEST_CASE("all_removed: every line of the range removed, whatever replaced it") 
     CHECK_FALSE(cp::all_removed(std::vector<Hunk>{{5, 0, 6, 3}}, r));  // an insertion only
     CHECK_FALSE(cp::all_removed(std::vector<Hunk>{}, r));
 }
+
+TEST_CASE("parted margins: lines put between an anchor's blank margins and its code") {
+    // Anchor 10-20: line 10 blank, its code 11-19, line 20 blank.
+    const LineRange r{10, 20};
+    using V = std::vector<Hunk>;
+    auto code = [&](V hunks, cp::LineNo lead, cp::LineNo trail) -> std::optional<Mapping> {
+        return cp::parted_margins(hunks, r, lead, trail);
+    };
+    auto moved = [](cp::LineNo a, cp::LineNo b) {
+        return std::optional<Mapping>(Mapping{LineStatus::Moved, {a, b}, false});
+    };
+    auto same = std::optional<Mapping>(Mapping{LineStatus::Same, {11, 19}, false});
+    // Five lines put after its leading blank line: its code is at 16-24.
+    CHECK(code(V{{10, 0, 11, 5}}, 1, 1) == moved(16, 24));
+    // Three after its code, before the trailing blank line: the code stays at 11-19.
+    CHECK(code(V{{19, 0, 20, 3}}, 1, 1) == same);
+    // Both, and a hunk before the anchor shifting everything by two.
+    CHECK(code(V{{2, 1, 2, 3}, {10, 0, 13, 4}, {19, 0, 27, 1}}, 1, 1) == moved(17, 25));
+    // Two leading blank lines, lines put between them: still beside the code.
+    CHECK(code(V{{10, 0, 11, 2}}, 2, 1) == moved(14, 21));
+    // Its trailing blank line taken away with the code after it; its leading one replaced.
+    CHECK(code(V{{20, 12, 19, 0}}, 1, 1) == same);
+    CHECK(code(V{{8, 3, 8, 1}}, 1, 1) == moved(9, 17));
+    // Lines put before it and one of its lines edited: TOUCHED, its code's lines alone.
+    CHECK(code(V{{10, 0, 11, 5}, {15, 1, 20, 1}}, 1, 1) ==
+          std::optional<Mapping>(Mapping{LineStatus::Touched, {16, 24}, false}));
+    // Not parted: lines put inside its code alone, nothing inside the range, no margin on
+    // the side touched, every line of its code removed, or no code at all.
+    CHECK_FALSE(code(V{{12, 0, 13, 2}}, 1, 1));
+    CHECK_FALSE(code(V{{9, 0, 10, 5}, {20, 0, 26, 1}}, 1, 1));
+    CHECK_FALSE(code(V{{19, 2, 19, 0}}, 1, 1));
+    CHECK_FALSE(code(V{{10, 0, 11, 5}}, 0, 1));
+    CHECK_FALSE(code(V{{19, 0, 20, 3}}, 1, 0));
+    CHECK_FALSE(code(V{{10, 0, 11, 2}, {11, 9, 12, 0}}, 1, 1));
+    CHECK_FALSE(code(V{{10, 0, 11, 1}}, 6, 5));
+}

@@ -939,6 +939,24 @@ def main():
                                  "category": what + ("" if not union else
                                                      ", union rule kept WRONG")})
                 continue
+            if got.get("by") == "margins" and got.get("to") and got.get("diff"):
+                # Margins parted (README): the diff kept the anchor's code and put lines
+                # between it and its blank margins. The union rule's answer must be the one
+                # kept in `diff`; the lines at `to`, blank ones aside, must be the base's,
+                # byte for byte, unless the diff changed them (TOUCHED).
+                kept = dict(got, to=got["diff"]["to"],
+                            lines_deleted=got["diff"]["lines_deleted"],
+                            status=ref["status"], symbol_found=ref["symbol_found"])
+                union = compare(ref, kept)
+                to = got["to"]
+                nonblank = lambda lines: [l for l in lines if l.strip()]
+                same = got["status"] == "TOUCHED" or (
+                    nonblank(show(pair["base"], a["path"], a["line"], a["end_line"])) ==
+                    nonblank(show(pair["target"], to["path"], to["line"], to["end_line"])))
+                problems.append({"pair": i, "idx": j, "a": a, "ref": ref, "got": got, "fields": d,
+                                 "category": "margins parted, " +
+                                 ("verified" if same and not union else "WRONG")})
+                continue
             if got.get("followed") and ref["status"] == "GONE" and got.get("to"):
                 # Followed through its renames (README): a SAME or MOVED answer's lines must
                 # be the base's.

@@ -370,6 +370,44 @@ TEST_CASE("moved: a lightly edited function moved to another file is found, said
     }
 }
 
+TEST_CASE("margins: a function put just above an anchored one, inside its blank margin") {
+    // The anchor is a function with the blank lines around it; the diff puts the new
+    // function after the anchor's first (blank) line, so the union rule's range would hold it.
+    cptest::Repo repo;
+    repo.write("a.c",
+               lines_of("a", 1, 5) + "\n" + function("kept", 5) + "\n" + lines_of("z", 1, 5));
+    auto base = repo.commit();
+    repo.write("a.c", lines_of("a", 1, 5) + "\n" + function("added", 4) + "\n" +
+                          function("kept", 5) + "\n" + lines_of("z", 1, 5));
+    json a = answer(repo, "--base " + base + " --anchor a.c:6-16@kept");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["by"] == "margins");
+    CHECK(a["to"] == loc("a.c", 15, 25));
+    CHECK(a["diff"]["to"] == loc("a.c", 6, 25));
+    CHECK(a["symbol_found"] == true);
+    auto table = cptest::context_pack(repo.dir(), "--table --base " + base + " --anchor a.c:6-16");
+    CHECK(table.out.find("its code kept whole, lines put between it and its margins; the diff "
+                         "said a.c:6-25") != std::string::npos);
+    // One of its lines edited too: TOUCHED, its own lines still, the new function left out.
+    std::string edited = function("kept", 5);
+    edited.replace(edited.find("* 3"), 3, "* 9");
+    repo.write("a.c", lines_of("a", 1, 5) + "\n" + function("added", 4) + "\n" + edited + "\n" +
+                          lines_of("z", 1, 5));
+    json t = answer(repo, "--base " + base + " --anchor a.c:6-16@kept");
+    CHECK(t["status"] == "TOUCHED");
+    CHECK(t["by"] == "margins");
+    CHECK(t["to"] == loc("a.c", 15, 25));
+    CHECK(t["best"]["line"] == 16);
+    // Put inside its code, not beside it: the union rule's answer alone.
+    std::string grown = function("kept", 5);
+    grown.insert(grown.find("\treturn"), "\tvalue += 1;\n");
+    repo.write("a.c", lines_of("a", 1, 5) + "\n" + grown + "\n" + lines_of("z", 1, 5));
+    json g = answer(repo, "--base " + base + " --anchor a.c:6-16@kept");
+    CHECK(g["status"] == "TOUCHED");
+    CHECK(g["by"].is_null());
+    CHECK(g["to"] == loc("a.c", 6, 17));
+}
+
 TEST_CASE("moved: a short function moved with one line edited is taken where it opens the same") {
     // Four telling lines, one changed on the way: short of the six a likeness needs, but it
     // opens with its own definition, which the place opens with too.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 namespace cp {
@@ -51,5 +52,14 @@ bool all_removed(std::span<const Hunk> hunks, LineRange range);
 // True when `hunk` touches `range`: it removes a line in [start, end], or it inserts after
 // line p with start <= p < end.
 bool overlaps(const Hunk& hunk, LineRange range);
+
+// Margins parted from the code: where a hunk touches `range` only in its `lead` first lines
+// and its `trail` last lines (blank lines at base) or between them and the rest, putting new
+// lines beside the anchor's code or taking its margins away with the code next to it, the
+// rest's mapping: SAME or MOVED where no hunk touches it, else TOUCHED, never past the new
+// lines at its edges. nullopt where no hunk touches the margins alone, or where the rest's
+// lines are all deleted.
+std::optional<Mapping> parted_margins(std::span<const Hunk> hunks, LineRange range, LineNo lead,
+                                      LineNo trail);
 
 }  // namespace cp

@@ -40,6 +40,9 @@ struct Relocation {
     struct Moved {
         std::optional<Location> diff_to;  // the diff's `to`; nullopt: its file was deleted
         bool diff_lines_deleted = false;  // the diff's `lines_deleted`
+        // Not found by content: the diff kept every line, and put others between its code and
+        // its blank margins (core/mapping's parted_margins); `to` is its code there.
+        bool margins = false;
     };
     // Found once, but not taken for the anchor: the status stays the diff's.
     struct FoundAt {
