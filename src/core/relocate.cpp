@@ -403,7 +403,8 @@ SimilarMatch align(const LineIds& ids, const std::vector<std::size_t>& telling,
 
 std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
                                              const std::vector<std::string_view>& needle,
-                                             std::size_t limit) {
+                                             std::size_t limit,
+                                             std::optional<std::size_t> opening) {
     std::vector<SimilarMatch> out;
     const auto [first, last] = core_of(needle);
     if (last - first < 2 || needle.size() > kMaxSimilarLines) return out;
@@ -434,6 +435,14 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
     // Nearby starts (a line added or removed inside the block shifts the rest) count together,
     // each of the block's lines once (as the resolve layer's file index counts them).
     const std::size_t min_votes = similar_votes_needed(telling.size());
+    // Whether the opening line stands equal where it would at a start.
+    auto opens = [&](std::ptrdiff_t start) {
+        if (!opening || *opening < first || *opening >= last) return false;
+        const std::size_t i = *opening - first;
+        const std::ptrdiff_t t = start + std::ptrdiff_t(i);
+        return t >= 0 && t < std::ptrdiff_t(target.size()) &&
+               target[std::size_t(t)].squeezed == hashed[i].squeezed;
+    };
     const std::ptrdiff_t slack = std::ptrdiff_t(core.size() / 4 + 2);
     std::vector<std::pair<std::size_t, std::ptrdiff_t>> starts;     // (votes near it, start)
     std::vector<std::ptrdiff_t> counted(core.size(), PTRDIFF_MIN);  // the start it counted for
@@ -443,7 +452,7 @@ std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
              it != votes.end() && it->first <= start + slack; ++it)
             for (std::size_t i : it->second)
                 if (counted[i] != start) counted[i] = start, ++near;
-        if (near >= min_votes) starts.emplace_back(near, start);
+        if (near >= min_votes || opens(start)) starts.emplace_back(near, start);
     }
     std::sort(starts.begin(), starts.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first > b.first : a.second < b.second;

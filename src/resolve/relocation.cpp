@@ -51,11 +51,13 @@ struct Asked {
     std::vector<LineHashes> lines;
     std::size_t wanted = 0;
     bool similar = false;
+    std::optional<std::uint64_t> opening;  // a line that is enough on its own (likeness)
 };
 
-Asked asked_of(const std::vector<std::string_view>& core, bool similar) {
+Asked asked_of(const std::vector<std::string_view>& core, bool similar, bool opens_definition) {
     Asked out;
     out.similar = similar;
+    if (similar && opens_definition) out.opening = line_hashes(core.front()).squeezed;
     std::set<std::uint64_t> distinct;
     std::size_t telling = 0;
     for (std::string_view line : core) {
@@ -69,6 +71,7 @@ Asked asked_of(const std::vector<std::string_view>& core, bool similar) {
 }
 
 bool may_hold(const LineFilter& f, const Asked& asked) {
+    if (asked.opening && f.may_hold_line(*asked.opening)) return true;
     std::size_t count = 0, left = asked.lines.size();
     for (const LineHashes& h : asked.lines) {
         if (count >= asked.wanted || count + left < asked.wanted) break;
@@ -145,6 +148,7 @@ Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& ba
     needle.before = first;
     needle.after = lines.size() - last;
     if (needle.core.empty() || !distinctive(needle.core)) return Unit{};
+    needle.opens_definition = r.anchor.symbol && defines(needle.core.front(), *r.anchor.symbol);
     judged_.clear();  // judged for another block
     auto scoped = scope(p, state(p), r, needle);
     if (!scoped) return scoped.error();
@@ -223,7 +227,8 @@ void Relocator::search_file(const std::string& path, const Haystack& hay, const 
         }
         return;
     }
-    for (SimilarMatch& m : find_similar_block(hay, needle.core)) {
+    const auto opening = needle.opens_definition ? std::optional<std::size_t>(0) : std::nullopt;
+    for (SimilarMatch& m : find_similar_block(hay, needle.core, 4, opening)) {
         if (m.score < kPointSimilar) continue;
         const bool is_fresh = fresh(m.aligned);
         if (own && !is_fresh) continue;
@@ -260,7 +265,7 @@ Result<Relocator::Found> Relocator::search(Pair& p, const AnchorResult& r, const
                 ix.files.push_back({d, false, std::nullopt, {}});
         ix.listed = true;
     }
-    const Asked asked = asked_of(needle.core, similar);
+    const Asked asked = asked_of(needle.core, similar, needle.opens_definition);
     // In target path order, which is the same whether renames were looked for from every
     // deleted path or from the anchored ones alone (Pairs::expect).
     for (ChangedLines::File& file : ix.files) {
@@ -338,11 +343,10 @@ void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& fo
     const LineNo core_first = r.anchor.line + LineNo(needle.before);
     bool sure = only.fresh && place_lines;
     if (sure && similar) {
-        const std::string_view opening = needle.core.front();
         const bool own_definition =
-            r.anchor.symbol && defines(opening, *r.anchor.symbol) &&
+            needle.opens_definition &&
             line_hashes((*place_lines)[std::size_t(only.line - 1)]).squeezed ==
-                line_hashes(opening).squeezed;
+                line_hashes(needle.core.front()).squeezed;
         sure = *only.similarity >= kTakeSimilar && only.equal >= 1 &&
                only.equal + only.renamed >= 3 &&
                (own_definition || std::size_t(std::count_if(needle.core.begin(), needle.core.end(),

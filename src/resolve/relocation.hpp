@@ -93,6 +93,9 @@ class Relocator {
         std::vector<std::string_view> base;  // the base file's lines
         std::vector<std::string_view> core;  // the anchor's lines less its margins
         std::size_t before = 0, after = 0;   // margin lines cut off above and below
+        // The core opens with the definition of the anchor's symbol: that line votes for a
+        // place on its own (find_similar_block's `opening`).
+        bool opens_definition = false;
     };
     // How many places of a file hold a block: copies (whitespace aside), and places alike
     // to kTakeSimilar (copies among them), each counted up to kMostPlaces.

@@ -439,6 +439,29 @@ TEST_CASE("moved: a short function moved with one line edited is taken where it 
     }
 }
 
+TEST_CASE("moved: a function of short lines, its local renamed, is found by its definition") {
+    // Its lines other than the definition are short and all renamed: only the definition
+    // line is equal, and no other line is long enough to vote for a place alone.
+    auto agent = [](const std::string& local) {
+        return "const char *git_user_agent(void)\n{\n\tstatic const char *" + local +
+               " = NULL;\n\n\tif (!" + local + ") {\n\t\t" + local +
+               " = getenv(\"GIT_USER_AGENT\");\n\t\tif (!" + local + ")\n\t\t\t" + local +
+               " = GIT_USER_AGENT;\n\t}\n\n\treturn " + local + ";\n}\n";
+    };
+    cptest::Repo repo;
+    repo.write("version.c",
+               lines_of("v", 1, 6) + "\n" + agent("agent") + "\n" + lines_of("w", 1, 6));
+    repo.write("help.c", lines_of("h", 1, 8));
+    auto base = repo.commit();
+    repo.write("version.c", lines_of("v", 1, 6) + "\n" + lines_of("w", 1, 6));
+    repo.write("help.c", lines_of("h", 1, 8) + "\n" + agent("agent_v2"));
+    json a = answer(repo, "--base " + base + " --anchor version.c:7-20@git_user_agent");
+    CHECK(a["status"] == "MOVED");
+    CHECK(a["by"] == "content");
+    CHECK(a["to"] == loc("help.c", 9, 21));
+    CHECK(a["symbol_found"] == true);
+}
+
 TEST_CASE("moved: a function wholly renamed elsewhere is named, never taken") {
     // Every name of it renamed: it could be another function of the same shape.
     cptest::Repo repo;

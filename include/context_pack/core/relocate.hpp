@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -110,7 +111,9 @@ inline constexpr double kRenamedLine = 0.9;
 // them, occur (whitespace aside, or with names renamed) near one another, each scored by aligning
 // the block's telling lines with the lines there (order kept, at most a quarter of the block's
 // length of slack either side); best first, places that overlap a better one dropped; at most
-// `limit`. A needle of more than kMaxSimilarLines lines is not searched.
+// `limit`. A needle of more than kMaxSimilarLines lines is not searched. `opening`, the index
+// in `needle` of the line that defines the anchor's symbol, votes for a place on its own, equal
+// there: a short function whose other lines are short and renamed has few votes otherwise.
 inline constexpr std::size_t kMaxSimilarLines = 400;
 // A shape votes only when it has this many bytes: `f(x);` is everywhere.
 inline constexpr std::size_t kShapeVotes = 10;
@@ -122,7 +125,8 @@ inline std::size_t similar_votes_needed(std::size_t telling) {
 }
 std::vector<SimilarMatch> find_similar_block(const Haystack& haystack,
                                              const std::vector<std::string_view>& needle,
-                                             std::size_t limit = 4);
+                                             std::size_t limit = 4,
+                                             std::optional<std::size_t> opening = std::nullopt);
 
 // True when a block is specific enough that a unique match means something: some line holds
 // at least 8 non-space bytes and the block at least 16, so a lone "}" is never relocated.
