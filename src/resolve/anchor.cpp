@@ -291,6 +291,21 @@ static void weigh_against_relocation(AnchorResult& r) {
     open(best);
 }
 
+// Whether the anchor's symbol, in its lines at base, is in none of the lines the union rule
+// gives it at the target: what the diff kept of it is then look-alike lines (two like functions,
+// their comments paired across), not its code.
+static bool symbol_left(const AnchorResult& r, const std::vector<std::string_view>& base,
+                        const std::vector<std::string_view>& target) {
+    if (!r.anchor.symbol || r.anchor.last_line() > LineNo(base.size())) return false;
+    auto holds = [&](const std::vector<std::string_view>& lines, LineNo from, LineNo to) {
+        for (LineNo l = std::max<LineNo>(from, 1); l <= to && l <= LineNo(lines.size()); ++l)
+            if (text::contains_word(lines[std::size_t(l - 1)], *r.anchor.symbol)) return true;
+        return false;
+    };
+    return holds(base, r.anchor.line, r.anchor.last_line()) &&
+           !holds(target, r.to->line, r.to->end_line);
+}
+
 // Whether a line is blank: a margin that may stand apart from the code it borders.
 static bool blank(std::string_view line) {
     return line.find_first_not_of(" \t\r\f\v") == std::string_view::npos;
@@ -365,8 +380,11 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     if (!target_content) return target_content.error();
     const std::vector<std::string_view> base_lines = text::split_lines(base_bytes);
     std::optional<LineRange> code;  // its lines less blank margins the diff parted from them
-    // The diff took its code from its place: look for it by content.
-    if (r.lines_deleted || code_left(h.hunks, range, base_lines)) {
+    // The diff took its code from its place, or paired what it kept with look-alike lines
+    // of other code: look for it by content.
+    if (r.lines_deleted || code_left(h.hunks, range, base_lines) ||
+        (r.status == Status::Touched && target_content.value() &&
+         symbol_left(r, base_lines, text::split_lines(*target_content.value())))) {
         auto relocated = relocator_.relocate(p, r, base_bytes, target_content.value(), &h.hunks);
         if (!relocated) return relocated;
     } else if (r.status == Status::Touched && target_content.value()) {

@@ -370,6 +370,32 @@ TEST_CASE("moved: a lightly edited function moved to another file is found, said
     }
 }
 
+TEST_CASE("moved: two look-alike functions swapped, the diff pairing their comments across") {
+    // Two stubs with the same comment opening: moving the first past the second, the diff
+    // keeps the comment lines where they were and pairs them with the other stub's, so the
+    // union rule gives each stub's range to the other. Each is found where its code is.
+    auto stub = [](const std::string& name, const std::string& why) {
+        return "int " + name +
+               "(void *data)\n{\n\t/*\n\t * Do nothing.\n\t *\n\t * The main purpose" +
+               " of this function is to break\n\t * " + why + "\n\t */\n\treturn ENOSYS;\n}\n";
+    };
+    const std::string init =
+        stub("dummy_init", "flow analysis or it may realize that it is a no-op");
+    const std::string join = stub("dummy_join", "flow analysis and avoid false warnings.");
+    cptest::Repo repo;
+    repo.write("t.c", lines_of("t", 1, 5) + "\n" + init + "\n" + join + "\n#endif\n");
+    auto base = repo.commit();
+    repo.write("t.c", lines_of("t", 1, 5) + "\n" + join + "\n#endif\n\n" + init);
+    json i = answer(repo, "--base " + base + " --anchor t.c:7-16@dummy_init");
+    json j = answer(repo, "--base " + base + " --anchor t.c:18-27@dummy_join");
+    CHECK(i["status"] == "MOVED");
+    CHECK(i["to"] == loc("t.c", 20, 29));
+    CHECK(i["symbol_found"] == true);
+    CHECK(j["status"] == "MOVED");
+    CHECK(j["to"] == loc("t.c", 7, 16));
+    CHECK(j["symbol_found"] == true);
+}
+
 TEST_CASE("margins: a function put just above an anchored one, inside its blank margin") {
     // The anchor is a function with the blank lines around it; the diff puts the new
     // function after the anchor's first (blank) line, so the union rule's range would hold it.
