@@ -320,6 +320,9 @@ SimilarMatch align(const LineIds& ids, const std::vector<std::size_t>& telling,
                    const std::vector<std::string_view>& raw_needle, const Haystack& hay,
                    std::size_t lo, std::size_t hi) {
     const std::size_t n = telling.size(), w = hi - lo;
+    // Over the most lines aligned (kMaxSimilarLines), the equal lines' extra ones stay under
+    // half a unit.
+    constexpr int kUnit = 2 * int(kMaxSimilarLines) + 2;
     std::vector<std::vector<std::uint16_t>> needle_grams, target_grams(w);
     std::vector<bool> grams_made(w, false);  // a target line's bigrams, made when first asked
     for (std::size_t i : telling) needle_grams.push_back(bigrams(raw_needle[i]));
@@ -328,7 +331,10 @@ SimilarMatch align(const LineIds& ids, const std::vector<std::size_t>& telling,
         return dice(needle_grams[i], target_grams[j]) >= kEditedLine &&
                line_similarity(raw_needle[telling[i]], hay.lines()[lo + j]) >= kEditedLine;
     };
-    // score[i][j]: best weight aligning telling[0, i) with target[lo, lo + j), in halves.
+    // score[i][j]: best weight aligning telling[0, i) with target[lo, lo + j): an edited line
+    // weighs kUnit, an equal line or one of one shape twice that, an equal line one more, so
+    // that of two alignments otherwise as heavy the one with more equal lines wins (a header
+    // of one shape just above must not take a header's place from the header itself).
     // kind: 0 the block's line skipped, 1 the target's, 2 edited, 3 equal, 4 one shape.
     std::vector<std::vector<int>> score(n + 1, std::vector<int>(w + 1, 0));
     std::vector<std::vector<signed char>> kind(n + 1, std::vector<signed char>(w + 1, 0));
@@ -343,11 +349,11 @@ SimilarMatch align(const LineIds& ids, const std::vector<std::size_t>& telling,
             signed char as = 0;
             if (ids.target_telling[t]) {
                 if (a == ids.target_line[t])
-                    gain = 2, as = 3;
+                    gain = 2 * kUnit + 1, as = 3;
                 else if (a_shape == ids.target_shape[t])
-                    gain = 2, as = 4;
-                else if (score[i - 1][j - 1] + 1 > best && edited(i - 1, j - 1))
-                    gain = 1, as = 2;  // asked only where an edited line would count
+                    gain = 2 * kUnit, as = 4;
+                else if (score[i - 1][j - 1] + kUnit > best && edited(i - 1, j - 1))
+                    gain = kUnit, as = 2;  // asked only where an edited line would count
             }
             if (gain && score[i - 1][j - 1] + gain > best)
                 best = score[i - 1][j - 1] + gain, how = as;

@@ -210,6 +210,43 @@ TEST_CASE("relocate: find_similar_block weighs equal, renamed and edited lines")
     }
 }
 
+TEST_CASE("relocate: a header of one shape just above does not take the block's own header") {
+    // A function of platform branches, its local renamed on the way, pasted after another
+    // function whose header reads as one shape with its own (`void f(void)`, `int g(void)`):
+    // the alignment must pair its header with its own header, equal, not with the other.
+    std::vector<std::string> block = {"int count_units(void)", "{",      "#ifdef HAVE_UNIT_COUNT",
+                                      "\tlong units;",         "#endif", ""};
+    for (int k = 0; k < 4; ++k) {
+        const std::string n = std::to_string(k);
+        block.insert(block.end(), {"#ifdef PLATFORM_" + n, "\tstruct probe_" + n + " p" + n + ";",
+                                   "\tif (probe_" + n + "(&p" + n + ") > 0)",
+                                   "\t\treturn (int)p" + n + ".count;", "#endif", ""});
+    }
+    block.insert(block.end(), {"#ifdef HAVE_UNIT_COUNT", "\tif ((units = (long)query_units()) > 0)",
+                               "\t\treturn (int)units;", "#endif", "", "\treturn 1;", "}"});
+    std::vector<std::string> hay = {"static struct table units_table = {",
+                                    "\t\"units\",",
+                                    "};",
+                                    "",
+                                    "void init_units_table(void)",
+                                    "{",
+                                    "\tregister_table(&units_table);",
+                                    "}",
+                                    ""};
+    for (std::string l : block) {
+        for (std::string from : {"units;", "(units =", "(int)units;"})
+            if (auto at = l.find(from); at != std::string::npos)
+                l.insert(at + from.find("units") + 5, "_v2");
+        hay.push_back(l);
+    }
+    auto m = cp::find_similar_block(cp::Haystack(lines(hay)), lines(block));
+    REQUIRE(m.size() == 1);
+    CHECK(m[0].line == 10);
+    CHECK(m[0].end_line == 45);
+    CHECK(m[0].renamed == 3);
+    CHECK(m[0].edited == 0);
+}
+
 TEST_CASE("relocate: only distinctive blocks are relocated") {
     CHECK_FALSE(cp::distinctive(lines({"}"})));
     CHECK_FALSE(cp::distinctive(lines({"", "  }", "return;"})));
