@@ -61,14 +61,14 @@ Every scenario's two runs (full and --table) must agree on status, renamed, to a
 symbol_found; each disagreement is counted apart. The tool's wall time per run is set beside
 a git baseline doing comparable work: `git log --follow --format=%H BASE..TARGET -- PATH`
 (class 1, the path at the target) and `git status --porcelain` in the scratch clone (classes 2
-and 3).
+to 4).
 
 Standard library only. The repository is only read (rev-list, log, diff, cat-file, and clones
 sharing its objects); scratch files go to a temporary directory, removed unless --keep. The
 tool binary is copied there first, so a rebuild during the run does not change what is
 measured.
 
-Each lost or WRONG anchor is printed with the command that reproduces it (classes 2 and 3:
+Each lost or WRONG anchor is printed with the command that reproduces it (classes 2 to 4:
 the clone, the checkout and the edit first; class 3's and 4's edit is a patch in the scratch
 directory, so keep it with --keep). --verbose prints every anchor's verdict and answer.
 
