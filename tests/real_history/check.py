@@ -919,43 +919,33 @@ def main():
             def code(lines):  # the lines less blank ones and lone brackets, squeezed
                 out = [b" ".join(l.split()) for l in lines]
                 return [l for l in out if l.strip(b"{}()[];, ")]
-            if got.get("by") == "content" and got.get("to") and got.get("diff"):
+            if got.get("by") in ("content", "margins") and got.get("to") and got.get("diff"):
                 # Beyond the diff (README): the diff took the code from its place and the tool
-                # found it by content. The union rule's answer must be the one kept in `diff`;
-                # a copy must really be there (margins and whitespace aside); a likeness is
-                # listed with its similarity for a reader to judge.
+                # found it by content, or the diff put lines between the code and its blank
+                # margins. The union rule's answer must be the one kept in `diff`. A copy must
+                # really be there (margins and whitespace aside); code whose margins were
+                # parted must be the base's, blank lines aside, byte for byte, unless the diff
+                # changed it (TOUCHED); a likeness is listed with its similarity for a reader
+                # to judge.
                 kept = dict(got, to=got["diff"]["to"],
                             lines_deleted=got["diff"]["lines_deleted"],
                             status=ref["status"], symbol_found=ref["symbol_found"])
                 union = compare(ref, kept)
                 to = got["to"]
-                if got.get("similarity") is not None:
+                base_lines = show(pair["base"], a["path"], a["line"], a["end_line"])
+                there = show(pair["target"], to["path"], to["line"], to["end_line"])
+                if got["by"] == "margins":
+                    nonblank = lambda lines: [l for l in lines if l.strip()]
+                    same = got["status"] == "TOUCHED" or nonblank(base_lines) == nonblank(there)
+                    what = "margins parted, " + ("verified" if same else "WRONG")
+                elif got.get("similarity") is not None:
                     what = "relocated by likeness %.2f" % got["similarity"]
                 else:
-                    same = (code(show(pair["base"], a["path"], a["line"], a["end_line"])) ==
-                            code(show(pair["target"], to["path"], to["line"], to["end_line"])))
+                    same = code(base_lines) == code(there)
                     what = "relocated by content, " + ("verified" if same else "WRONG")
                 problems.append({"pair": i, "idx": j, "a": a, "ref": ref, "got": got, "fields": d,
                                  "category": what + ("" if not union else
                                                      ", union rule kept WRONG")})
-                continue
-            if got.get("by") == "margins" and got.get("to") and got.get("diff"):
-                # Margins parted (README): the diff kept the anchor's code and put lines
-                # between it and its blank margins. The union rule's answer must be the one
-                # kept in `diff`; the lines at `to`, blank ones aside, must be the base's,
-                # byte for byte, unless the diff changed them (TOUCHED).
-                kept = dict(got, to=got["diff"]["to"],
-                            lines_deleted=got["diff"]["lines_deleted"],
-                            status=ref["status"], symbol_found=ref["symbol_found"])
-                union = compare(ref, kept)
-                to = got["to"]
-                nonblank = lambda lines: [l for l in lines if l.strip()]
-                same = got["status"] == "TOUCHED" or (
-                    nonblank(show(pair["base"], a["path"], a["line"], a["end_line"])) ==
-                    nonblank(show(pair["target"], to["path"], to["line"], to["end_line"])))
-                problems.append({"pair": i, "idx": j, "a": a, "ref": ref, "got": got, "fields": d,
-                                 "category": "margins parted, " +
-                                 ("verified" if same and not union else "WRONG")})
                 continue
             if got.get("followed") and ref["status"] == "GONE" and got.get("to"):
                 # Followed through its renames (README): a SAME or MOVED answer's lines must
