@@ -134,19 +134,15 @@ Bag make_bag(std::vector<std::uint32_t> tokens) {
     return bag;
 }
 
-bool blank(std::string_view line) {
-    return std::all_of(line.begin(), line.end(), space);
-}
-
 // The tokens of the kContext non-blank lines above line `i` (0-based) and below it.
 Bag context_of(const std::vector<std::string_view>& lines, std::size_t i) {
     std::vector<std::uint32_t> tokens;
     std::size_t taken = 0;
     for (std::size_t k = i; k > 0 && taken < kContext; --k)
-        if (!blank(lines[k - 1])) add_tokens(lines[k - 1], tokens), ++taken;
+        if (!text::is_blank(lines[k - 1])) add_tokens(lines[k - 1], tokens), ++taken;
     taken = 0;
     for (std::size_t k = i + 1; k < lines.size() && taken < kContext; ++k)
-        if (!blank(lines[k])) add_tokens(lines[k], tokens), ++taken;
+        if (!text::is_blank(lines[k])) add_tokens(lines[k], tokens), ++taken;
     return make_bag(std::move(tokens));
 }
 

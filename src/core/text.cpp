@@ -71,6 +71,10 @@ std::optional<std::size_t> find_word(std::string_view line, std::string_view nee
     return std::nullopt;
 }
 
+bool is_blank(std::string_view line) {
+    return line.find_first_not_of(" \t\r\f\v\n") == std::string_view::npos;
+}
+
 bool contains_word(std::string_view line, std::string_view needle) {
     return find_word(line, needle).has_value();
 }

@@ -306,11 +306,6 @@ static bool symbol_left(const AnchorResult& r, const std::vector<std::string_vie
            !holds(target, r.to->line, r.to->end_line);
 }
 
-// Whether a line is blank: a margin that may stand apart from the code it borders.
-static bool blank(std::string_view line) {
-    return line.find_first_not_of(" \t\r\f\v") == std::string_view::npos;
-}
-
 // A TOUCHED anchor whose blank first or last lines the diff parted from its code (new lines put
 // between them, a function added just above it; or its margin taken away with the code next to
 // it): its code is the answer, SAME or MOVED where the diff kept every line of it, else
@@ -322,18 +317,21 @@ static std::optional<LineRange> part_margins(AnchorResult& r, std::span<const Hu
     const LineRange range{r.anchor.line, r.anchor.last_line()};
     if (range.end > LineNo(base.size())) return std::nullopt;
     LineNo lead = 0, trail = 0;
-    while (range.start + lead < range.end && blank(base[std::size_t(range.start + lead - 1)]))
+    while (range.start + lead < range.end &&
+           text::is_blank(base[std::size_t(range.start + lead - 1)]))
         ++lead;
     while (range.end - trail > range.start + lead &&
-           blank(base[std::size_t(range.end - trail - 1)]))
+           text::is_blank(base[std::size_t(range.end - trail - 1)]))
         ++trail;
     auto code = parted_margins(hunks, range, lead, trail);
     if (!code || code->to.end > LineNo(target.size())) return std::nullopt;
     LineRange to = code->to;
-    for (LineNo k = 0; k < lead && to.start > 1 && blank(target[std::size_t(to.start - 2)]); ++k)
+    for (LineNo k = 0;
+         k < lead && to.start > 1 && text::is_blank(target[std::size_t(to.start - 2)]); ++k)
         --to.start;
     for (LineNo k = 0;
-         k < trail && to.end < LineNo(target.size()) && blank(target[std::size_t(to.end)]); ++k)
+         k < trail && to.end < LineNo(target.size()) && text::is_blank(target[std::size_t(to.end)]);
+         ++k)
         ++to.end;
     r.relocation = Relocation{Relocation::Moved{r.to, r.lines_deleted, true}, false, std::nullopt};
     r.to->line = to.start;
@@ -379,16 +377,18 @@ Result<Unit> AnchorRules::carry(Pair& p, AnchorResult& r, const git::Delta& delt
     auto target_content = content_.file(p.target, delta.new_path);
     if (!target_content) return target_content.error();
     const std::vector<std::string_view> base_lines = text::split_lines(base_bytes);
+    const bool touched = r.status == Status::Touched && target_content.value();
+    const std::vector<std::string_view> target_lines =
+        touched ? text::split_lines(*target_content.value()) : std::vector<std::string_view>();
     std::optional<LineRange> code;  // its lines less blank margins the diff parted from them
     // The diff took its code from its place, or paired what it kept with look-alike lines
     // of other code: look for it by content.
     if (r.lines_deleted || code_left(h.hunks, range, base_lines) ||
-        (r.status == Status::Touched && target_content.value() &&
-         symbol_left(r, base_lines, text::split_lines(*target_content.value())))) {
+        (touched && symbol_left(r, base_lines, target_lines))) {
         auto relocated = relocator_.relocate(p, r, base_bytes, target_content.value(), &h.hunks);
         if (!relocated) return relocated;
-    } else if (r.status == Status::Touched && target_content.value()) {
-        code = part_margins(r, h.hunks, base_lines, text::split_lines(*target_content.value()));
+    } else if (touched) {
+        code = part_margins(r, h.hunks, base_lines, target_lines);
     }
     if (r.status == Status::Touched && target_content.value()) {
         auto made = p.line_maps.find(a.path);

@@ -9,6 +9,7 @@
 #include <list>
 #include <set>
 
+#include "context_pack/core/callers.hpp"
 #include "context_pack/core/text.hpp"
 
 namespace cp {
@@ -110,17 +111,6 @@ std::size_t added_among(const std::vector<Hunk>& hunks, const std::vector<LineNo
     return n;
 }
 
-// Whether `line` defines `symbol` as a function: the name, then `(`, and no `;` at its end (a
-// call or a declaration).
-bool defines(std::string_view line, std::string_view symbol) {
-    auto at = text::find_word(line, symbol);
-    if (!at) return false;
-    std::size_t k = *at + symbol.size();
-    while (k < line.size() && (line[k] == ' ' || line[k] == '\t')) ++k;
-    const auto last = line.find_last_not_of(" \t\r");
-    return k < line.size() && line[k] == '(' && line[last] != ';';
-}
-
 }  // namespace
 
 bool code_left(std::span<const Hunk> hunks, LineRange range,
@@ -148,7 +138,9 @@ Result<Unit> Relocator::relocate(Pair& p, AnchorResult& r, const std::string& ba
     needle.before = first;
     needle.after = lines.size() - last;
     if (needle.core.empty() || !distinctive(needle.core)) return Unit{};
-    needle.opens_definition = r.anchor.symbol && defines(needle.core.front(), *r.anchor.symbol);
+    needle.opens_definition =
+        r.anchor.symbol &&
+        caller_role(r.anchor.path, needle.core.front(), *r.anchor.symbol) == CallerRole::Definition;
     judged_.clear();  // judged for another block
     auto scoped = scope(p, state(p), r, needle);
     if (!scoped) return scoped.error();
@@ -345,14 +337,12 @@ void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& fo
     if (sure && similar) {
         const bool own_definition =
             needle.opens_definition &&
-            line_hashes((*place_lines)[std::size_t(only.line - 1)]).squeezed ==
-                line_hashes(needle.core.front()).squeezed;
+            squeeze((*place_lines)[std::size_t(only.line - 1)]) == squeeze(needle.core.front());
+        const auto telling =
+            std::size_t(std::count_if(needle.core.begin(), needle.core.end(),
+                                      [](std::string_view l) { return !is_margin(l); }));
         sure = *only.similarity >= kTakeSimilar && only.equal >= 1 &&
-               only.equal + only.renamed >= 3 &&
-               (own_definition || std::size_t(std::count_if(needle.core.begin(), needle.core.end(),
-                                                            [](std::string_view l) {
-                                                                return !is_margin(l);
-                                                            })) >= kTakeSimilarLines);
+               only.equal + only.renamed >= 3 && (own_definition || telling >= kTakeSimilarLines);
     } else if (sure)
         sure = size >= 3 ||
                (!whitespace && neighbours_agree(needle.base, core_first, core_first + size - 1,

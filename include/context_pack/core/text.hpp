@@ -43,6 +43,9 @@ inline bool is_word_byte(unsigned char c) {
     return kWordBytes[c];
 }
 
+// True when `line` holds nothing but whitespace (spaces, tabs, line ends, form feeds).
+bool is_blank(std::string_view line);
+
 // True when `needle` occurs in `line` with no word byte just before or just after it, as
 // `git grep -w -F` would match it (it retries past a failed candidate).
 bool contains_word(std::string_view line, std::string_view needle);
