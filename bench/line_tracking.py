@@ -39,7 +39,9 @@ scored against the oracle, NEW -1 meaning deleted:
 Percentages are of the located lines: every usable LOCATION of every version > 1 (an ORIG
 or NEW past its file's end is unusable, counted apart). Deleted-line accuracy is the share
 of the oracle's deleted lines answered deleted. The exact rate is also split into lines the
-plain diff left unchanged and lines inside changed code. The plain-diff baseline is git's
+plain diff left unchanged and lines inside changed code, and by the oracle's kind of line:
+kept (the text at the oracle's line is the base line's, trailing blanks aside), edited (its
+text changed) and deleted. The plain-diff baseline is git's
 `git diff -U0` v1..vK with the diff options of tests/real_history/check.py (git's defaults
 spelled out): an unchanged line is carried through the hunks, a removed line is deleted.
 
@@ -375,7 +377,7 @@ class Tally:
         self.title = title
         self.c = collections.Counter()
 
-    def add(self, cat, base_cat, new, changed):
+    def add(self, cat, base_cat, new, changed, kind):
         c = self.c
         c["located"] += 1
         c[cat] += 1
@@ -388,6 +390,8 @@ class Tally:
         part = "changed" if changed else "unchanged"
         c[part] += 1
         c[part + " exact"] += cat == "exact"
+        c["kind " + kind] += 1
+        c["kind " + kind + " exact"] += cat == "exact"
 
     def merge(self, other):
         self.c.update(other.c)
@@ -405,13 +409,28 @@ class Tally:
         f["percent"]["deleted-line accuracy"] = self.pct("deleted answered deleted", "oracle deleted")
         f["percent"]["exact, unchanged lines"] = self.pct("unchanged exact", "unchanged")
         f["percent"]["exact, changed lines"] = self.pct("changed exact", "changed")
+        for k in KINDS:
+            f["percent"]["exact, text " + k] = self.pct("kind %s exact" % k, "kind " + k)
         return f
+
+
+# The oracle's kinds of line: its line's text equal to the base line's (trailing blanks and
+# CR aside), its text changed, or deleted.
+KINDS = ("kept", "edited", "deleted")
+
+
+def kind_of(base_line, new_line, new):
+    if new == DELETED:
+        return "deleted"
+    same = base_line is not None and new_line is not None and base_line.rstrip() == new_line.rstrip()
+    return "kept" if same else "edited"
 
 
 TABLE_HEAD = ("| set / group | versions | located | unusable | exact | wrong line (spurious) "
         "| wrongly deleted | ambiguous | range | none | deleted-line acc. "
-        "| exact: unchanged / changed | git diff: exact, wrong |\n"
-        "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+        "| exact: unchanged / changed | exact by the oracle's kind: kept / edited / deleted "
+        "| git diff: exact, wrong |\n"
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 
 
 def fmt_pct(p):
@@ -420,12 +439,13 @@ def fmt_pct(p):
 
 def table_row(t):
     c = t.c
-    return "| %s | %d | %d | %d | %s | %s (%d) | %s | %s | %s | %s | %s | %s / %s | %s, %s |" % (
+    return "| %s | %d | %d | %d | %s | %s (%d) | %s | %s | %s | %s | %s | %s / %s | %s | %s, %s |" % (
         t.title, c["versions"], c["located"], c["unusable"], fmt_pct(t.pct("exact")),
         fmt_pct(t.pct("wrong")), c["spurious"], fmt_pct(t.pct("elim")),
         fmt_pct(t.pct("ambiguous")), fmt_pct(t.pct("range")), fmt_pct(t.pct("none")),
         fmt_pct(t.pct("deleted answered deleted", "oracle deleted")),
         fmt_pct(t.pct("unchanged exact", "unchanged")), fmt_pct(t.pct("changed exact", "changed")),
+        " / ".join(fmt_pct(t.pct("kind %s exact" % k, "kind " + k)) for k in KINDS),
         fmt_pct(t.pct("diff exact")), fmt_pct(t.pct("diff wrong")))
 
 
@@ -513,10 +533,11 @@ def run_group(tool, scratch, set_name, g, misses, want_misses):
             got, plain = tool_answer(a), diff_answer(hunks, orig, fname)
             cat = score(got, new, fname)
             changed = hunks is None or any(removes(h, orig) for h in hunks)
-            t.add(cat, score(plain, new, fname), new, changed)
-            if cat in ("wrong", "elim") and len(misses) < want_misses:
+            kind = kind_of(text_of(v1_lines[orig - 1]), line_text(vk_lines, new), new)
+            t.add(cat, score(plain, new, fname), new, changed, kind)
+            if cat != "exact" and len(misses) < want_misses:
                 misses.append({
-                    "kind": cat, "set": set_name, "group": g["name"], "version": k, "orig": orig,
+                    "kind": cat, "oracle_kind": kind, "set": set_name, "group": g["name"], "version": k, "orig": orig,
                     "oracle_new": new, "answer": describe(got, fname), "status": got["status"],
                     "tier": got["tier"], "score": got["score"], "diff_answer": describe(plain, fname),
                     "base_text": line_text(v1_lines, orig),
@@ -585,8 +606,8 @@ def main():
     ap.add_argument("--per-group", action="store_true", help="a table row per group too")
     ap.add_argument("--json", metavar="OUT", help="write every figure here")
     ap.add_argument("--misses", type=int, default=0, metavar="N",
-                    help="list the first N wrong-line and wrongly deleted answers (and put them "
-                         "in --json)")
+                    help="list the first N answers that are not exact, with the oracle's kind "
+                         "of line (and put them in --json)")
     ap.add_argument("--goal-exact", type=float, metavar="P", help="exit 1 unless exact >= P%%")
     ap.add_argument("--goal-wrong", type=float, metavar="Q", help="exit 1 unless wrong line <= Q%%")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
@@ -657,14 +678,13 @@ def main():
     print("\n".join(lines))
     if args.misses:
         print()
-        print("wrong-line and wrongly deleted answers (first %d): set/group vK ORIG: oracle -> "
-              "tool [status, "
-              "tier, score]; the plain diff's answer" % args.misses)
+        print("answers not exact (first %d): set/group vK ORIG (oracle's kind): oracle -> "
+              "tool [category, status, tier, score]; the plain diff's answer" % args.misses)
         for m in misses:
-            how = [m["status"]] + ["%s %s" % (k, m[k]) for k in ("tier", "score")
-                                   if m[k] is not None]
-            print("  %s/%s v%d %d: %s -> %s [%s]; diff %s" % (
-                m["set"], m["group"], m["version"], m["orig"],
+            how = [m["kind"], m["status"]] + ["%s %s" % (k, m[k]) for k in ("tier", "score")
+                                              if m[k] is not None]
+            print("  %s/%s v%d %d (%s): %s -> %s [%s]; diff %s" % (
+                m["set"], m["group"], m["version"], m["orig"], m["oracle_kind"],
                 "deleted" if m["oracle_new"] == DELETED else m["oracle_new"], m["answer"],
                 ", ".join(how), m["diff_answer"]))
             print("      base   %r" % m["base_text"])
