@@ -153,15 +153,18 @@ LineAnswer answer_of(std::size_t i, const line_match::Lines& lines, const std::v
     }
     a.score = choice.score[i];
     // A free line scoring about as well leaves the choice open: for a line of the chain, one
-    // that keeps the order. A line of a block, split or merged has no rival.
-    const bool rival = (how == How::Chain || how == How::Moved) &&
+    // that keeps the order; for a hunk's edge, one of the region's own (its place outranks a
+    // copy elsewhere). A line of a block, split or merged has no rival.
+    const bool rival = (how == How::Chain || how == How::Edge || how == How::Moved) &&
                        std::any_of(mine.begin(), mine.end(), [&](const Scored& s) {
                            return s.to != r && !choice.taken[s.to] &&
                                   (how != How::Chain || (s.to >= low && s.to < high)) &&
+                                  (how != How::Edge || s.to < lines.own) &&
                                   s.score >= a.score - Scores::kMargin;
                        });
-    const bool sure = a.score >= Scores::kSure || how == How::Block ||
-                      (how == How::Chain && choice.content[i] >= Scores::kSureContent);
+    const bool sure =
+        a.score >= Scores::kSure || how == How::Block ||
+        ((how == How::Chain || how == How::Edge) && choice.content[i] >= Scores::kSureContent);
     if (!sure || rival) {
         a.tier = LineTier::Ambiguous;
         for (const Scored& s : mine)
@@ -275,6 +278,7 @@ void LineMap::settle(std::size_t g) const {
     line_match::Lines lines;
     for (std::size_t k = region.first; k <= region.last; ++k) {
         const Hunk& h = hunks_[k];
+        const std::size_t left_from = lines.left.size(), right_from = lines.right.size();
         for (LineNo n = h.old_start; n < h.old_start + h.old_count && n <= LineNo(base_.size());
              ++n)
             lines.left.push_back(
@@ -283,6 +287,10 @@ void LineMap::settle(std::size_t g) const {
              ++n)
             lines.right.push_back(
                 line_compare::prepare(target_, n, g, region.new_start, region.new_count));
+        if (lines.left.size() > left_from && lines.right.size() > right_from) {
+            lines.edges.emplace_back(left_from, right_from);
+            lines.edges.emplace_back(lines.left.size() - 1, lines.right.size() - 1);
+        }
     }
     lines.own = lines.right.size();
     const auto& left = lines.left;

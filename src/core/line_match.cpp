@@ -107,6 +107,17 @@ void take_chain(State& s) {
         s.take(p.l, p.r, p.score, p.content, How::Chain);
 }
 
+// The hunks' edge pairs (Lines::edges) the chain left free on both sides, when they read at
+// least kContent alike and score at least kFloor.
+void take_edges(State& s) {
+    for (auto [l, r] : s.lines.edges) {
+        if (!s.free(l) || s.c.taken[r]) continue;
+        for (const Scored& x : s.candidates[l])
+            if (x.to == r && x.score >= Scores::kFloor && x.content >= Scores::kContent)
+                s.take(l, r, x.score, x.content, How::Edge);
+    }
+}
+
 // Each line that reads kMovedContent alike to one added line of the region among its
 // candidates and to no other, whose text no other removed line has, in order or not: best
 // pairs first, then the nearer. Taken before the chain, so that reordered look-alike lines (a
@@ -206,6 +217,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     take_moved_between(block);
     take_moved(s, unique);
     take_chain(s);
+    take_edges(s);
     take_moved_between(lone);
     take_joins(s);
     return c;

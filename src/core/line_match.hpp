@@ -5,6 +5,9 @@
 //            other), its text no other removed line's, in order or not;
 //   chain    the pairs that keep both sides' order with the greatest total score (a heaviest
 //            common subsequence), so that an edited block pairs in order;
+//   edge     a hunk's first removed and first added line (or its last and last), both left
+//            free, when they read half alike: the diff put them beside the same kept line,
+//            though a line moved across them kept them out of the chain;
 //   lone     a single line moved between regions, if the chain left it free (an edit in
 //            place outranks a lone copy elsewhere);
 //   joined   a line split into several added lines, or lines merged into one, when joined
@@ -29,9 +32,12 @@ using line_compare::Scored;
 struct Lines {
     std::vector<Changed> left, right;
     std::size_t own = 0;  // right[0, own) are the region's own
+    // (removed, added): each hunk's first removed and first added line, and its last and
+    // last, for hunks with lines on both sides.
+    std::vector<std::pair<std::size_t, std::size_t>> edges;
 };
 
-enum class How { None, Block, Chain, Moved, Split, Merged };
+enum class How { None, Block, Chain, Edge, Moved, Split, Merged };
 
 constexpr std::size_t kNone = SIZE_MAX;
 

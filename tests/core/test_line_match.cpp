@@ -194,3 +194,35 @@ TEST_CASE("line match moved: lines of a list put in another order each find thei
         CHECK((m.at(n).tier == LineTier::Exact || m.at(n).kept));
     }
 }
+
+TEST_CASE("line match edge: a hunk's first lines pair though a line moved across them") {
+    // `char name[64];` moves above the loop, a pair the chain takes (its text is removed twice,
+    // so no sure move); `if (i == skip) {` folded into one line is then out of order, and its
+    // very text added in another function would take it as a lone line moved. Both stand right
+    // below the loop's head: the edge pairs them.
+    const std::vector<std::string> head = {"static void copy_names(struct list *l, int skip)", "{"};
+    const std::vector<std::string> tail = {"\t\tcopy_name(name, l->items[i]);", "\t}", "}", ""};
+    auto base =
+        joined({{"static void add_names(struct list *l, int at)", "{", "\tint shift = 0;",
+                 "\tfor (i = 0; i < l->count; i++) {", "\t\tif (i == at) shift = 1;",
+                 "\t\tchar name[64];", "\t\tcopy_name(name, l->items[i + shift]);", "\t}", "}", ""},
+                head,
+                {"\tint offset = 0;", "\tfor (i = 0; i < l->count; i++) {", "\t\tif (i == skip) {",
+                 "\t\t\toffset = -1;", "\t\t\tcontinue;", "\t\t}", "\t\tchar name[64];"},
+                tail});
+    auto target =
+        joined({{"static void add_names(struct list *l, int at)", "{", "\tint shift = 0;",
+                 "\tfor (i = 0; i < l->count; i++) {", "\t\tif (i == skip) {", "\t\t\tshift = 1;",
+                 "\t\t}", "\t\tcopy_name(name, l->items[i + shift]);", "\t}", "}", ""},
+                head,
+                {"\tint j = 0;", "\tchar name[64];", "\tfor (i = 0; i < l->count; i++) {",
+                 "\t\tif (i == skip) continue;"},
+                tail});
+    auto f = files(base, target);
+    auto m = f.map();
+    const LineNo if_line = 15, folded = 17;  // base, target
+    REQUIRE(f.base[if_line - 1] == "\t\tif (i == skip) {");
+    REQUIRE(f.target[folded - 1] == "\t\tif (i == skip) continue;");
+    CHECK(m.at(if_line).line == folded);
+    CHECK(m.at(if_line).tier == LineTier::Edited);
+}

@@ -55,9 +55,10 @@ struct LineAnswer {
 // less than kContent like a removed line's is never its counterpart, whatever the context
 // (an unrelated line put in its place). A removed line's counterpart scoring under kSure is
 // answered Ambiguous (when it scores at least kFloor, else it has none), unless it pairs in
-// order within its region and reads kSureContent alike, or its block carried it; one
-// answered is still Ambiguous when another added line that no other removed line took (and,
-// for a line paired in order, that keeps the order) scores within kMargin of it.
+// order within its region (or at its hunk's edge) and reads kSureContent alike, or its block
+// carried it; one answered is still Ambiguous when another added line that no other removed
+// line took (for a line paired in order, one that keeps the order; at a hunk's edge, one of
+// its region) scores within kMargin of it.
 struct LineMapScores {
     static constexpr double kContent = 0.5;
     static constexpr double kFloor = 0.45;
