@@ -107,6 +107,35 @@ void take_chain(State& s) {
         s.take(p.l, p.r, p.score, p.content, How::Chain);
 }
 
+// Pairs read under kContent alike that fill the chain's gaps: free lines and free added lines
+// between the same two chained pairs (or a region's ends), reading kGapContent alike in
+// contexts kGapContext alike, chained in order with the greatest total score. A line rewritten
+// by half (`add("org.ui.Outline")` -> `add(IPage.ID_OUTLINE)`) among lines rewritten alike
+// keeps its place; such a pair never outweighs a better pair across it, as it would in one
+// chain with them.
+void fill_gaps(State& s) {
+    const std::size_t n = s.lines.left.size();
+    std::vector<std::size_t> low(n), high(n);
+    for (std::size_t i = 0, last = 0; i < n; ++i) {
+        low[i] = last;
+        if (s.c.how[i] == How::Chain) last = s.c.match[i] + 1;
+    }
+    for (std::size_t i = n, next = s.lines.own; i-- > 0;) {
+        high[i] = next;
+        if (s.c.how[i] == How::Chain) next = s.c.match[i];
+    }
+    std::vector<Pairing> pairs;
+    for (std::size_t i = 0; i < n; ++i)
+        if (s.free(i))
+            for (const Scored& x : s.candidates[i])
+                if (x.to >= low[i] && x.to < high[i] && !s.c.taken[x.to] &&
+                    x.score >= Scores::kFloor && x.content >= Scores::kGapContent &&
+                    x.content < Scores::kContent && x.context >= Scores::kGapContext)
+                    pairs.push_back({i, x.to, x.score, x.content});
+    for (const Pairing& p : heaviest_chain(pairs, s.lines.own))
+        s.take(p.l, p.r, p.score, p.content, How::Chain);
+}
+
 // The hunks' edge pairs (Lines::edges) the chain left free on both sides, when they read at
 // least kContent alike and score at least kFloor.
 void take_edges(State& s) {
@@ -219,6 +248,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     take_chain(s);
     take_edges(s);
     take_moved_between(lone);
+    fill_gaps(s);
     take_joins(s);
     return c;
 }

@@ -10,6 +10,8 @@
 //            though a line moved across them kept them out of the chain;
 //   lone     a single line moved between regions, if the chain left it free (an edit in
 //            place outranks a lone copy elsewhere);
+//   gaps     then, between the chain's pairs, lines rewritten by about half in contexts that
+//            read alike, chained in order the same way (a copy elsewhere outranks them);
 //   joined   a line split into several added lines, or lines merged into one, when joined
 //            they read much more alike than any one does.
 #pragma once

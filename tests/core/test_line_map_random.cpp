@@ -429,11 +429,11 @@ TEST_CASE("line map: properties that hold for random edit scripts", "[line_map][
             ++removed_lines;
             if (a.located()) {
                 if (!in_new_side(a.line, last(a))) problem(b, a, "not inside a hunk's new side");
-                // Never on a line less than kContent alike, and a split or merge only when
-                // it scores kSure (a line in an ordered chain or carried by its block may
-                // score less).
-                if (a.content < cp::LineMapScores::kContent || a.content > 1)
-                    problem(b, a, "located on a line under kContent alike");
+                // Never on a line less than kGapContent alike (under kContent only in the
+                // chain's gaps), and a split or merge only when it scores kSure (a line in an
+                // ordered chain or carried by its block may score less).
+                if (a.content < cp::LineMapScores::kGapContent || a.content > 1)
+                    problem(b, a, "located on a line under kGapContent alike");
                 if ((a.tier == LineTier::Split || a.tier == LineTier::Merged) &&
                     a.score < cp::LineMapScores::kSure)
                     problem(b, a, "split or merged under kSure");
@@ -464,8 +464,8 @@ TEST_CASE("line map: properties that hold for random edit scripts", "[line_map][
                     if (added_in[std::size_t(t)] >= 0)
                         best =
                             std::max(best, cp::line_similarity(text, c.target[std::size_t(t - 1)]));
-                replaced += best < cp::LineMapScores::kContent;
-                if (best < cp::LineMapScores::kContent && a.located())
+                replaced += best < cp::LineMapScores::kGapContent;
+                if (best < cp::LineMapScores::kGapContent && a.located())
                     for (LineNo t = a.line; t <= last(a); ++t)
                         if (c.unrelated[std::size_t(t - 1)])
                             problem(b, a, "located on unrelated text, line " + std::to_string(t));

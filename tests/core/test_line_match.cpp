@@ -226,3 +226,47 @@ TEST_CASE("line match edge: a hunk's first lines pair though a line moved across
     CHECK(m.at(if_line).line == folded);
     CHECK(m.at(if_line).tier == LineTier::Edited);
 }
+
+TEST_CASE("line match gaps: lines rewritten by about half keep their places between pairs") {
+    // Each call reads a little under half like its rewrite, and about as much like the other
+    // two: alone none is half alike, so each was called deleted. Among lines rewritten alike,
+    // in contexts alike, each keeps its place.
+    auto calls = [](std::vector<std::string> views) {
+        std::vector<std::string> out = {"	layout_begin(layout, \"views\");",
+                                        "	layout_folder(layout, LEFT);"};
+        for (auto& v : views) out.push_back("\tadd_shortcut(layout, " + v + ");");
+        out.insert(out.end(), {"	layout_folder(layout, RIGHT);",
+                               "	layout_end(layout)"
+                               ";"});
+        return out;
+    };
+    auto f = files(
+        function("shortcuts",
+                 calls({"\"org.eclipse.ui.PackageExplorer\"", "\"org.eclipse.ui.TypeHierarchy\"",
+                        "\"org.eclipse.ui.SearchResults\""})),
+        function("shortcuts",
+                 calls({"UI.ID_PACKAGES", "UI.ID_TYPE_HIERARCHY", "UI.ID_SEARCH_RESULTS"})));
+    auto m = f.map();
+    for (LineNo n = 6; n <= 8; ++n) {
+        INFO("base line " << n);
+        CHECK(m.at(n).content < cp::LineMapScores::kContent);
+        CHECK(m.at(n).line == n);
+        CHECK(m.at(n).tier == LineTier::Edited);
+    }
+}
+
+TEST_CASE("line match gaps: a pair under half alike never outweighs a better one across it") {
+    // `insert` moved above the comment and `append`, each edited. In one chain, the two pairs
+    // under half alike that keep the order (append -> insert, insert -> append) would outweigh
+    // insert -> insert; filling the chain's gaps, they cannot.
+    auto f = files(function("grow", {"\t/* grow the list */", "\tlines.append(\"sixth\");",
+                                     "\tlines.insert(2, \"inserted\");"}),
+                   function("grow", {"\tlines.insert(2, \"inserted time\");",
+                                     "\t/* grow the list, whatever it holds */",
+                                     "\tlines.append(\"sixth sense\");"}));
+    auto m = f.map();
+    REQUIRE(cp::line_similarity(f.base[4], f.target[3]) < 0.5);
+    REQUIRE(cp::line_similarity(f.base[5], f.target[5]) < 0.5);
+    CHECK(m.at(6).line == 4);  // insert, edited, now above
+    CHECK(m.at(5).line != 4);
+}

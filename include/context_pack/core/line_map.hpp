@@ -52,15 +52,18 @@ struct LineAnswer {
 // The scores the answers rest on (documented in docs/design.md, "Line-level precision").
 // A score is 0.6 the similarity of the two lines' text and 0.4 that of their contexts (the
 // four non-blank lines above and below), as LHDiff weighs them. An added line whose text is
-// less than kContent like a removed line's is never its counterpart, whatever the context
-// (an unrelated line put in its place). A removed line's counterpart scoring under kSure is
-// answered Ambiguous (when it scores at least kFloor, else it has none), unless it pairs in
+// less than kContent like a removed line's is not its counterpart (an unrelated line put in
+// its place), unless it reads kGapContent alike, their contexts kGapContext alike, and it
+// keeps the order of the lines paired around it. A removed line's counterpart scoring under kSure
+// is answered Ambiguous (when it scores at least kFloor, else it has none), unless it pairs in
 // order within its region (or at its hunk's edge) and reads kSureContent alike, or its block
 // carried it; one answered is still Ambiguous when another added line that no other removed
 // line took (for a line paired in order, one that keeps the order; at a hunk's edge, one of
 // its region) scores within kMargin of it.
 struct LineMapScores {
     static constexpr double kContent = 0.5;
+    static constexpr double kGapContent = 0.4;
+    static constexpr double kGapContext = 0.8;
     static constexpr double kFloor = 0.45;
     static constexpr double kSure = 0.6;
     static constexpr double kMargin = 0.04;
