@@ -264,6 +264,30 @@ void LineMap::index() const {
                 block_[bl] = bt, blocked_.insert(bt);
             }
     }
+    // A lone line yields its copy to an edit in place: where the copy's own region removes a
+    // line that reads kSureContent like it (and has no copy elsewhere), the copy is that
+    // line's edit (`DisposePtr(ptr2)` -> `DisposePtr(ptr)`), not a short statement come from
+    // far away.
+    auto lone = [&](LineNo l, LineNo t) {
+        for (int step : {-1, 1}) {
+            auto b = block_.find(l + step);
+            if (b != block_.end() && b->second == t + step) return false;
+        }
+        return true;
+    };
+    for (auto [l, t] : starts) {
+        if (!lone(l, t)) continue;
+        const Region& there = regions_[region_at(t, false)];
+        bool edited = false;
+        for (std::size_t k = there.first; k <= there.last && !edited; ++k)
+            for (LineNo x = hunks_[k].old_start; x < hunks_[k].old_start + hunks_[k].old_count &&
+                                                 x <= LineNo(base_.size()) && !edited;
+                 ++x)
+                edited = !block_.count(x) &&
+                         line_similarity(base_[std::size_t(x - 1)], target_[std::size_t(t - 1)]) >=
+                             Scores::kSureContent;
+        if (edited) block_.erase(l), blocked_.erase(t);
+    }
 }
 
 // The answers for the lines region `g` removes, made when one of them is first asked for: its

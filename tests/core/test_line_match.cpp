@@ -270,3 +270,27 @@ TEST_CASE("line match gaps: a pair under half alike never outweighs a better one
     CHECK(m.at(6).line == 4);  // insert, edited, now above
     CHECK(m.at(5).line != 4);
 }
+
+TEST_CASE("line match lone: a copy that is an edit in place of its own region's line stays there") {
+    // `dispose(ptr);` leaves `draw` and, as text, is added in `measure`, where `dispose(ptr2);`
+    // became it. A single line moved that far would take the copy (and `measure`'s line would
+    // be deleted); the edit in place keeps it.
+    auto base =
+        joined({function("draw", {"\tint ptr = alloc_text(length);", "\tdraw_text(ptr);",
+                                  "\tdispose(ptr);"}),
+                function("measure", {"\tint ptr2 = alloc_bounds(length);",
+                                     "\tmeasure_text(ptr2, length);", "\tdispose(ptr2);"})});
+    auto target =
+        joined({function("draw", {"\tint ptr = alloc_text(length);", "\tdraw_text(ptr);"}),
+                function("measure", {"\tint ptr = alloc_bounds(length);",
+                                     "\tmeasure_text(ptr, length);", "\tdispose(ptr);"})});
+    auto f = files(base, target);
+    auto m = f.map();
+    const LineNo gone = 6, edited = 15, now = 14;  // base, base, target
+    REQUIRE(f.base[gone - 1] == "\tdispose(ptr);");
+    REQUIRE(f.base[edited - 1] == "\tdispose(ptr2);");
+    REQUIRE(f.target[now - 1] == "\tdispose(ptr);");
+    CHECK(m.at(edited).line == now);
+    CHECK(m.at(edited).tier == LineTier::Edited);
+    CHECK_FALSE(m.at(gone).located());
+}
