@@ -265,7 +265,7 @@ void LineMap::index() const {
             }
     }
     // A lone line yields its copy to an edit in place: where the copy's own region removes a
-    // line that reads kSureContent like it (and has no copy elsewhere), the copy is that
+    // line near it that reads kSureContent like it (and has no copy elsewhere), the copy is that
     // line's edit (`DisposePtr(ptr2)` -> `DisposePtr(ptr)`), not a short statement come from
     // far away.
     auto lone = [&](LineNo l, LineNo t) {
@@ -277,15 +277,21 @@ void LineMap::index() const {
     };
     for (auto [l, t] : starts) {
         if (!lone(l, t)) continue;
-        const Region& there = regions_[region_at(t, false)];
+        // The removed lines of the copy's region within kBand of its place there, as a
+        // removed line's candidates are found.
+        const std::size_t g = region_at(t, false);
+        const Region& there = regions_[g];
+        const double position =
+            there.new_count > 1 ? double(t - there.new_start) / double(there.new_count - 1) : 0;
+        const LineNo centre =
+            there.old_start +
+            LineNo(std::llround(position * double(std::max<LineNo>(there.old_count, 1) - 1)));
         bool edited = false;
-        for (std::size_t k = there.first; k <= there.last && !edited; ++k)
-            for (LineNo x = hunks_[k].old_start; x < hunks_[k].old_start + hunks_[k].old_count &&
-                                                 x <= LineNo(base_.size()) && !edited;
-                 ++x)
-                edited = !block_.count(x) &&
-                         line_similarity(base_[std::size_t(x - 1)], target_[std::size_t(t - 1)]) >=
-                             Scores::kSureContent;
+        for (LineNo x = std::max<LineNo>(centre - kBand, 1);
+             x <= centre + kBand && x <= LineNo(base_.size()) && !edited; ++x)
+            edited = region_at(x, true) == g && !block_.count(x) &&
+                     line_similarity(base_[std::size_t(x - 1)], target_[std::size_t(t - 1)]) >=
+                         Scores::kSureContent;
         if (edited) block_.erase(l), blocked_.erase(t);
     }
 }
@@ -383,22 +389,14 @@ void LineMap::settle(std::size_t g) const {
         line_match::choose(lines, candidates, unique, block, lone, reserved);
     // The added lines a chained line's rival may be: between those of the chained lines
     // before and after it.
-    std::vector<std::size_t> low(left.size()), high(left.size());
-    for (std::size_t i = 0, last = 0; i < left.size(); ++i) {
-        low[i] = last;
-        if (choice.how[i] == How::Chain) last = choice.match[i] + 1;
-    }
-    for (std::size_t i = left.size(), next = lines.own; i-- > 0;) {
-        high[i] = next;
-        if (choice.how[i] == How::Chain) next = choice.match[i];
-    }
+    const line_match::Bounds bounds = line_match::chain_bounds(choice, lines.own);
     std::size_t i = 0;  // the hunks' removed lines, in order
     for (std::size_t k = region.first; k <= region.last; ++k)
         for (LineNo n = hunks_[k].old_start;
              n < hunks_[k].old_start + hunks_[k].old_count && i < left.size() && left[i].line == n;
              ++n, ++i)
-            answers_[k].push_back(
-                answer_of(i, lines, candidates[i], choice, low[i], high[i], base_, target_));
+            answers_[k].push_back(answer_of(i, lines, candidates[i], choice, bounds.low[i],
+                                            bounds.high[i], base_, target_));
 }
 
 LineAnswer LineMap::at(LineNo base_line) const {

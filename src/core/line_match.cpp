@@ -114,21 +114,12 @@ void take_chain(State& s) {
 // keeps its place; such a pair never outweighs a better pair across it, as it would in one
 // chain with them.
 void fill_gaps(State& s) {
-    const std::size_t n = s.lines.left.size();
-    std::vector<std::size_t> low(n), high(n);
-    for (std::size_t i = 0, last = 0; i < n; ++i) {
-        low[i] = last;
-        if (s.c.how[i] == How::Chain) last = s.c.match[i] + 1;
-    }
-    for (std::size_t i = n, next = s.lines.own; i-- > 0;) {
-        high[i] = next;
-        if (s.c.how[i] == How::Chain) next = s.c.match[i];
-    }
+    const Bounds bounds = chain_bounds(s.c, s.lines.own);
     std::vector<Pairing> pairs;
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < s.lines.left.size(); ++i)
         if (s.free(i))
             for (const Scored& x : s.candidates[i])
-                if (x.to >= low[i] && x.to < high[i] && !s.c.taken[x.to] &&
+                if (x.to >= bounds.low[i] && x.to < bounds.high[i] && !s.c.taken[x.to] &&
                     x.score >= Scores::kFloor && x.content >= Scores::kGapContent &&
                     x.content < Scores::kContent && x.context >= Scores::kGapContext)
                     pairs.push_back({i, x.to, x.score, x.content});
@@ -141,9 +132,11 @@ void fill_gaps(State& s) {
 void take_edges(State& s) {
     for (auto [l, r] : s.lines.edges) {
         if (!s.free(l) || s.c.taken[r]) continue;
-        for (const Scored& x : s.candidates[l])
-            if (x.to == r && x.score >= Scores::kFloor && x.content >= Scores::kContent)
-                s.take(l, r, x.score, x.content, How::Edge);
+        auto x = std::find_if(s.candidates[l].begin(), s.candidates[l].end(),
+                              [&](const Scored& y) { return y.to == r; });
+        if (x != s.candidates[l].end() && x->score >= Scores::kFloor &&
+            x->content >= Scores::kContent)
+            s.take(l, r, x->score, x->content, How::Edge);
     }
 }
 
@@ -221,6 +214,20 @@ void take_joins(State& s) {
 }
 
 }  // namespace
+
+Bounds chain_bounds(const Choice& c, std::size_t own) {
+    const std::size_t n = c.match.size();
+    Bounds b{std::vector<std::size_t>(n), std::vector<std::size_t>(n)};
+    for (std::size_t i = 0, last = 0; i < n; ++i) {
+        b.low[i] = last;
+        if (c.how[i] == How::Chain) last = c.match[i] + 1;
+    }
+    for (std::size_t i = n, next = own; i-- > 0;) {
+        b.high[i] = next;
+        if (c.how[i] == How::Chain) next = c.match[i];
+    }
+    return b;
+}
 
 Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candidates,
               const std::vector<bool>& unique, const Pairs& block, const Pairs& lone,

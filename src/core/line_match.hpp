@@ -61,6 +61,13 @@ struct Choice {
 // ordered pairs leave the line free (an edit in place outranks a lone copy elsewhere);
 // `reserved`: own added lines that a block or lone line of another region may take.
 using Pairs = std::vector<std::pair<std::size_t, std::size_t>>;
+// For each removed line, the own added lines [low, high) that keep the order of the chain:
+// after the chained line before it, before the chained line after it.
+struct Bounds {
+    std::vector<std::size_t> low, high;
+};
+Bounds chain_bounds(const Choice& c, std::size_t own);
+
 Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candidates,
               const std::vector<bool>& unique, const Pairs& block, const Pairs& lone,
               const std::vector<bool>& reserved);
