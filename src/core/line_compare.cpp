@@ -207,12 +207,16 @@ bool telling(std::string_view line) {
 }
 
 // Line `n` of `lines`, of region `k` whose side starts at `start` with `count` lines.
+double position_in(LineNo n, LineNo start, LineNo count) {
+    return count > 1 ? double(n - start) / double(count - 1) : 0.5;
+}
+
 Changed prepare(const std::vector<std::string_view>& lines, LineNo n, std::size_t k, LineNo start,
                 LineNo count) {
     Changed c;
     c.line = n;
     c.region = k;
-    c.position = count > 1 ? double(n - start) / double(count - 1) : 0.5;
+    c.position = position_in(n, start, count);
     c.flat = without_space(lines[std::size_t(n - 1)]);
     c.code = code_of(lines[std::size_t(n - 1)]);
     c.grams = bigrams(c.flat);

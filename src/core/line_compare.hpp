@@ -46,6 +46,10 @@ struct Bag {
 };
 double cosine(const Bag& x, const Bag& y);
 
+// How far line `n` stands within a side of `count` lines from `start`: 0 its first, 1 its
+// last, 0.5 a side of one line.
+double position_in(LineNo n, LineNo start, LineNo count);
+
 // A changed line of one side, prepared for comparing.
 struct Changed {
     LineNo line = 0;         // 1-based

@@ -192,6 +192,19 @@ LineAnswer answer_of(std::size_t i, const line_match::Lines& lines, const std::v
 
 }  // namespace
 
+LineNo LineMap::Region::at(double position, bool old_side) const {
+    const LineNo start = old_side ? old_start : new_start, count = old_side ? old_count : new_count;
+    return start + LineNo(std::llround(position * double(count - 1)));
+}
+
+bool LineMap::lone_block(LineNo l) const {
+    const LineNo t = block_.at(l);
+    for (int step : {-1, 1})
+        if (auto n = block_.find(l + step); n != block_.end() && n->second == t + step)
+            return false;
+    return true;
+}
+
 // Which region a line of a side belongs to (kNone: the diff kept it): the hunk whose side
 // holds it.
 std::size_t LineMap::region_at(LineNo n, bool old_side) const {
@@ -268,24 +281,14 @@ void LineMap::index() const {
     // line near it that reads kSureContent like it (and has no copy elsewhere), the copy is that
     // line's edit (`DisposePtr(ptr2)` -> `DisposePtr(ptr)`), not a short statement come from
     // far away.
-    auto lone = [&](LineNo l, LineNo t) {
-        for (int step : {-1, 1}) {
-            auto b = block_.find(l + step);
-            if (b != block_.end() && b->second == t + step) return false;
-        }
-        return true;
-    };
     for (auto [l, t] : starts) {
-        if (!lone(l, t)) continue;
+        if (!lone_block(l)) continue;
         // The removed lines of the copy's region within kBand of its place there, as a
         // removed line's candidates are found.
         const std::size_t g = region_at(t, false);
         const Region& there = regions_[g];
-        const double position =
-            there.new_count > 1 ? double(t - there.new_start) / double(there.new_count - 1) : 0;
-        const LineNo centre =
-            there.old_start +
-            LineNo(std::llround(position * double(std::max<LineNo>(there.old_count, 1) - 1)));
+        const LineNo centre = there.at(
+            line_compare::position_in(t, there.new_start, there.new_count), /*old_side=*/true);
         bool edited = false;
         for (LineNo x = std::max<LineNo>(centre - kBand, 1);
              x <= centre + kBand && x <= LineNo(base_.size()) && !edited; ++x)
@@ -344,19 +347,14 @@ void LineMap::settle(std::size_t g) const {
         if (auto b = block_.find(l.line); b != block_.end()) {
             // A block of several lines is settled with it; a lone line moved is taken only if
             // the region's ordered pairs leave it free.
-            auto beside = [&](int step) {
-                auto n = block_.find(l.line + step);
-                return n != block_.end() && n->second == b->second + step;
-            };
-            if (beside(-1) || beside(1)) {
+            if (!lone_block(l.line)) {
                 block.emplace_back(i, add_elsewhere(b->second));
                 continue;
             }
             lone.emplace_back(i, add_elsewhere(b->second));
         }
         std::vector<std::size_t> pool;
-        const LineNo centre =
-            region.new_start + LineNo(std::llround(l.position * double(region.new_count - 1)));
+        const LineNo centre = region.at(l.position, /*old_side=*/false);
         // The index of the region's added line n, or of the first after it.
         auto own_at = [&](LineNo n) {
             return std::size_t(

@@ -90,11 +90,16 @@ class LineMap {
     struct Region {
         std::size_t first = 0, last = 0;  // hunks
         LineNo old_start = 0, old_count = 0, new_start = 0, new_count = 0;
+        // The line of one side at `position` (0..1) of the way through it: where a changed
+        // line of the other side is looked for.
+        LineNo at(double position, bool old_side) const;
     };
     void start();
     void index() const;
     void settle(std::size_t region) const;
     std::size_t region_at(LineNo line, bool old_side) const;
+    // Whether base line `l`, of a block moved between regions, is its block's only line.
+    bool lone_block(LineNo l) const;
 
     std::shared_ptr<const std::string> base_text_, target_text_;
     std::vector<std::string_view> base_, target_;  // their lines
