@@ -24,7 +24,12 @@ modified and renamed files are sampled too. Every range has a line of >= 8 non-s
 
 "Once at target" does not mean "moved": a block that had a second copy at base (a stale
 duplicate in a .po file, a copy in contrib/examples) and lost the anchored copy survives
-once, in the other place. The report counts those apart ("a 2nd copy at base").
+once, in the other place. The report counts those apart ("a 2nd copy at base"). When that
+surviving copy is where the diff itself carries another base copy, untouched (no hunk removes
+or splits it), it is that copy's place and not where the anchor went: the anchor's own lines
+were removed or rewritten. Such anchors have no ground truth. Their answers are listed
+("truth unknown: the surviving copy is another base copy, kept in place") and never counted
+wrong or exact.
 
 A TOUCHED answer carries `best` (the sub-range at the target its base lines became, with a
 `tier`: exact, whitespace, edited, split, merged or moved when located, ambiguous or deleted
@@ -334,7 +339,7 @@ def edited_for_pair(blobs, rng, pair, texts, want, taken):
                         "class": "edited line", "truth": (new, ns_ + k, ns_ + k),
                         "hunk": (os_, oc, ns_, nc), "similarity": round(sim, 3),
                         "whitespace_only": squeeze(line) == squeeze(added[k]),
-                        "block": [line], "copies_at_base": 1, "same_file": True,
+                        "block": [line], "copies_at_base": 1, "same_file": True, "kept_copy": False,
                         "truth_file_changed": True})
             break
     return out
@@ -459,6 +464,29 @@ def diff_class(pair, path, s, e):
     if removed or inserted_inside:
         return "partly removed"
     return "untouched"
+
+
+def image_of(pair, path, s, e):
+    """Where base lines s..e of path stand at the target by the -U0 hunks alone: (path, line)
+    when no hunk removes any of them or inserts between them, else None."""
+    st = pair["status"].get(path)
+    if st is None:
+        return (path, s)                 # a file the change left alone
+    letter, new = st
+    if letter == "D":
+        return None
+    shift = 0
+    for (os_, oc, ns_, nc) in pair["hunks"].get(path, []):
+        if oc > 0:
+            if os_ <= e and s <= os_ + oc - 1:
+                return None
+            if os_ + oc - 1 < s:
+                shift += nc - oc
+        elif s <= os_ < e:               # lines put after line os_, inside the range
+            return None
+        elif os_ < s:
+            shift += nc
+    return (new, s + shift)
 
 
 # ----------------------------------------------------------------------------
@@ -673,6 +701,8 @@ def main():
                  "copies_at_base": len(at_base.get(c, ())),
                  "block": block}
             a["same_file"] = tpath == (new or path)
+            a["kept_copy"] = any(image_of(pair, bp, bs, bs + len(block) - 1) == (tpath, tline)
+                                 for bp, bs in at_base.get(c, ()) if (bp, bs) != (path, s))
             anchors.append(a)
         rng.shuffle(anchors)
         pair["anchors"] = anchors
@@ -712,6 +742,7 @@ def main():
     # ---- judge
     rows = []
     erows = []                           # the edited kind
+    unknown = []                         # no ground truth: the survivor is another copy's place
     for i, pair in enumerate(pairs):
         got_anchors = specs[i].get("anchors", [])
         for j, a in enumerate(pair["anchors"] + pair["edited"]):
@@ -723,6 +754,9 @@ def main():
             if j >= len(pair["anchors"]):
                 erows.append({"pair": i, "anchor": a, "got": got,
                               "best_verdict": judge_best(got, a["truth"])})
+                continue
+            if a["kept_copy"]:
+                unknown.append({"pair": i, "anchor": a, "got": got})
                 continue
             v = judge(got, a["truth"])
             v["best_verdict"] = judge_best(got, a["truth"])
@@ -814,9 +848,9 @@ def main():
     lost = [v for v in rows if v["anchor"]["class"] in ("every line removed", "file deleted")]
     out = []
     out.append("context-pack accuracy beyond the diff: %s (binary md5 %s)" % (version, md5))
-    out.append("repo %s, seed %d, %d pairs (gaps %d-%d first-parent commits), %d anchors; "
-               "sampling %.1f s, tool %.2f s (one run, exit %d)" % (
-                   repo, args.seed, len(pairs), args.min_gap, args.max_gap, len(rows),
+    out.append("repo %s, seed %d, %d pairs (gaps %d-%d first-parent commits), %d anchors judged "
+               "(%d more without a ground truth); sampling %.1f s, tool %.2f s (one run, exit %d)" % (
+                   repo, args.seed, len(pairs), args.min_gap, args.max_gap, len(rows), len(unknown),
                    t_sample, t_tool, p.returncode))
     out.append("candidates: %s" % ", ".join("%s %d" % kv for kv in n_cand.items()))
     out.append("")
@@ -846,6 +880,14 @@ def main():
     for (r, dup), k in reasons.most_common():
         out.append("  %4d  %s%s" % (k, r, " [a 2nd copy at base]" if dup else ""))
     wrong = [v for v in rows if v["wrong"]]
+    out.append("")
+    out.append("truth unknown: the surviving copy is another base copy, kept in place: %d anchors "
+               "(not judged); the tool's final answers: %s" % (
+                   len(unknown), ", ".join("%s %d" % kv for kv in collections.Counter(
+                       "found_at" if u["got"].get("found_at") else
+                       "%s%s" % (u["got"].get("status"), ", lines deleted"
+                                 if u["got"].get("lines_deleted") else "")
+                       for u in unknown).most_common()) or "-"))
     out.append("")
     out.append("wrong confident answers: %d" % len(wrong))
     for v in wrong:
