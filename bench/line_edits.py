@@ -17,6 +17,12 @@ of the stretch went, so the oracle is exact by construction:
   replace   a line replaced by a line from elsewhere in the file: deleted
   insert    1-4 lines from elsewhere in the file inserted: no oracle entry (new lines)
 
+With --renames K, K renames follow the script (drawn from their own random stream, so a seed's
+script is the one --renames 0 draws):
+
+  rename    a name (3+ bytes) used at least twice within 40 lines renamed in all of them, as a
+            refactoring does (`count` -> `total`): each line maps to its edited self
+
 A line whose text appears more than once in the stretch is left out of the oracle when an
 edit touched it or its twin, since nothing tells such twins apart. This is a development set:
 its edits are random, not a human's, so its figures say how the mapping behaves, not how a
@@ -108,6 +114,31 @@ def apply_script(rng, lines, ops):
     return lines, deleted
 
 
+NAMES = ["total", "result", "value", "entry", "node", "target", "source", "index", "state"]
+
+
+def rename(rng, lines):
+    """One name renamed, word for word, over a window of 40 lines where it occurs twice or
+    more (in place; nothing when the window has no such name)."""
+    if len(lines) < 40:
+        return
+    start = rng.randrange(0, len(lines) - 40)
+    window = lines[start:start + 40]
+    counts = {}
+    for _, text in window:
+        for m in WORD.finditer(text):
+            if len(m.group()) >= 3 and not m.group().isdigit():
+                counts[m.group()] = counts.get(m.group(), 0) + 1
+    names = sorted(w for w, k in counts.items() if k >= 2)
+    if not names:
+        return
+    old = rng.choice(names)
+    new = rng.choice([n for n in NAMES if n != old] + [old + "s", "new_" + old, old[:3]])
+    word = re.compile(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(old))
+    for k, (origin, text) in enumerate(window):
+        lines[start + k] = (origin, word.sub(new, text))
+
+
 def origins(origin):
     if origin is None:
         return ()
@@ -142,8 +173,10 @@ def main():
     ap.add_argument("--stretches", type=int, default=60)
     ap.add_argument("--ops", type=int, default=12, help="edits per stretch")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--renames", type=int, default=0, help="renames per stretch, after the edits")
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    rng_renames = random.Random("renames %d" % args.seed)
     files = source_files(args.repo)
     os.makedirs(args.out, exist_ok=True)
     made = 0
@@ -156,6 +189,8 @@ def main():
         start = rng.randrange(0, len(all_lines) - STRETCH)
         base = all_lines[start:start + STRETCH]
         edited, deleted = apply_script(rng, [(k, t) for k, t in enumerate(base, 1)], args.ops)
+        for _ in range(args.renames):
+            rename(rng_renames, edited)
         truth = oracle(base, edited, deleted)
         name = f"s{args.seed}_{made:03d}"
         ext = os.path.splitext(path)[1]

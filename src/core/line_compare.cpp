@@ -14,6 +14,25 @@ bool space(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n';
 }
 
+bool word(char c) {
+    return text::is_word_byte(static_cast<unsigned char>(c));
+}
+
+std::vector<std::string_view> tokens(std::string_view line) {
+    std::vector<std::string_view> out;
+    for (std::size_t i = 0; i < line.size();) {
+        if (space(line[i])) {
+            ++i;
+            continue;
+        }
+        std::size_t from = i++;
+        if (word(line[from]))
+            while (i < line.size() && word(line[i])) ++i;
+        out.push_back(line.substr(from, i - from));
+    }
+    return out;
+}
+
 namespace {
 
 const std::size_t kTop = 8;         // candidates a removed line keeps for the finer score
@@ -104,18 +123,9 @@ std::size_t edit_distance64(const std::string& pattern, const std::string& text)
 }
 
 void add_tokens(std::string_view line, std::vector<std::uint32_t>& out) {
-    auto word = [](char c) { return text::is_word_byte(static_cast<unsigned char>(c)); };
-    for (std::size_t i = 0; i < line.size();) {
-        if (space(line[i])) {
-            ++i;
-            continue;
-        }
-        std::size_t from = i++;
-        if (word(line[from]))
-            while (i < line.size() && word(line[i])) ++i;
+    for (std::string_view token : tokens(line)) {
         std::uint32_t h = 2166136261u;  // FNV-1a
-        for (std::size_t k = from; k < i; ++k)
-            h = (h ^ static_cast<unsigned char>(line[k])) * 16777619u;
+        for (char c : token) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
         out.push_back(h);
     }
 }
@@ -217,7 +227,8 @@ Changed prepare(const std::vector<std::string_view>& lines, LineNo n, std::size_
     c.line = n;
     c.region = k;
     c.position = position_in(n, start, count);
-    c.flat = without_space(lines[std::size_t(n - 1)]);
+    c.text = lines[std::size_t(n - 1)];
+    c.flat = without_space(c.text);
     c.code = code_of(lines[std::size_t(n - 1)]);
     c.grams = bigrams(c.flat);
     c.context = context_of(lines, std::size_t(n - 1));

@@ -15,6 +15,10 @@
 namespace cp::line_compare {
 
 bool space(char c);
+// A byte of a word: a letter, a digit, `_`, or a byte of a multi-byte character.
+bool word(char c);
+// A line's tokens: its runs of word bytes, and each other non-space byte.
+std::vector<std::string_view> tokens(std::string_view line);
 // A line that says something of where it is: four non-space bytes or more (not a blank line,
 // a lone brace, `fi`, `;;`).
 bool telling(std::string_view line);
@@ -55,6 +59,7 @@ struct Changed {
     LineNo line = 0;         // 1-based
     std::size_t region = 0;  // the region (hunks settled together) it belongs to
     double position = 0;     // 0..1 within its region's side
+    std::string_view text;   // as written (the map's copy of the file)
     std::string flat;        // without whitespace
     std::string code;        // and without comments
     std::vector<std::uint16_t> grams;

@@ -155,16 +155,16 @@ LineAnswer answer_of(std::size_t i, const line_match::Lines& lines, const std::v
     // A free line scoring about as well leaves the choice open: for a line of the chain, one
     // that keeps the order; for a hunk's edge, one of the region's own (its place outranks a
     // copy elsewhere). A line of a block, split or merged has no rival.
-    const bool rival = (how == How::Chain || how == How::Edge || how == How::Moved) &&
+    const bool rival = (line_match::ordered(how) || how == How::Edge || how == How::Moved) &&
                        std::any_of(mine.begin(), mine.end(), [&](const Scored& s) {
                            return s.to != r && !choice.taken[s.to] &&
-                                  (how != How::Chain || (s.to >= low && s.to < high)) &&
+                                  (!line_match::ordered(how) || (s.to >= low && s.to < high)) &&
                                   (how != How::Edge || s.to < lines.own) &&
                                   s.score >= a.score - Scores::kMargin;
                        });
-    const bool sure =
-        a.score >= Scores::kSure || how == How::Block ||
-        ((how == How::Chain || how == How::Edge) && choice.content[i] >= Scores::kSureContent);
+    const bool sure = a.score >= Scores::kSure || how == How::Block ||
+                      ((line_match::ordered(how) || how == How::Edge) &&
+                       choice.content[i] >= Scores::kSureContent);
     if (!sure || rival) {
         a.tier = LineTier::Ambiguous;
         for (const Scored& s : mine)

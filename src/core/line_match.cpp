@@ -1,6 +1,10 @@
 #include "line_match.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "context_pack/core/line_map.hpp"
 
@@ -12,9 +16,10 @@ using line_compare::combined;
 using line_compare::content_similarity;
 using line_compare::cosine;
 
-const double kJoinLength = 1.1;  // a line split (or merged) is this much longer than a piece
-const double kJoinGain = 0.1;    // what joining lines must add to a line's similarity
-const double kChainCost = 0.3;   // what each pair of a chain costs: fewer, better pairs win
+const double kJoinLength = 1.1;       // a line split (or merged) is this much longer than a piece
+const double kJoinGain = 0.1;         // what joining lines must add to a line's similarity
+const double kChainCost = 0.3;        // what each pair of a chain costs: fewer, better pairs win
+const std::size_t kRenameReach = 64;  // added lines a free line is tried against, renamed
 
 // A candidate pair of removed line `l` and added line `r`.
 struct Pairing {
@@ -127,6 +132,127 @@ void fill_gaps(State& s) {
         s.take(p.l, p.r, p.score, p.content, How::Chain);
 }
 
+// Names renamed in a region: old name -> the new names it became, each with the pairs that
+// show it. A pair shows renames when its tokens stand at the same places, word for word, with
+// only words differing (numbers may differ too, but are no names): `for (int x : xs)` ->
+// `for (int v : values)` renames x and xs.
+struct Rename {
+    std::string_view to;
+    std::size_t pairs = 0;
+    std::size_t shown_by = 0;  // the removed line of the first pair that shows it
+};
+using Renames = std::unordered_map<std::string_view, std::vector<Rename>>;
+using Tokens = std::vector<std::string_view>;
+
+bool name(std::string_view token) {
+    return line_compare::word(token[0]) && !(token[0] >= '0' && token[0] <= '9');
+}
+
+// The tokens of a side's lines, each made when first asked for.
+class TokensOf {
+  public:
+    explicit TokensOf(const std::vector<Changed>& lines) : lines_(lines), made_(lines.size()) {}
+    const Tokens& operator[](std::size_t i) {
+        if (!made_[i]) made_[i] = line_compare::tokens(lines_[i].text);
+        return *made_[i];
+    }
+
+  private:
+    const std::vector<Changed>& lines_;
+    std::vector<std::optional<Tokens>> made_;
+};
+
+Renames renames_of(const State& s, TokensOf& left, TokensOf& right) {
+    Renames out;
+    for (std::size_t i = 0; i < s.lines.left.size(); ++i) {
+        const std::size_t r = s.c.match[i];
+        if (r == kNone || r >= s.lines.own || s.c.how[i] == How::Split ||
+            s.c.how[i] == How::Merged || s.lines.left[i].flat == s.lines.right[r].flat)
+            continue;
+        const Tokens& a = left[i];
+        const Tokens& b = right[r];
+        if (a.size() != b.size()) continue;
+        bool words = true;
+        for (std::size_t k = 0; k < a.size() && words; ++k)
+            words = a[k] == b[k] || (line_compare::word(a[k][0]) && line_compare::word(b[k][0]));
+        if (!words) continue;
+        for (std::size_t k = 0; k < a.size(); ++k) {
+            if (a[k] == b[k] || !name(a[k]) || !name(b[k])) continue;
+            auto& images = out[a[k]];
+            auto x = std::find_if(images.begin(), images.end(),
+                                  [&](const Rename& y) { return y.to == b[k]; });
+            if (x == images.end())
+                images.push_back({b[k], 1, i});
+            else if (x->shown_by != i)
+                ++x->pairs;
+        }
+    }
+    return out;
+}
+
+// Tokens `mine` (of removed line `self`) with each name renamed as another pair than line
+// `self`'s shows it renamed, where the new name is one of `theirs`; without whitespace (as
+// Changed::flat), empty when it renames nothing.
+std::string renamed(const Tokens& mine, const Tokens& theirs, const Renames& renames,
+                    std::size_t self) {
+    std::string out;
+    bool any = false;
+    for (std::string_view t : mine) {
+        std::string_view to = t;
+        if (auto x = renames.find(t); x != renames.end())
+            for (const Rename& image : x->second)
+                if ((image.pairs > 1 || image.shown_by != self) &&
+                    std::find(theirs.begin(), theirs.end(), image.to) != theirs.end()) {
+                    to = image.to;
+                    any = true;
+                    break;
+                }
+        out += to;
+    }
+    return any ? out : std::string();
+}
+
+// Free lines that read kSureContent alike to a free added line between the same ordered pairs
+// once renamed as the region's pairs show names renamed (renames_of), chained in order with the
+// greatest total score, and chained pairs under kSureContent alike that read so renamed:
+// `int sum = 0;` -> `long result = 0;` where `return sum;` became `return result;` and
+// `int total(` became `long total(`. At most kRenameReach added lines are tried for each.
+void take_renamed(State& s) {
+    TokensOf left(s.lines.left), right(s.lines.right);
+    const Renames renames = renames_of(s, left, right);
+    if (renames.empty()) return;
+    auto alike = [&](std::size_t i, std::size_t r) {  // its content and score, renamed
+        const std::string text = renamed(left[i], right[r], renames, i);
+        const double content =
+            text.empty() ? 0 : line_compare::similarity(text, s.lines.right[r].flat);
+        return std::pair{
+            content, combined(content, cosine(s.lines.left[i].context, s.lines.right[r].context))};
+    };
+    auto renames_any = [&](std::size_t i) {
+        const Tokens& mine = left[i];
+        return std::any_of(mine.begin(), mine.end(),
+                           [&](std::string_view t) { return renames.count(t) > 0; });
+    };
+    for (std::size_t i = 0; i < s.lines.left.size(); ++i)
+        if (s.c.how[i] == How::Chain && s.c.content[i] < Scores::kSureContent && renames_any(i))
+            if (auto [content, score] = alike(i, s.c.match[i]); content >= Scores::kSureContent)
+                s.take(i, s.c.match[i], std::max(score, s.c.score[i]), content, How::Renamed);
+    const Bounds bounds = chain_bounds(s.c, s.lines.own);
+    std::vector<Pairing> pairs;
+    for (std::size_t i = 0; i < s.lines.left.size(); ++i) {
+        if (!s.free(i) || !renames_any(i)) continue;
+        for (std::size_t r = bounds.low[i]; r < bounds.high[i] && r < bounds.low[i] + kRenameReach;
+             ++r) {
+            if (s.c.taken[r]) continue;
+            if (auto [content, score] = alike(i, r);
+                content >= Scores::kSureContent && score >= Scores::kFloor)
+                pairs.push_back({i, r, score, content});
+        }
+    }
+    for (const Pairing& p : heaviest_chain(pairs, s.lines.own))
+        s.take(p.l, p.r, p.score, p.content, How::Renamed);
+}
+
 // The hunks' edge pairs (Lines::edges) the chain left free on both sides, when they read at
 // least kContent alike and score at least kFloor.
 void take_edges(State& s) {
@@ -220,11 +346,11 @@ Bounds chain_bounds(const Choice& c, std::size_t own) {
     Bounds b{std::vector<std::size_t>(n), std::vector<std::size_t>(n)};
     for (std::size_t i = 0, last = 0; i < n; ++i) {
         b.low[i] = last;
-        if (c.how[i] == How::Chain) last = c.match[i] + 1;
+        if (ordered(c.how[i])) last = c.match[i] + 1;
     }
     for (std::size_t i = n, next = own; i-- > 0;) {
         b.high[i] = next;
-        if (c.how[i] == How::Chain) next = c.match[i];
+        if (ordered(c.how[i])) next = c.match[i];
     }
     return b;
 }
@@ -256,6 +382,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     take_edges(s);
     take_moved_between(lone);
     fill_gaps(s);
+    take_renamed(s);
     take_joins(s);
     return c;
 }

@@ -12,6 +12,8 @@
 //            place outranks a lone copy elsewhere);
 //   gaps     then, between the chain's pairs, lines rewritten by about half in contexts that
 //            read alike, chained in order the same way (a copy elsewhere outranks them);
+//   renamed  then, between the ordered pairs, lines that read alike once the names the pairs
+//            show renamed (`sum` -> `result`, `int` -> `long`) are renamed in them too;
 //   joined   a line split into several added lines, or lines merged into one, when joined
 //            they read much more alike than any one does.
 #pragma once
@@ -39,7 +41,13 @@ struct Lines {
     std::vector<std::pair<std::size_t, std::size_t>> edges;
 };
 
-enum class How { None, Block, Chain, Edge, Moved, Split, Merged };
+enum class How { None, Block, Chain, Edge, Moved, Split, Merged, Renamed };
+
+// Whether a pair keeps the order of both sides within its region: the chain and what fills
+// its gaps.
+constexpr bool ordered(How how) {
+    return how == How::Chain || how == How::Renamed;
+}
 
 constexpr std::size_t kNone = SIZE_MAX;
 
@@ -62,7 +70,7 @@ struct Choice {
 // `reserved`: own added lines that a block or lone line of another region may take.
 using Pairs = std::vector<std::pair<std::size_t, std::size_t>>;
 // For each removed line, the own added lines [low, high) that keep the order of the chain:
-// after the chained line before it, before the chained line after it.
+// after the ordered line before it, before the ordered line after it.
 struct Bounds {
     std::vector<std::size_t> low, high;
 };

@@ -294,3 +294,38 @@ TEST_CASE("line match lone: a copy that is an edit in place of its own region's 
     CHECK(m.at(edited).tier == LineTier::Edited);
     CHECK_FALSE(m.at(gone).located());
 }
+
+TEST_CASE(
+    "line match renamed: a short line reads alike once the names its neighbours renamed are") {
+    // `sum` became `result` and `int` became `long` (the signature and `return` show it), `item`
+    // became `v` (the loop shows it). Letter for letter `int sum = 0;` and `sum += item;` read
+    // under half like `long result = 0;` and `result += v;`, too little to be sure of (or to
+    // pair at all, in contexts less alike). Renamed as the pairs around them show, both read
+    // the same.
+    auto f =
+        files({"public int total(List<Integer> xs) {", "\tint sum = 0;", "\tfor (int item : xs) {",
+               "\t\tsum += item;", "\t}", "\treturn sum;", "}"},
+              {"public long total(List<Integer> values) {", "\tlong result = 0;",
+               "\tfor (int v : values) {", "\t\tresult += v;", "\t}", "\treturn result;", "}"});
+    REQUIRE(cp::line_similarity(f.base[1], f.target[1]) < cp::LineMapScores::kContent);
+    REQUIRE(cp::line_similarity(f.base[3], f.target[3]) < cp::LineMapScores::kContent);
+    auto m = f.map();
+    for (LineNo n : {1, 2, 3, 4, 6}) {
+        INFO("base line " << n);
+        CHECK(m.at(n).line == n);
+        CHECK(m.at(n).tier == LineTier::Edited);
+    }
+    CHECK(m.at(2).content == 1.0);  // renamed, the same
+    CHECK(m.at(4).content == 1.0);
+}
+
+TEST_CASE("line match renamed: a pair's own renames do not make it read alike") {
+    // Only the pair itself shows `offset` -> `j` (the call below kept `offset`): it keeps the
+    // likeness of its text as written.
+    auto f = files(function("walk", {"\tint offset = 0;", "\tstep(offset);"}),
+                   function("walk", {"\tint j = 0;", "\tstep(offset);"}));
+    auto m = f.map();
+    const cp::LineAnswer renamed_alone = m.at(4);
+    CHECK(renamed_alone.content < cp::LineMapScores::kSureContent);
+    CHECK(renamed_alone.content == cp::line_similarity(f.base[3], f.target[3]));
+}

@@ -3,8 +3,8 @@
 // hunks; each line a hunk removes is matched against the lines the diff added near its place
 // and, by equal text, anywhere in the file, by the similarity of its text and of the lines
 // around it, one added line to one removed line: blocks moved between regions and lines moved
-// first, then in order within a region of hunks, then lines split and merged
-// (src/core/line_match.hpp).
+// first, then in order within a region of hunks (with names renamed as the region's pairs
+// show them renamed), then lines split and merged (src/core/line_match.hpp).
 // Below a stated score a line is never given a single answer. Pure: lines and hunks in.
 #pragma once
 
@@ -40,7 +40,8 @@ struct LineAnswer {
     LineNo line = 0;  // first target line; 0 for Ambiguous and Deleted
     LineNo end_line = 0;
     double score = 0;    // 0..1: 1 for a line the diff kept
-    double content = 0;  // 0..1: the similarity of the two lines' text (located lines)
+    double content = 0;  // 0..1: the similarity of the two lines' text (located lines;
+                         // for a renamed line, with the names renamed)
     LineTier tier = LineTier::Deleted;
     std::vector<LineCandidate> candidates;  // Ambiguous only, best first
     bool telling = true;                    // the base line has four non-space bytes or more
@@ -54,11 +55,12 @@ struct LineAnswer {
 // four non-blank lines above and below), as LHDiff weighs them. An added line whose text is
 // less than kContent like a removed line's is not its counterpart (an unrelated line put in
 // its place), unless it reads kGapContent alike, their contexts kGapContext alike, and it
-// keeps the order of the lines paired around it. A removed line's counterpart scoring under kSure
-// is answered Ambiguous (when it scores at least kFloor, else it has none), unless it pairs in
-// order within its region (or at its hunk's edge) and reads kSureContent alike, or its block
-// carried it; one answered is still Ambiguous when another added line that no other removed
-// line took (for a line paired in order, one that keeps the order; at a hunk's edge, one of
+// keeps the order of the lines paired around it, or reads kSureContent alike once the names
+// that other pairs of its region show renamed are renamed in it. A removed line's counterpart
+// scoring under kSure is answered Ambiguous (when it scores at least kFloor, else it has none),
+// unless it pairs in order within its region (or at its hunk's edge) and reads kSureContent alike,
+// or its block carried it; one answered is still Ambiguous when another added line that no other
+// removed line took (for a line paired in order, one that keeps the order; at a hunk's edge, one of
 // its region) scores within kMargin of it.
 struct LineMapScores {
     static constexpr double kContent = 0.5;
