@@ -23,6 +23,11 @@ script is the one --renames 0 draws):
   rename    a name (3+ bytes) used at least twice within 40 lines renamed in all of them, as a
             refactoring does (`count` -> `total`): each line maps to its edited self
 
+and with --moved-edits K, K moves of a run with edits in it (their own stream too):
+
+  moved-edit  a run of 3-10 lines moved 10-60 lines away, one or two of its lines then edited
+            as `edit` does: each maps to its new place
+
 A line whose text appears more than once in the stretch is left out of the oracle when an
 edit touched it or its twin, since nothing tells such twins apart. This is a development set:
 its edits are random, not a human's, so its figures say how the mapping behaves, not how a
@@ -139,6 +144,24 @@ def rename(rng, lines):
         lines[start + k] = (origin, word.sub(new, text))
 
 
+def moved_edit(rng, lines):
+    """A run moved 10-60 lines away, then one or two of its lines edited (in place)."""
+    n = len(lines)
+    if n < 30:
+        return
+    i = rng.randrange(5, n - 15)
+    size = rng.randint(3, 10)
+    block = lines[i:i + size]
+    del lines[i:i + size]
+    for _ in range(rng.randint(1, 2)):
+        k = rng.randrange(len(block))
+        new = edit_line(rng, block[k][1])
+        if new is not None:
+            block[k] = (block[k][0], new)
+    j = max(0, min(len(lines), i + rng.choice([-1, 1]) * rng.randint(10, 60)))
+    lines[j:j] = block
+
+
 def origins(origin):
     if origin is None:
         return ()
@@ -174,9 +197,12 @@ def main():
     ap.add_argument("--ops", type=int, default=12, help="edits per stretch")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--renames", type=int, default=0, help="renames per stretch, after the edits")
+    ap.add_argument("--moved-edits", type=int, default=0,
+                    help="moves of a run with edits in it per stretch, after the renames")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     rng_renames = random.Random("renames %d" % args.seed)
+    rng_moved = random.Random("moved edits %d" % args.seed)
     files = source_files(args.repo)
     os.makedirs(args.out, exist_ok=True)
     made = 0
@@ -191,6 +217,8 @@ def main():
         edited, deleted = apply_script(rng, [(k, t) for k, t in enumerate(base, 1)], args.ops)
         for _ in range(args.renames):
             rename(rng_renames, edited)
+        for _ in range(args.moved_edits):
+            moved_edit(rng_moved, edited)
         truth = oracle(base, edited, deleted)
         name = f"s{args.seed}_{made:03d}"
         ext = os.path.splitext(path)[1]

@@ -287,6 +287,37 @@ void take_moved(State& s, const std::vector<bool>& unique) {
         if (s.free(p.l) && !s.c.taken[p.r]) s.take(p.l, p.r, p.score, p.content, How::Moved);
 }
 
+// The lines around each line moved in its region (take_moved) that moved with it: free, beside
+// it on both sides (the next line up or down of each, at the same distance), reading kContent
+// alike, up to the first that is not. A function moved above others in the same hunks carries
+// its edited lines (`def greet(name):` -> `def greet(person_name):`) as a block moved between
+// regions does.
+void grow_moved(State& s) {
+    const auto& left = s.lines.left;
+    const auto& right = s.lines.right;
+    for (std::size_t i = 0; i < left.size(); ++i) {
+        if (s.c.how[i] != How::Moved) continue;
+        const std::size_t r = s.c.match[i];
+        for (int step : {-1, 1})
+            for (std::size_t k = 1;; ++k) {
+                const std::ptrdiff_t li = std::ptrdiff_t(i) + step * std::ptrdiff_t(k);
+                const std::ptrdiff_t ri = std::ptrdiff_t(r) + step * std::ptrdiff_t(k);
+                if (li < 0 || ri < 0 || std::size_t(li) >= left.size() ||
+                    std::size_t(ri) >= s.lines.own)
+                    break;
+                const std::size_t l2 = std::size_t(li), r2 = std::size_t(ri);
+                const LineNo apart = LineNo(step) * LineNo(k);
+                if (!s.free(l2) || s.c.taken[r2] || left[l2].line != left[i].line + apart ||
+                    right[r2].line != right[r].line + apart)
+                    break;
+                const double alike = content_similarity(left[l2], right[r2]);
+                if (alike < Scores::kContent) break;
+                s.take(l2, r2, combined(alike, cosine(left[l2].context, right[r2].context)), alike,
+                       How::Block);
+            }
+    }
+}
+
 // A removed line split into several added lines, or several removed lines merged into one:
 // joined, they read kJoinGain more alike than the one line alone (or half of what it lacks). A line
 // matched alone is tried against its counterpart; a free one against its best free candidate, and
@@ -380,6 +411,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     take_moved(s, unique);
     take_chain(s);
     take_edges(s);
+    grow_moved(s);
     take_moved_between(lone);
     fill_gaps(s);
     take_renamed(s);

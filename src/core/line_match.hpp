@@ -8,6 +8,8 @@
 //   edge     a hunk's first removed and first added line (or its last and last), both left
 //            free, when they read half alike: the diff put them beside the same kept line,
 //            though a line moved across them kept them out of the chain;
+//   grown    the free lines beside a moved line, on both sides, reading half alike: the
+//            block it moved with (as blocks moved between regions carry their edited lines);
 //   lone     a single line moved between regions, if the chain left it free (an edit in
 //            place outranks a lone copy elsewhere);
 //   gaps     then, between the chain's pairs, lines rewritten by about half in contexts that
@@ -41,6 +43,7 @@ struct Lines {
     std::vector<std::pair<std::size_t, std::size_t>> edges;
 };
 
+// Block: of a block moved between regions, or grown around a line moved within its region.
 enum class How { None, Block, Chain, Edge, Moved, Split, Merged, Renamed };
 
 // Whether a pair keeps the order of both sides within its region: the chain and what fills

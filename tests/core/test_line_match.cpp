@@ -329,3 +329,25 @@ TEST_CASE("line match renamed: a pair's own renames do not make it read alike") 
     CHECK(renamed_alone.content < cp::LineMapScores::kSureContent);
     CHECK(renamed_alone.content == cp::line_similarity(f.base[3], f.target[3]));
 }
+
+TEST_CASE("line match moved: a line moved in its region carries the lines beside it") {
+    // `greet` moved above two functions that changed too, one region. Its last line, verbatim
+    // and unique, is a sure move; its edited first lines cross the ordered pairs and were
+    // called deleted. Beside the moved line on both sides, reading half alike, they moved too.
+    auto f = files(
+        {"import math", "", "def area(r):", "    return math.pi * r ** 2", "",
+         "def average(numbers):", "    return sum(numbers) / len(numbers)", "",
+         "def greet(name):", "    print(\"Hello, \" + name)",
+         "    print(\"Welcome to the program\")", "", "print(area(2))"},
+        {"import math", "", "def greet(person_name):",
+         "    print(\"Hello, \" + person_name + \"!\")", "    print(\"Welcome to the program\")",
+         "", "def area(radius):", "    return math.pi * radius ** 2", "",
+         "def average(values):", "    return sum(values) / len(values)", "", "print(area(2))"});
+    auto m = f.map();
+    CHECK(m.at(11).line == 5);  // verbatim
+    CHECK(m.at(9).line == 3);
+    CHECK(m.at(9).tier == LineTier::Edited);
+    CHECK(m.at(10).line == 4);
+    CHECK(m.at(3).line == 7);  // the ordered pairs keep theirs
+    CHECK(m.at(6).line == 10);
+}
