@@ -423,7 +423,59 @@ LineAnswer LineMap::at(LineNo base_line) const {
     return kept;
 }
 
+bool LineMap::same_text(LineNo base_line, LineNo target_line) const {
+    return base_line >= 1 && base_line <= LineNo(base_.size()) && target_line >= 1 &&
+           target_line <= LineNo(target_.size()) &&
+           base_[std::size_t(base_line - 1)] == target_[std::size_t(target_line - 1)];
+}
+
 namespace {
+
+// A range's lines found in runs apart (each run's lines consecutive on both sides), put
+// together where every line outside one run reads the same at its distance from that run: of
+// the runs that allow it, the longest, unless two are as long. Lines split or merged are left
+// as they are.
+void unslide(const LineMap& map, LineNo first, std::vector<LineAnswer>& lines) {
+    struct Run {
+        std::size_t from = 0, to = 0;  // indices into lines, inclusive
+    };
+    std::vector<Run> runs;
+    std::size_t previous = lines.size();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const LineAnswer& a = lines[i];
+        if (!a.located()) continue;
+        if (a.tier == LineTier::Split || a.tier == LineTier::Merged) return;
+        if (previous < lines.size() && a.line == lines[previous].end_line + LineNo(i - previous))
+            runs.back().to = i;
+        else
+            runs.push_back({i, i});
+        previous = i;
+    }
+    if (runs.size() < 2) return;
+    const Run* best = nullptr;
+    bool tie = false;
+    for (const Run& run : runs) {
+        const LineNo at = lines[run.from].line - LineNo(run.from);  // where index 0 would go
+        bool fits = true;
+        for (std::size_t i = 0; i < lines.size() && fits; ++i)
+            fits = !lines[i].located() || (i >= run.from && i <= run.to) ||
+                   map.same_text(first + LineNo(i), at + LineNo(i));
+        if (!fits) continue;
+        const std::size_t size = run.to - run.from;
+        if (best && size == best->to - best->from) tie = true;
+        if (!best || size > best->to - best->from) best = &run, tie = false;
+    }
+    if (!best || tie) return;
+    const LineNo at = lines[best->from].line - LineNo(best->from);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        LineAnswer& a = lines[i];
+        if (!a.located() || (i >= best->from && i <= best->to)) continue;
+        a.line = a.end_line = at + LineNo(i);
+        a.score = a.content = 1;
+        a.tier = LineTier::Exact;
+        a.kept = false;
+    }
+}
 
 // The tier that says most about what became of a range.
 int rank(LineTier t) {
@@ -455,6 +507,7 @@ RangeAnswer map_lines(const LineMap& map, LineRange range) {
         out.lines.push_back(map.at(n));
         any_telling = any_telling || out.lines.back().telling;
     }
+    unslide(map, range.start, out.lines);
     // The lines that place the range: its telling lines found at the target (or, in a range
     // of blank lines and braces, any found). A brace left in place does not hold a range whose
     // code went elsewhere.

@@ -251,6 +251,36 @@ TEST_CASE("line map: a brace left in place does not hold a range whose code move
     CHECK(whole.lines[1].line == 3);  // the brace's own answer stays in the line map
 }
 
+TEST_CASE("line map: a range the diff parted by sliding an insertion over its lines is whole") {
+    // A test added between two: the diff puts it after the first test's closing lines, so
+    // the range across both tests' seam is kept in two runs 300 lines apart. The added test
+    // ends with the same three lines, so the range reads whole where its last line went.
+    std::vector<std::string> base = {"\ttest_cmp expected actual", "'", "",
+                                     "test_expect_success 'second' '"};
+    std::vector<std::string> target = {base[0], base[1], base[2], "test_expect_success 'new' '"};
+    for (int i = 0; i < 300; ++i) target.push_back("\tstep_" + std::to_string(i) + " &&");
+    for (const std::string& l : base) target.push_back(l);
+    Case c{base, target, {{3, 0, 4, 304}}};
+    auto m = c.map();
+    REQUIRE(m.at(1).line == 1);
+    REQUIRE(m.at(4).line == 308);
+    auto whole = cp::map_lines(m, {1, 4});
+    CHECK(whole.line == 305);
+    CHECK(whole.end_line == 308);
+    CHECK(whole.tier == LineTier::Exact);
+    CHECK(whole.lines[0].line == 305);
+    CHECK(whole.lines[2].line == 307);
+
+    SECTION("lines that do not read the same there keep the diff's places") {
+        target[304] = "\ttest_cmp expected actual.new";
+        Case d{base, target, {{3, 0, 4, 304}}};
+        auto parted = cp::map_lines(d.map(), {1, 4});
+        CHECK(parted.line == 1);
+        CHECK(parted.end_line == 308);
+        CHECK(parted.lines[0].line == 1);
+    }
+}
+
 TEST_CASE("line map: the similarity of lines agrees with a plain edit-distance table") {
     // Short lines take a bit-parallel path, long ones the table: both must give the same.
     auto reference = [](const std::string& a, const std::string& b) {

@@ -86,6 +86,9 @@ class LineMap {
 
     // The answer for a base line (1-based, within the base file).
     LineAnswer at(LineNo base_line) const;
+    // Whether base line `base_line` and target line `target_line` read the same, byte for byte
+    // (false for a line outside its file).
+    bool same_text(LineNo base_line, LineNo target_line) const;
 
   private:
     // Hunks whose lines are matched as one (see start()), and the span their sides cover.
@@ -120,6 +123,9 @@ class LineMap {
 };
 
 // The answer for a range of base lines: the span of target lines its located lines map to.
+// Lines found in runs apart, where every line outside one run reads the same at its distance
+// from that run, are put there: the diff slid an insertion between them over lines it begins or
+// ends with (a test's closing `'` and blank line, a function's `}`), and the range stays whole.
 // Blank lines and braces do not place a range that has other lines; lines found far apart
 // place it by their largest group when that holds most of them, else the groups are
 // candidates (Ambiguous).
