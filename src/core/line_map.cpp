@@ -431,10 +431,13 @@ bool LineMap::same_text(LineNo base_line, LineNo target_line) const {
 
 namespace {
 
-// A range's lines found in runs apart (each run's lines consecutive on both sides), put
-// together where every line outside one run reads the same at its distance from that run: of
-// the runs that allow it, the longest, unless two are as long. Lines split or merged are left
-// as they are.
+// A range's blank lines and braces that the diff kept apart from a run of its lines found
+// moved or edited (each run's lines consecutive on both sides), put beside that run where they
+// read the same at their distance from it: the diff matched them with another `{` or blank
+// line, which says nothing of where they went. Every line outside the run must be such a line;
+// of the runs that allow it, the longest, unless two are as long. Lines the diff kept on both
+// sides of an insertion stay where it kept them (git slides an insertion to where it reads
+// best), and lines split or merged are left as they are.
 void unslide(const LineMap& map, LineNo first, std::vector<LineAnswer>& lines) {
     struct Run {
         std::size_t from = 0, to = 0;  // indices into lines, inclusive
@@ -457,9 +460,13 @@ void unslide(const LineMap& map, LineNo first, std::vector<LineAnswer>& lines) {
     for (const Run& run : runs) {
         const LineNo at = lines[run.from].line - LineNo(run.from);  // where index 0 would go
         bool fits = true;
-        for (std::size_t i = 0; i < lines.size() && fits; ++i)
-            fits = !lines[i].located() || (i >= run.from && i <= run.to) ||
-                   map.same_text(first + LineNo(i), at + LineNo(i));
+        for (std::size_t i = 0; i < lines.size() && fits; ++i) {
+            const LineAnswer& a = lines[i];
+            if (!a.located()) continue;
+            fits = i >= run.from && i <= run.to
+                       ? !a.kept
+                       : a.kept && !a.telling && map.same_text(first + LineNo(i), at + LineNo(i));
+        }
         if (!fits) continue;
         const std::size_t size = run.to - run.from;
         if (best && size == best->to - best->from) tie = true;

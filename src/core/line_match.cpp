@@ -20,6 +20,7 @@ const double kJoinLength = 1.1;       // a line split (or merged) is this much l
 const double kJoinGain = 0.1;         // what joining lines must add to a line's similarity
 const double kChainCost = 0.3;        // what each pair of a chain costs: fewer, better pairs win
 const std::size_t kRenameReach = 64;  // added lines a free line is tried against, renamed
+const double kSwapGain = 0.1;         // how much better two ordered pairs must read crossed
 
 // A candidate pair of removed line `l` and added line `r`.
 struct Pairing {
@@ -212,45 +213,97 @@ std::string renamed(const Tokens& mine, const Tokens& theirs, const Renames& ren
     return any ? out : std::string();
 }
 
-// Free lines that read kSureContent alike to a free added line between the same ordered pairs
-// once renamed as the region's pairs show names renamed (renames_of), chained in order with the
-// greatest total score, and chained pairs under kSureContent alike that read so renamed:
-// `int sum = 0;` -> `long result = 0;` where `return sum;` became `return result;` and
-// `int total(` became `long total(`. At most kRenameReach added lines are tried for each.
-void take_renamed(State& s) {
-    TokensOf left(s.lines.left), right(s.lines.right);
-    const Renames renames = renames_of(s, left, right);
-    if (renames.empty()) return;
-    auto alike = [&](std::size_t i, std::size_t r) {  // its content and score, renamed
-        const std::string text = renamed(left[i], right[r], renames, i);
-        const double content =
-            text.empty() ? 0 : line_compare::similarity(text, s.lines.right[r].flat);
-        return std::pair{
-            content, combined(content, cosine(s.lines.left[i].context, s.lines.right[r].context))};
-    };
-    auto renames_any = [&](std::size_t i) {
-        const Tokens& mine = left[i];
+// What the region's pairs show renamed, and how alike a removed and an added line read with
+// those names renamed (0 where it renames nothing in them).
+class Renaming {
+  public:
+    explicit Renaming(const State& s)
+        : left_(s.lines.left),
+          right_(s.lines.right),
+          renames_(renames_of(s, left_, right_)),
+          s_(s) {}
+    bool any() const { return !renames_.empty(); }
+    // Whether removed line `i` has a name that the pairs show renamed.
+    bool names(std::size_t i) {
+        const Tokens& mine = left_[i];
         return std::any_of(mine.begin(), mine.end(),
-                           [&](std::string_view t) { return renames.count(t) > 0; });
+                           [&](std::string_view t) { return renames_.count(t) > 0; });
+    }
+    double content(std::size_t i, std::size_t r) {
+        if (renames_.empty()) return 0;
+        const std::string text = renamed(left_[i], right_[r], renames_, i);
+        return text.empty() ? 0 : line_compare::similarity(text, s_.lines.right[r].flat);
+    }
+
+  private:
+    TokensOf left_, right_;
+    Renames renames_;
+    const State& s_;
+};
+
+// Lines judged with the names the region's pairs renamed renamed in them: a chained pair under
+// kSureContent alike that reads so renamed is made sure of; free lines are paired with free
+// added lines between the same ordered pairs, by the heaviest chain, when they read
+// kSureContent alike so renamed, or kGapContent alike in contexts kGapContext alike (as in the
+// chain's gaps). `int sum = 0;` -> `long result = 0;` where `return sum;` became
+// `return result;` and `int total(` became `long total(`. At most kRenameReach added lines are
+// tried for each.
+void take_renamed(State& s, Renaming& names) {
+    if (!names.any()) return;
+    auto context = [&](std::size_t i, std::size_t r) {
+        return cosine(s.lines.left[i].context, s.lines.right[r].context);
     };
     for (std::size_t i = 0; i < s.lines.left.size(); ++i)
-        if (s.c.how[i] == How::Chain && s.c.content[i] < Scores::kSureContent && renames_any(i))
-            if (auto [content, score] = alike(i, s.c.match[i]); content >= Scores::kSureContent)
-                s.take(i, s.c.match[i], std::max(score, s.c.score[i]), content, How::Renamed);
+        if (s.c.how[i] == How::Chain && s.c.content[i] < Scores::kSureContent && names.names(i))
+            if (const double content = names.content(i, s.c.match[i]);
+                content >= Scores::kSureContent)
+                s.take(i, s.c.match[i],
+                       std::max(combined(content, context(i, s.c.match[i])), s.c.score[i]), content,
+                       How::Renamed);
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
     std::vector<Pairing> pairs;
     for (std::size_t i = 0; i < s.lines.left.size(); ++i) {
-        if (!s.free(i) || !renames_any(i)) continue;
+        if (!s.free(i) || !names.names(i)) continue;
         for (std::size_t r = bounds.low[i]; r < bounds.high[i] && r < bounds.low[i] + kRenameReach;
              ++r) {
             if (s.c.taken[r]) continue;
-            if (auto [content, score] = alike(i, r);
-                content >= Scores::kSureContent && score >= Scores::kFloor)
+            const double content = names.content(i, r);
+            if (content < Scores::kGapContent) continue;
+            const double around = context(i, r), score = combined(content, around);
+            if ((content >= Scores::kSureContent || around >= Scores::kGapContext) &&
+                score >= Scores::kFloor)
                 pairs.push_back({i, r, score, content});
         }
     }
     for (const Pairing& p : heaviest_chain(pairs, s.lines.own))
         s.take(p.l, p.r, p.score, p.content, How::Renamed);
+}
+
+// Two neighbouring ordered pairs whose lines read much more alike crossed: each kSureContent
+// alike to the other's added line and kSwapGain more than to its own, as written (names the
+// pairs themselves renamed would argue for whichever way they were paired). Two statements
+// swapped and edited (`println("Sum: " + calc.add(x, y))` and `println("Product: " + ...)`
+// put the other way round) pair crossed, not in order.
+void swap_crossed(State& s) {
+    std::vector<std::size_t> ordered_lines;
+    for (std::size_t i = 0; i < s.lines.left.size(); ++i)
+        if (ordered(s.c.how[i])) ordered_lines.push_back(i);
+    auto alike = [&](std::size_t i, std::size_t r) {
+        return content_similarity(s.lines.left[i], s.lines.right[r]);
+    };
+    for (std::size_t k = 0; k + 1 < ordered_lines.size(); ++k) {
+        const std::size_t i = ordered_lines[k], j = ordered_lines[k + 1];
+        const std::size_t r = s.c.match[i], q = s.c.match[j];
+        const double crossed_i = alike(i, q), crossed_j = alike(j, r);
+        if (crossed_i < Scores::kSureContent || crossed_j < Scores::kSureContent ||
+            crossed_i < alike(i, r) + kSwapGain || crossed_j < alike(j, q) + kSwapGain)
+            continue;
+        s.take(i, q, combined(crossed_i, cosine(s.lines.left[i].context, s.lines.right[q].context)),
+               crossed_i, How::Moved);
+        s.take(j, r, combined(crossed_j, cosine(s.lines.left[j].context, s.lines.right[r].context)),
+               crossed_j, How::Moved);
+        ++k;
+    }
 }
 
 // The hunks' edge pairs (Lines::edges) the chain left free on both sides, when they read at
@@ -414,7 +467,9 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     grow_moved(s);
     take_moved_between(lone);
     fill_gaps(s);
-    take_renamed(s);
+    Renaming names(s);
+    take_renamed(s, names);
+    swap_crossed(s);
     take_joins(s);
     return c;
 }

@@ -15,7 +15,10 @@
 //   gaps     then, between the chain's pairs, lines rewritten by about half in contexts that
 //            read alike, chained in order the same way (a copy elsewhere outranks them);
 //   renamed  then, between the ordered pairs, lines that read alike once the names the pairs
-//            show renamed (`sum` -> `result`, `int` -> `long`) are renamed in them too;
+//            show renamed (`sum` -> `result`, `int` -> `long`) are renamed in them too (as
+//            alike as a sure pair, or as a gap's pair in contexts as alike);
+//   swapped  two neighbouring ordered pairs whose lines read much more alike crossed, paired
+//            crossed (two statements put the other way round);
 //   joined   a line split into several added lines, or lines merged into one, when joined
 //            they read much more alike than any one does.
 #pragma once

@@ -251,34 +251,44 @@ TEST_CASE("line map: a brace left in place does not hold a range whose code move
     CHECK(whole.lines[1].line == 3);  // the brace's own answer stays in the line map
 }
 
-TEST_CASE("line map: a range the diff parted by sliding an insertion over its lines is whole") {
-    // A test added between two: the diff puts it after the first test's closing lines, so
-    // the range across both tests' seam is kept in two runs 300 lines apart. The added test
-    // ends with the same three lines, so the range reads whole where its last line went.
-    std::vector<std::string> base = {"\ttest_cmp expected actual", "'", "",
-                                     "test_expect_success 'second' '"};
-    std::vector<std::string> target = {base[0], base[1], base[2], "test_expect_success 'new' '"};
-    for (int i = 0; i < 300; ++i) target.push_back("\tstep_" + std::to_string(i) + " &&");
-    for (const std::string& l : base) target.push_back(l);
-    Case c{base, target, {{3, 0, 4, 304}}};
+TEST_CASE("line map: a brace the diff kept elsewhere goes with the line it opens") {
+    // `xmalloc_wrapper` moved to the end; the diff paired its `{` with the new function's in
+    // its old place. The range of its first two lines is found whole where it went.
+    std::vector<std::string> base = {
+        "static int helper(void)",          "{", "\treturn compute_it(1);",     "}", "",
+        "int xmalloc_wrapper(size_t size)", "{", "\treturn allocate_it(size);", "}"};
+    std::vector<std::string> target = {base[0], base[1],           base[2],
+                                       base[3], base[4],           "int other_function(int x)",
+                                       "{",     "\treturn x + 1;", "}"};
+    for (int i = 0; i < 30; ++i) target.push_back("int filler_" + std::to_string(i) + ";");
+    for (int i = 5; i < 9; ++i) target.push_back(base[std::size_t(i)]);
+    Case c{base, target, {{6, 1, 6, 1}, {8, 1, 8, 1}, {9, 0, 10, 34}}};
     auto m = c.map();
-    REQUIRE(m.at(1).line == 1);
-    REQUIRE(m.at(4).line == 308);
-    auto whole = cp::map_lines(m, {1, 4});
-    CHECK(whole.line == 305);
-    CHECK(whole.end_line == 308);
+    REQUIRE(m.at(6).line == 40);
+    REQUIRE(m.at(7).line == 7);  // the diff's `{`
+    auto whole = cp::map_lines(m, {6, 7});
+    CHECK(whole.line == 40);
+    CHECK(whole.end_line == 41);
+    CHECK(whole.lines[1].line == 41);
     CHECK(whole.tier == LineTier::Exact);
-    CHECK(whole.lines[0].line == 305);
-    CHECK(whole.lines[2].line == 307);
+}
 
-    SECTION("lines that do not read the same there keep the diff's places") {
-        target[304] = "\ttest_cmp expected actual.new";
-        Case d{base, target, {{3, 0, 4, 304}}};
-        auto parted = cp::map_lines(d.map(), {1, 4});
-        CHECK(parted.line == 1);
-        CHECK(parted.end_line == 308);
-        CHECK(parted.lines[0].line == 1);
-    }
+TEST_CASE("line map: lines the diff kept on both sides of an insertion stay where it kept them") {
+    // A function added between two: git puts it after the first one's `}` and blank line,
+    // which is where they stay, though the added function ends with the same two lines.
+    std::vector<std::string> base = {"\treturn error;", "}", "", "int mingw_open(const char *name)",
+                                     "{"};
+    std::vector<std::string> target = {base[0], base[1], base[2], "static int in_use(int code)",
+                                       "{"};
+    for (int i = 0; i < 30; ++i) target.push_back("\tcheck_" + std::to_string(i) + "();");
+    for (int i = 1; i < 5; ++i) target.push_back(base[std::size_t(i)]);
+    Case c{base, target, {{3, 0, 4, 34}}};
+    auto m = c.map();
+    auto whole = cp::map_lines(m, {2, 5});
+    CHECK(whole.line == 2);
+    CHECK(whole.end_line == 39);
+    CHECK(whole.lines[0].line == 2);  // its `}`
+    CHECK(whole.lines[2].line == 38);
 }
 
 TEST_CASE("line map: the similarity of lines agrees with a plain edit-distance table") {

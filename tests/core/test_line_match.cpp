@@ -351,3 +351,33 @@ TEST_CASE("line match moved: a line moved in its region carries the lines beside
     CHECK(m.at(3).line == 7);  // the ordered pairs keep theirs
     CHECK(m.at(6).line == 10);
 }
+
+TEST_CASE(
+    "line match renamed: a line rewritten around a renamed name keeps its place between pairs") {
+    // `result` became `product` (the declaration and `return` show it) and `result = result +
+    // a;` became `product += a;`: a third alike letter for letter, more than half renamed,
+    // between the same two pairs, in contexts alike.
+    auto f = files(function("multiply", {"\tint result = 0;", "\tfor (int i = 0; i < b; i++) {",
+                                         "\t\tresult = result + a;", "\t}", "\treturn result;"}),
+                   function("multiply", {"\tint product = 0;", "\tfor (int i = 0; i < b; i++) {",
+                                         "\t\tproduct += a;", "\t}", "\treturn product;"}));
+    REQUIRE(cp::line_similarity(f.base[5], f.target[5]) < cp::LineMapScores::kGapContent);
+    auto m = f.map();
+    CHECK(m.at(6).line == 6);
+    CHECK(m.at(6).tier == LineTier::Edited);
+}
+
+TEST_CASE("line match swapped: two neighbouring lines put the other way round pair crossed") {
+    // Each call, edited, reads 0.76 like the other in its old place and 0.88 like itself one
+    // line over: in order they would pair with each other.
+    auto f = files(
+        function("report", {"\tSystem.out.println(\"Sum: \" + calc.add(x, y));",
+                            "\tSystem.out.println(\"Product: \" + calc.multiply(x, y));"}),
+        function("report", {"\tSystem.out.println(\"Product: \" + calculator.multiply(x, y));",
+                            "\tSystem.out.println(\"Sum: \" + calculator.add(x, y));"}));
+    REQUIRE(cp::line_similarity(f.base[3], f.target[4]) >= cp::LineMapScores::kSureContent);
+    auto m = f.map();
+    CHECK(m.at(4).line == 5);
+    CHECK(m.at(5).line == 4);
+    CHECK(m.at(4).tier == LineTier::Edited);
+}

@@ -123,9 +123,8 @@ class LineMap {
 };
 
 // The answer for a range of base lines: the span of target lines its located lines map to.
-// Lines found in runs apart, where every line outside one run reads the same at its distance
-// from that run, are put there: the diff slid an insertion between them over lines it begins or
-// ends with (a test's closing `'` and blank line, a function's `}`), and the range stays whole.
+// Blank lines and braces that the diff kept away from the rest of the range, found moved, are
+// put beside it where they read the same (the diff matched them with another `{`).
 // Blank lines and braces do not place a range that has other lines; lines found far apart
 // place it by their largest group when that holds most of them, else the groups are
 // candidates (Ambiguous).
