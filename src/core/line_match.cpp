@@ -241,10 +241,10 @@ class Renaming {
     const State& s_;
 };
 
-// Lines judged with the names the region's pairs renamed renamed in them: a chained pair under
-// kSureContent alike that reads so renamed is made sure of; free lines are paired with free
-// added lines between the same ordered pairs, by the heaviest chain, when they read
-// kSureContent alike so renamed, or kGapContent alike in contexts kGapContext alike (as in the
+// Lines judged once the names that the region's pairs show renamed are renamed in them too: a
+// chained pair under kSureContent alike that reads so renamed is made sure of; free lines are
+// paired with free added lines between the same ordered pairs, by the heaviest chain, when they
+// read kSureContent alike so renamed, or kGapContent alike in contexts kGapContext alike (as in the
 // chain's gaps). `int sum = 0;` -> `long result = 0;` where `return sum;` became
 // `return result;` and `int total(` became `long total(`. At most kRenameReach added lines are
 // tried for each.
