@@ -16,11 +16,12 @@ using line_compare::combined;
 using line_compare::content_similarity;
 using line_compare::cosine;
 
-const double kJoinLength = 1.1;       // a line split (or merged) is this much longer than a piece
-const double kJoinGain = 0.1;         // what joining lines must add to a line's similarity
-const double kChainCost = 0.3;        // what each pair of a chain costs: fewer, better pairs win
-const std::size_t kRenameReach = 64;  // added lines a free line is tried against, renamed
-const double kSwapGain = 0.1;         // how much better two ordered pairs must read crossed
+const double kJoinLength = 1.1;         // a line split (or merged) is this much longer than a piece
+const double kJoinGain = 0.1;           // what joining lines must add to a line's similarity
+const double kChainCost = 0.3;          // what each pair of a chain costs: fewer, better pairs win
+const std::size_t kRenameReach = 64;    // added lines a free line is tried against, renamed
+const std::size_t kRenameTokens = 200;  // lines of more tokens are not judged renamed
+const double kSwapGain = 0.1;           // how much better two ordered pairs must read crossed
 
 // A candidate pair of removed line `l` and added line `r`.
 struct Pairing {
@@ -172,7 +173,7 @@ Renames renames_of(const State& s, TokensOf& left, TokensOf& right) {
             continue;
         const Tokens& a = left[i];
         const Tokens& b = right[r];
-        if (a.size() != b.size()) continue;
+        if (a.size() != b.size() || a.size() > kRenameTokens) continue;
         bool words = true;
         for (std::size_t k = 0; k < a.size() && words; ++k)
             words = a[k] == b[k] || (line_compare::word(a[k][0]) && line_compare::word(b[k][0]));
@@ -230,7 +231,8 @@ class Renaming {
                            [&](std::string_view t) { return renames_.count(t) > 0; });
     }
     double content(std::size_t i, std::size_t r) {
-        if (renames_.empty()) return 0;
+        if (renames_.empty() || left_[i].size() > kRenameTokens || right_[r].size() > kRenameTokens)
+            return 0;
         const std::string text = renamed(left_[i], right_[r], renames_, i);
         return text.empty() ? 0 : line_compare::similarity(text, s_.lines.right[r].flat);
     }
