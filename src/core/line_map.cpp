@@ -155,7 +155,9 @@ LineAnswer answer_of(std::size_t i, const line_match::Lines& lines, const std::v
     // A free line scoring about as well leaves the choice open: for a line of the chain, one
     // that keeps the order; for a hunk's edge, one of the region's own (its place outranks a
     // copy elsewhere). A line of a block, split or merged has no rival.
+    // A line that continues a neighbour's pair is placed by it, whatever twin it has.
     const bool rival = (line_match::ordered(how) || how == How::Edge || how == How::Moved) &&
+                       !(line_match::ordered(how) && line_match::continues(lines, choice, i)) &&
                        std::any_of(mine.begin(), mine.end(), [&](const Scored& s) {
                            return s.to != r && !choice.taken[s.to] &&
                                   (!line_match::ordered(how) || (s.to >= low && s.to < high)) &&

@@ -308,6 +308,38 @@ void swap_crossed(State& s) {
     }
 }
 
+// An ordered line whose added line has a free rival as good (a twin) that continues a
+// neighbour's pair, moved there: of equal lines, the one beside its neighbour's counterpart (a
+// neighbour that says something: a brace or blank line beside it may be anyone's).
+// `stop= string.indexOf("|", start);` after `start= stop+1;` takes the `end = ...` after that
+// line's counterpart, not an equal one further down.
+void keep_runs(State& s) {
+    const auto& left = s.lines.left;
+    const auto& right = s.lines.right;
+    for (std::size_t i = 0; i < left.size(); ++i) {
+        if (!ordered(s.c.how[i]) || continues(s.lines, s.c, i)) continue;
+        for (int step : {-1, 1}) {
+            const std::size_t j = i + std::size_t(step);
+            if ((step < 0 && i == 0) || j >= left.size()) continue;
+            const std::size_t q = s.c.match[j];
+            if (q == kNone || q >= s.lines.own || left[j].line != left[i].line + step ||
+                !line_compare::telling(left[j].text))
+                continue;
+            const std::size_t want = q - std::size_t(step);
+            if (want >= s.lines.own || s.c.taken[want] || right[want].line != right[q].line - step)
+                continue;
+            auto x = std::find_if(s.candidates[i].begin(), s.candidates[i].end(),
+                                  [&](const Scored& y) { return y.to == want; });
+            if (x == s.candidates[i].end() || x->score < s.c.score[i] - Scores::kMargin ||
+                x->content < Scores::kContent)
+                continue;
+            s.c.taken[s.c.match[i]] = false;
+            s.take(i, want, x->score, x->content, s.c.how[i]);
+            break;
+        }
+    }
+}
+
 // The hunks' edge pairs (Lines::edges) the chain left free on both sides, when they read at
 // least kContent alike and score at least kFloor.
 void take_edges(State& s) {
@@ -427,6 +459,18 @@ void take_joins(State& s) {
 
 }  // namespace
 
+bool continues(const Lines& lines, const Choice& c, std::size_t i) {
+    const std::size_t r = c.match[i];
+    if (r == kNone || r >= lines.own) return false;
+    auto beside = [&](std::size_t j, int step) {
+        const std::size_t q = c.match[j];
+        return q != kNone && q < lines.own && line_compare::telling(lines.left[j].text) &&
+               lines.left[j].line == lines.left[i].line + step &&
+               lines.right[q].line == lines.right[r].line + step;
+    };
+    return (i > 0 && beside(i - 1, -1)) || (i + 1 < lines.left.size() && beside(i + 1, 1));
+}
+
 Bounds chain_bounds(const Choice& c, std::size_t own) {
     const std::size_t n = c.match.size();
     Bounds b{std::vector<std::size_t>(n), std::vector<std::size_t>(n)};
@@ -472,6 +516,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     Renaming names(s);
     take_renamed(s, names);
     swap_crossed(s);
+    keep_runs(s);
     take_joins(s);
     return c;
 }

@@ -19,6 +19,8 @@
 //            alike as a sure pair, or as a gap's pair in contexts as alike);
 //   swapped  two neighbouring ordered pairs whose lines read much more alike crossed, paired
 //            crossed (two statements put the other way round);
+//   runs     an ordered line with a twin as good beside its neighbour's counterpart takes
+//            that twin (of equal lines, the one that continues the run);
 //   joined   a line split into several added lines, or lines merged into one, when joined
 //            they read much more alike than any one does.
 #pragma once
@@ -81,6 +83,10 @@ struct Bounds {
     std::vector<std::size_t> low, high;
 };
 Bounds chain_bounds(const Choice& c, std::size_t own);
+// Whether removed line `i`'s pair continues a neighbour's: the base line before (after) it, one
+// that says something (line_compare::telling), is paired with the added line just before
+// (after) its own.
+bool continues(const Lines& lines, const Choice& c, std::size_t i);
 
 Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candidates,
               const std::vector<bool>& unique, const Pairs& block, const Pairs& lone,

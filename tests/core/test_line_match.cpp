@@ -381,3 +381,59 @@ TEST_CASE("line match swapped: two neighbouring lines put the other way round pa
     CHECK(m.at(5).line == 4);
     CHECK(m.at(4).tier == LineTier::Edited);
 }
+
+TEST_CASE("line match runs: of twins, a line takes the one beside its neighbour's counterpart") {
+    // The parser reads a field more, each checked: `begin = end + 1;` and `end =
+    // line.indexOf(';', begin);` stand three times. `label` is taken out of order (it reads
+    // 0.9 like its rewrite), the `begin=` after it pairs with the first copy, and `until=`
+    // reads as alike to every copy of `end = ...`: the one beside its neighbour's is its own.
+    const std::vector<std::string> base = {
+        "public Row(String line) {",
+        "\tif (line == null) fail(NULL);",
+        "\tint begin= 0;",
+        "\tint until= line.indexOf(\";\");",
+        "\tString label= line.substring(begin, until);",
+        "\tbegin= until+1;",
+        "\tuntil= line.indexOf(\";\", begin);",
+        "\tint width= 0;",
+        "\ttry {",
+        "\t\twidth= Integer.parseInt(line.substring(begin, until));",
+        "\t} catch (NumberFormatException ex) {",
+        "\t}",
+        "\tbegin= until+1;",
+        "\tint depth= 0;",
+        "\ttry {",
+        "\t\tdepth= Integer.parseInt(line.substring(begin));",
+        "\t} catch (NumberFormatException ex) {",
+        "\t}",
+        "\tsetLabel(label);",
+        "}"};
+    std::vector<std::string> target = {"public Row(String line) {",
+                                       "\tif (line == null) fail(NULL);",
+                                       "\tint begin = 0;",
+                                       "\tint end = line.indexOf(';');",
+                                       "\tif (end == -1) fail(BAD);",
+                                       "\tString kind = line.substring(begin, end);"};
+    auto field = [&](const std::string& declaration) {
+        for (const char* l : {"", "\tbegin = end + 1;", "\tend = line.indexOf(';', begin);",
+                              "\tif (end == -1) fail(BAD);"})
+            target.push_back(l);
+        target.push_back(declaration);
+    };
+    field("\tString label = line.substring(begin, end);");
+    field("\tint width = 0;");
+    for (const char* l : {"\ttry {", "\t\twidth = Integer.parseInt(line.substring(begin, end));",
+                          "\t} catch (NumberFormatException e) {", "\t\tfail(BAD);", "\t}"})
+        target.push_back(l);
+    field("\tint depth = 0;");
+    for (const char* l : {"\ttry {", "\t\tdepth = Integer.parseInt(line.substring(begin, end));",
+                          "\t} catch (NumberFormatException e) {", "\t\tfail(BAD);", "\t}",
+                          "\tsetLabel(label);", "}"})
+        target.push_back(l);
+    auto f = files(base, target);
+    auto m = f.map();
+    const cp::LineAnswer begin = m.at(6), until = m.at(7);
+    REQUIRE(begin.line == 8);
+    CHECK(until.tier == LineTier::Edited);
+    CHECK(until.line == 9);
+}
