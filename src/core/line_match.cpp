@@ -39,6 +39,20 @@ struct State {
         c.match[i] = r, c.taken[r] = true, c.score[i] = score, c.content[i] = content;
         c.how[i] = how;
     }
+    // How alike the contexts of removed line `i` and added line `r` read, and the score of
+    // the pair when their text reads `content` alike.
+    double context(std::size_t i, std::size_t r) const {
+        return cosine(lines.left[i].context, lines.right[r].context);
+    }
+    double score(std::size_t i, std::size_t r, double content) const {
+        return combined(content, context(i, r));
+    }
+    // Line `i`'s candidate on added line `r`, if it has one.
+    const Scored* candidate(std::size_t i, std::size_t r) const {
+        auto x = std::find_if(candidates[i].begin(), candidates[i].end(),
+                              [&](const Scored& y) { return y.to == r; });
+        return x == candidates[i].end() ? nullptr : &*x;
+    }
 };
 
 // The pairs of `pairs` (sorted by `l`) that keep the order of both sides with the greatest
@@ -252,16 +266,12 @@ class Renaming {
 // tried for each.
 void take_renamed(State& s, Renaming& names) {
     if (!names.any()) return;
-    auto context = [&](std::size_t i, std::size_t r) {
-        return cosine(s.lines.left[i].context, s.lines.right[r].context);
-    };
     for (std::size_t i = 0; i < s.lines.left.size(); ++i)
         if (s.c.how[i] == How::Chain && s.c.content[i] < Scores::kSureContent && names.names(i))
             if (const double content = names.content(i, s.c.match[i]);
                 content >= Scores::kSureContent)
-                s.take(i, s.c.match[i],
-                       std::max(combined(content, context(i, s.c.match[i])), s.c.score[i]), content,
-                       How::Renamed);
+                s.take(i, s.c.match[i], std::max(s.score(i, s.c.match[i], content), s.c.score[i]),
+                       content, How::Renamed);
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
     std::vector<Pairing> pairs;
     for (std::size_t i = 0; i < s.lines.left.size(); ++i) {
@@ -271,7 +281,7 @@ void take_renamed(State& s, Renaming& names) {
             if (s.c.taken[r]) continue;
             const double content = names.content(i, r);
             if (content < Scores::kGapContent) continue;
-            const double around = context(i, r), score = combined(content, around);
+            const double around = s.context(i, r), score = combined(content, around);
             if ((content >= Scores::kSureContent || around >= Scores::kGapContext) &&
                 score >= Scores::kFloor)
                 pairs.push_back({i, r, score, content});
@@ -300,12 +310,23 @@ void swap_crossed(State& s) {
         if (crossed_i < Scores::kSureContent || crossed_j < Scores::kSureContent ||
             crossed_i < alike(i, r) + kSwapGain || crossed_j < alike(j, q) + kSwapGain)
             continue;
-        s.take(i, q, combined(crossed_i, cosine(s.lines.left[i].context, s.lines.right[q].context)),
-               crossed_i, How::Moved);
-        s.take(j, r, combined(crossed_j, cosine(s.lines.left[j].context, s.lines.right[r].context)),
-               crossed_j, How::Moved);
+        s.take(i, q, s.score(i, q, crossed_i), crossed_i, How::Moved);
+        s.take(j, r, s.score(j, r, crossed_j), crossed_j, How::Moved);
         ++k;
     }
+}
+
+// The own added line paired with the base line `step` (-1 or 1) from removed line `i`, when
+// that line is a removed line too and says something (a brace or blank line beside it may be
+// anyone's); else kNone.
+std::size_t neighbour_pair(const Lines& lines, const Choice& c, std::size_t i, int step) {
+    const std::size_t j = i + std::size_t(step);
+    if ((step < 0 && i == 0) || j >= lines.left.size()) return kNone;
+    const std::size_t q = c.match[j];
+    if (q == kNone || q >= lines.own || lines.left[j].line != lines.left[i].line + step ||
+        !line_compare::telling(lines.left[j].text))
+        return kNone;
+    return q;
 }
 
 // An ordered line whose added line has a free rival as good (a twin) that continues a
@@ -319,19 +340,13 @@ void keep_runs(State& s) {
     for (std::size_t i = 0; i < left.size(); ++i) {
         if (!ordered(s.c.how[i]) || continues(s.lines, s.c, i)) continue;
         for (int step : {-1, 1}) {
-            const std::size_t j = i + std::size_t(step);
-            if ((step < 0 && i == 0) || j >= left.size()) continue;
-            const std::size_t q = s.c.match[j];
-            if (q == kNone || q >= s.lines.own || left[j].line != left[i].line + step ||
-                !line_compare::telling(left[j].text))
-                continue;
+            const std::size_t q = neighbour_pair(s.lines, s.c, i, step);
+            if (q == kNone) continue;
             const std::size_t want = q - std::size_t(step);
             if (want >= s.lines.own || s.c.taken[want] || right[want].line != right[q].line - step)
                 continue;
-            auto x = std::find_if(s.candidates[i].begin(), s.candidates[i].end(),
-                                  [&](const Scored& y) { return y.to == want; });
-            if (x == s.candidates[i].end() || x->score < s.c.score[i] - Scores::kMargin ||
-                x->content < Scores::kContent)
+            const Scored* x = s.candidate(i, want);
+            if (!x || x->score < s.c.score[i] - Scores::kMargin || x->content < Scores::kContent)
                 continue;
             s.c.taken[s.c.match[i]] = false;
             s.take(i, want, x->score, x->content, s.c.how[i]);
@@ -345,10 +360,8 @@ void keep_runs(State& s) {
 void take_edges(State& s) {
     for (auto [l, r] : s.lines.edges) {
         if (!s.free(l) || s.c.taken[r]) continue;
-        auto x = std::find_if(s.candidates[l].begin(), s.candidates[l].end(),
-                              [&](const Scored& y) { return y.to == r; });
-        if (x != s.candidates[l].end() && x->score >= Scores::kFloor &&
-            x->content >= Scores::kContent)
+        const Scored* x = s.candidate(l, r);
+        if (x && x->score >= Scores::kFloor && x->content >= Scores::kContent)
             s.take(l, r, x->score, x->content, How::Edge);
     }
 }
@@ -399,8 +412,7 @@ void grow_moved(State& s) {
                     break;
                 const double alike = content_similarity(left[l2], right[r2]);
                 if (alike < Scores::kContent) break;
-                s.take(l2, r2, combined(alike, cosine(left[l2].context, right[r2].context)), alike,
-                       How::Block);
+                s.take(l2, r2, s.score(l2, r2, alike), alike, How::Block);
             }
     }
 }
@@ -435,7 +447,7 @@ void take_joins(State& s) {
         if (mine >= kJoinLength * theirs) {
             Run run = line_compare::best_run(left[i].flat, right, r, c.taken);
             if (!run.joined() || run.content < std::max(alone + gain, Scores::kContent)) continue;
-            const double score = combined(run.content, cosine(left[i].context, right[r].context));
+            const double score = s.score(i, r, run.content);
             if (score < Scores::kFloor) continue;
             if (c.match[i] != kNone) c.taken[c.match[i]] = false;
             for (std::size_t q = run.from; q <= run.to; ++q) c.taken[q] = true;
@@ -447,7 +459,7 @@ void take_joins(State& s) {
             if (!run.joined() || run.content < alone + gain ||
                 (c.match[i] == kNone && run.content < Scores::kSureContent))
                 continue;
-            const double score = combined(run.content, cosine(left[i].context, right[r].context));
+            const double score = s.score(i, r, run.content);
             for (std::size_t q = run.from; q <= run.to; ++q) {
                 if (c.match[q] != kNone) c.taken[c.match[q]] = false;
                 s.take(q, r, std::max(score, Scores::kFloor), run.content, How::Merged);
@@ -462,13 +474,11 @@ void take_joins(State& s) {
 bool continues(const Lines& lines, const Choice& c, std::size_t i) {
     const std::size_t r = c.match[i];
     if (r == kNone || r >= lines.own) return false;
-    auto beside = [&](std::size_t j, int step) {
-        const std::size_t q = c.match[j];
-        return q != kNone && q < lines.own && line_compare::telling(lines.left[j].text) &&
-               lines.left[j].line == lines.left[i].line + step &&
-               lines.right[q].line == lines.right[r].line + step;
-    };
-    return (i > 0 && beside(i - 1, -1)) || (i + 1 < lines.left.size() && beside(i + 1, 1));
+    for (int step : {-1, 1})
+        if (const std::size_t q = neighbour_pair(lines, c, i, step);
+            q != kNone && lines.right[q].line == lines.right[r].line + step)
+            return true;
+    return false;
 }
 
 Bounds chain_bounds(const Choice& c, std::size_t own) {
@@ -502,8 +512,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
         for (auto [l, r] : pairs) {
             if (!s.free(l)) continue;
             const double alike = content_similarity(lines.left[l], lines.right[r]);
-            s.take(l, r, combined(alike, cosine(lines.left[l].context, lines.right[r].context)),
-                   alike, How::Block);
+            s.take(l, r, s.score(l, r, alike), alike, How::Block);
         }
     };
     take_moved_between(block);
