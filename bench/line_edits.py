@@ -101,11 +101,7 @@ def apply_script(rng, lines, ops):
             if t1.strip() and t2.strip() and len(t1) + len(t2) < 100 and o1 and o2:
                 lines[i:i + 2] = [((o1, o2), t1.rstrip() + " " + t2.strip())]
         elif kind == "move":
-            size = rng.randint(3, 10)
-            block = lines[i:i + size]
-            del lines[i:i + size]
-            j = max(0, min(len(lines), i + rng.choice([-1, 1]) * rng.randint(10, 60)))
-            lines[j:j] = block
+            move_run(rng, lines, i)
         elif kind == "delete":
             size = rng.randint(1, 5)
             for origin, _ in lines[i:i + size]:
@@ -144,22 +140,32 @@ def rename(rng, lines):
         lines[start + k] = (origin, word.sub(new, text))
 
 
+def move_run(rng, lines, i, edit=None):
+    """The run of 3-10 lines at `i` moved 10-60 lines away (in place); `edit(block)`, if given,
+    changes the run between taking it out and putting it back."""
+    size = rng.randint(3, 10)
+    block = lines[i:i + size]
+    del lines[i:i + size]
+    if edit:
+        edit(block)
+    j = max(0, min(len(lines), i + rng.choice([-1, 1]) * rng.randint(10, 60)))
+    lines[j:j] = block
+
+
 def moved_edit(rng, lines):
     """A run moved 10-60 lines away, then one or two of its lines edited (in place)."""
     n = len(lines)
     if n < 30:
         return
-    i = rng.randrange(5, n - 15)
-    size = rng.randint(3, 10)
-    block = lines[i:i + size]
-    del lines[i:i + size]
-    for _ in range(rng.randint(1, 2)):
-        k = rng.randrange(len(block))
-        new = edit_line(rng, block[k][1])
-        if new is not None:
-            block[k] = (block[k][0], new)
-    j = max(0, min(len(lines), i + rng.choice([-1, 1]) * rng.randint(10, 60)))
-    lines[j:j] = block
+
+    def edit(block):
+        for _ in range(rng.randint(1, 2)):
+            k = rng.randrange(len(block))
+            new = edit_line(rng, block[k][1])
+            if new is not None:
+                block[k] = (block[k][0], new)
+
+    move_run(rng, lines, rng.randrange(5, n - 15), edit)
 
 
 def origins(origin):
