@@ -742,7 +742,7 @@ def main():
     # ---- judge
     rows = []
     erows = []                           # the edited kind
-    unknown = []                         # no ground truth: the survivor is another copy's place
+    no_truth = []                        # no ground truth: the survivor is another copy's place
     for i, pair in enumerate(pairs):
         got_anchors = specs[i].get("anchors", [])
         for j, a in enumerate(pair["anchors"] + pair["edited"]):
@@ -756,7 +756,7 @@ def main():
                               "best_verdict": judge_best(got, a["truth"])})
                 continue
             if a["kept_copy"]:
-                unknown.append({"pair": i, "anchor": a, "got": got})
+                no_truth.append({"pair": i, "anchor": a, "got": got})
                 continue
             v = judge(got, a["truth"])
             v["best_verdict"] = judge_best(got, a["truth"])
@@ -850,7 +850,7 @@ def main():
     out.append("context-pack accuracy beyond the diff: %s (binary md5 %s)" % (version, md5))
     out.append("repo %s, seed %d, %d pairs (gaps %d-%d first-parent commits), %d anchors judged "
                "(%d more without a ground truth); sampling %.1f s, tool %.2f s (one run, exit %d)" % (
-                   repo, args.seed, len(pairs), args.min_gap, args.max_gap, len(rows), len(unknown),
+                   repo, args.seed, len(pairs), args.min_gap, args.max_gap, len(rows), len(no_truth),
                    t_sample, t_tool, p.returncode))
     out.append("candidates: %s" % ", ".join("%s %d" % kv for kv in n_cand.items()))
     out.append("")
@@ -883,11 +883,11 @@ def main():
     out.append("")
     out.append("truth unknown: the surviving copy is another base copy, kept in place: %d anchors "
                "(not judged); the tool's final answers: %s" % (
-                   len(unknown), ", ".join("%s %d" % kv for kv in collections.Counter(
+                   len(no_truth), ", ".join("%s %d" % kv for kv in collections.Counter(
                        "found_at" if u["got"].get("found_at") else
                        "%s%s" % (u["got"].get("status"), ", lines deleted"
                                  if u["got"].get("lines_deleted") else "")
-                       for u in unknown).most_common()) or "-"))
+                       for u in no_truth).most_common()) or "-"))
     out.append("")
     out.append("wrong confident answers: %d" % len(wrong))
     for v in wrong:
@@ -1048,12 +1048,19 @@ def main():
 
     if args.json:
         with open(args.json, "w") as f:
-            for v in rows + erows:
+            for v in rows + erows + no_truth:
                 a = dict(v["anchor"])
                 a["block"] = [dec(l) for l in a["block"]]
                 rec = {"pair": v["pair"], "base": pairs[v["pair"]]["base"],
                        "target": pairs[v["pair"]]["target"],
-                       "kind": "edited" if a["origin"] == "edited" else "survives", "anchor": a}
+                       "kind": ("edited" if a["origin"] == "edited" else
+                                "no ground truth" if a["kept_copy"] else "survives"),
+                       "anchor": a}
+                if a["kept_copy"]:
+                    rec["got"] = v["got"]
+                    json.dump(rec, f)
+                    f.write("\n")
+                    continue
                 if a["origin"] != "edited":
                     rec.update({"diff_exact": v["diff_exact"], "exact": v["exact"],
                                 "where": v["where"], "why": v.get("why"), "wrong": v["wrong"]})
