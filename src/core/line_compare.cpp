@@ -216,6 +216,10 @@ bool telling(std::string_view line) {
     return std::count_if(line.begin(), line.end(), [](char c) { return !space(c); }) >= 4;
 }
 
+bool worded(std::string_view line) {
+    return std::any_of(line.begin(), line.end(), word);
+}
+
 // Line `n` of `lines`, of region `k` whose side starts at `start` with `count` lines.
 double position_in(LineNo n, LineNo start, LineNo count) {
     return count > 1 ? double(n - start) / double(count - 1) : 0.5;

@@ -22,6 +22,8 @@ std::vector<std::string_view> tokens(std::string_view line);
 // A line that says something of where it is: four non-space bytes or more (not a blank line,
 // a lone brace, `fi`, `;;`).
 bool telling(std::string_view line);
+// A line with a word byte in it: not blank, not punctuation alone (`}`, `});`).
+bool worded(std::string_view line);
 
 // A text's key in the map's index of equal lines (FNV-1a of its bytes), fed a byte at a time.
 struct Key {

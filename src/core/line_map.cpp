@@ -285,6 +285,11 @@ void LineMap::index() const {
     // far away.
     for (auto [l, t] : starts) {
         if (!lone_block(l)) continue;
+        // A lone blank line or brace, however rare in the file, says nothing of where it went.
+        if (!line_compare::worded(base_[std::size_t(l - 1)])) {
+            block_.erase(l), blocked_.erase(t);
+            continue;
+        }
         // The removed lines of the copy's region within kBand of its place there, as a
         // removed line's candidates are found.
         const std::size_t g = region_at(t, false);

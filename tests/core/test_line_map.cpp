@@ -251,6 +251,30 @@ TEST_CASE("line map: a brace left in place does not hold a range whose code move
     CHECK(whole.lines[1].line == 3);  // the brace's own answer stays in the line map
 }
 
+TEST_CASE("line map: a lone brace is not taken for one added in another function") {
+    // `if (ready) {` and its body are folded into one line; the `}` that closed it is the only
+    // one removed, and another function far below adds the only new `}`. Nothing beside either
+    // brace went with it: the brace is deleted, not moved there.
+    std::vector<std::string> base = {"static void first(void)",    "{",   "\tif (ready) {",
+                                     "\t\tignite(engine_handle);", "\t}", "}"};
+    std::vector<std::string> target = {"static void first(void)", "{",
+                                       "\tif (ready) ignite(engine_handle);", "}"};
+    for (int i = 0; i < 30; ++i) {
+        base.push_back("int filler_" + std::to_string(i) + " = " + std::to_string(i) + ";");
+        target.push_back(base.back());
+    }
+    for (const char* l : {"static void second(void)", "{", "\tfinish_the_work(ctx);", "}"})
+        base.push_back(l);
+    for (const char* l : {"static void second(void)", "{", "\tif (done) {",
+                          "\t\tfinish_the_work(ctx);", "\t}", "}"})
+        target.push_back(l);
+    Case c{base, target, {{3, 3, 3, 1}, {39, 1, 37, 3}}};
+    auto m = c.map();
+    CHECK(m.at(3).line == 3);
+    CHECK(m.at(39).line == 38);
+    CHECK_FALSE(m.at(5).located());
+}
+
 TEST_CASE("line map: a brace the diff kept elsewhere goes with the line it opens") {
     // `xmalloc_wrapper` moved to the end; the diff paired its `{` with the new function's in
     // its old place. The range of its first two lines is found whole where it went.
