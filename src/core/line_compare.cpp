@@ -1,6 +1,7 @@
 #include "line_compare.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -156,10 +157,19 @@ Bag context_of(const std::vector<std::string_view>& lines, std::size_t i) {
     return make_bag(std::move(tokens));
 }
 
-std::string joined(const std::vector<Changed>& lines, std::size_t from, std::size_t to) {
+std::string joined(const std::vector<Changed>& lines, std::size_t from, std::size_t to,
+                   std::uint32_t left_out) {
     std::string out;
-    for (std::size_t i = from; i <= to; ++i) out += lines[i].flat;
+    for (std::size_t i = from; i <= to; ++i)
+        if (!(left_out >> (i - from) & 1u)) out += lines[i].flat;
     return out;
+}
+
+bool all_telling(const std::vector<Changed>& lines, std::size_t from, std::size_t to,
+                 std::uint32_t left_out) {
+    for (std::size_t i = from; i <= to; ++i)
+        if (!(left_out >> (i - from) & 1u) && !telling(lines[i].text)) return false;
+    return true;
 }
 
 }  // namespace
@@ -289,7 +299,7 @@ std::vector<Scored> best_of(const Changed& l, const std::vector<Changed>& added,
 }
 
 Run best_run(const std::string& text, const std::vector<Changed>& lines, std::size_t at,
-             const std::vector<bool>& taken) {
+             const std::vector<bool>& taken, bool gaps) {
     Run best{at, at, similarity(text, lines[at].flat)};
     auto usable = [&](std::size_t i) {  // of its region, next to it, and free
         return i == at || (lines[i].region == lines[at].region &&
@@ -300,8 +310,30 @@ Run best_run(const std::string& text, const std::vector<Changed>& lines, std::si
         for (std::size_t to = at; to < lines.size() && LineNo(to - from) < kSpan; ++to) {
             if (!usable(to)) break;
             if (from == to) continue;
-            double content = similarity(text, joined(lines, from, to));
-            if (content > best.content) best = {from, to, content};
+            const double whole = similarity(text, joined(lines, from, to, 0));
+            if (whole > best.content) best = {from, to, whole, 0};
+            if (!gaps || whole >= LineMapScores::kSureContent) continue;
+            // The run with kGaps of its lines inside left out at most (never `at`), read
+            // kSureContent alike, where the lines joined each say something: `Modem`,
+            // `Switch`, `Hub` -> `ModeHub` is no merge of the first and the last. Lengths
+            // alone bound a similarity by edit distance: a join they rule out is not compared.
+            const double floor = std::max(best.content, LineMapScores::kSureContent);
+            for (std::uint32_t out = 1; out < 1u << (to - from - 1); ++out) {
+                const std::uint32_t left_out = out << 1;
+                if (std::popcount(left_out) > kGaps || (left_out >> (at - from) & 1u) ||
+                    !all_telling(lines, from, to, left_out))
+                    continue;
+                std::size_t size = 0;
+                for (std::size_t i = from; i <= to; ++i)
+                    if (!(left_out >> (i - from) & 1u)) size += lines[i].flat.size();
+                if (size <= kAligned && text.size() <= kAligned &&
+                    double(std::min(size, text.size())) <
+                        floor * double(std::max(size, text.size())))
+                    continue;
+                const double content = similarity(text, joined(lines, from, to, left_out));
+                if (content >= floor && content > best.content)
+                    best = {from, to, content, left_out};
+            }
         }
         if (from == 0 || LineNo(at - from) + 1 >= kSpan) break;
     }

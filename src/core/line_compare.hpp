@@ -92,13 +92,22 @@ std::vector<Scored> best_of(const Changed& l, const std::vector<Changed>& added,
                             const std::vector<std::size_t>& pool);
 
 // The run around `at` in `lines` (of one region, consecutive, free but for `at`, at most six
-// lines) whose joined text is most like `text`: its ends and its similarity.
+// lines) whose joined text is most like `text`: its ends and its similarity. With `gaps`, up
+// to kGaps lines inside a run that does not read kSureContent alike whole may be left out of
+// the join, where that makes it read so (lines merged around a line deleted between them:
+// `if (i == index) {`, `offset = -1;`, `continue;` -> `if (i == index) continue;`);
+// `left_out` has bit k set for line from + k.
 struct Run {
     std::size_t from = 0, to = 0;
     double content = 0;
+    std::uint32_t left_out = 0;
     bool joined() const { return to > from; }
+    bool holds(std::size_t i) const {
+        return i >= from && i <= to && !(left_out >> (i - from) & 1u);
+    }
 };
+constexpr int kGaps = 2;
 Run best_run(const std::string& text, const std::vector<Changed>& lines, std::size_t at,
-             const std::vector<bool>& taken);
+             const std::vector<bool>& taken, bool gaps = false);
 
 }  // namespace cp::line_compare

@@ -455,12 +455,13 @@ void take_joins(State& s) {
             c.split[i] = run;
             left_taken[i] = true;
         } else if (theirs >= kJoinLength * mine) {
-            Run run = line_compare::best_run(right[r].flat, left, i, left_taken);
+            Run run = line_compare::best_run(right[r].flat, left, i, left_taken, /*gaps=*/true);
             if (!run.joined() || run.content < alone + gain ||
                 (c.match[i] == kNone && run.content < Scores::kSureContent))
                 continue;
             const double score = s.score(i, r, run.content);
             for (std::size_t q = run.from; q <= run.to; ++q) {
+                if (!run.holds(q)) continue;
                 if (c.match[q] != kNone) c.taken[c.match[q]] = false;
                 s.take(q, r, std::max(score, Scores::kFloor), run.content, How::Merged);
                 left_taken[q] = true;

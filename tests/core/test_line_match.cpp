@@ -85,6 +85,32 @@ TEST_CASE("line match joined: free lines that make up one added line are merged 
     CHECK(m.at(8).line == 5);
 }
 
+TEST_CASE("line match joined: lines merged around a line deleted between them") {
+    // A block folded into one line, its assignment dropped: the `if` and the `return` make up
+    // the new line, the assignment and the call between are deleted, not merged.
+    auto f = files(
+        function("clamp", {"\tif (total < 0) {", "\t\ttotal = 0;", "\t\twarn(\"negative total\");",
+                           "\t\treturn 0;", "\t}", "\ttotal += step;"}),
+        function("clamp", {"\tif (total < 0) return 0;", "\ttotal += step;"}));
+    auto m = f.map();
+    CHECK(m.at(4).tier == LineTier::Merged);
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(7).tier == LineTier::Merged);
+    CHECK(m.at(7).line == 4);
+    CHECK_FALSE(m.at(5).located());
+    CHECK_FALSE(m.at(6).located());
+    CHECK(m.at(9).line == 5);
+}
+
+TEST_CASE("line match joined: short lines are not merged around a gap") {
+    // `Mode` and `Hub` read like the joined word, but three letters say nothing.
+    auto f = files({"Speaker", "Headset", "Modem", "Switch", "Hub", "USB drive"},
+                   {"Speaker", "Headset", "ModeHub", "USB drive"});
+    auto m = f.map();
+    CHECK(m.at(5).tier != LineTier::Merged);
+    CHECK(m.at(3).tier != LineTier::Merged);
+}
+
 TEST_CASE("line match joined: a line split where one piece is most of it") {
     // The `if` alone reads 0.91 alike, so joining can add less than 0.1: half of what it lacks
     // is enough. The piece is 1.1 times shorter than the line.
@@ -199,7 +225,7 @@ TEST_CASE("line match edge: a hunk's first lines pair though a line moved across
     // `char name[64];` moves above the loop, a pair the chain takes (its text is removed twice,
     // so no sure move); `if (i == skip) {` folded into one line is then out of order, and its
     // very text added in another function would take it as a lone line moved. Both stand right
-    // below the loop's head: the edge pairs them.
+    // below the loop's head: the edge pairs them, and the `continue;` is merged into it.
     const std::vector<std::string> head = {"static void copy_names(struct list *l, int skip)", "{"};
     const std::vector<std::string> tail = {"\t\tcopy_name(name, l->items[i]);", "\t}", "}", ""};
     auto base =
@@ -224,7 +250,9 @@ TEST_CASE("line match edge: a hunk's first lines pair though a line moved across
     REQUIRE(f.base[if_line - 1] == "\t\tif (i == skip) {");
     REQUIRE(f.target[folded - 1] == "\t\tif (i == skip) continue;");
     CHECK(m.at(if_line).line == folded);
-    CHECK(m.at(if_line).tier == LineTier::Edited);
+    CHECK(m.at(if_line).tier == LineTier::Merged);
+    CHECK(m.at(if_line + 2).line == folded);   // `continue;`
+    CHECK_FALSE(m.at(if_line + 1).located());  // `offset = -1;`
 }
 
 TEST_CASE("line match gaps: lines rewritten by about half keep their places between pairs") {
