@@ -305,38 +305,55 @@ Run best_run(const std::string& text, const std::vector<Changed>& lines, std::si
         return i == at || (lines[i].region == lines[at].region &&
                            lines[i].line - lines[at].line == LineNo(i) - LineNo(at) && !taken[i]);
     };
-    for (std::size_t from = at;; --from) {
-        if (!usable(from)) break;
-        for (std::size_t to = at; to < lines.size() && LineNo(to - from) < kSpan; ++to) {
-            if (!usable(to)) break;
-            if (from == to) continue;
-            const double whole = similarity(text, joined(lines, from, to, 0));
-            if (whole > best.content) best = {from, to, whole, 0};
-            if (!gaps || whole >= LineMapScores::kSureContent) continue;
-            // The run with kGaps of its lines inside left out at most (never `at`), read
-            // kSureContent alike, where the lines joined each say something: `Modem`,
-            // `Switch`, `Hub` -> `ModeHub` is no merge of the first and the last. Lengths
-            // alone bound a similarity by edit distance: a join they rule out is not compared.
-            const double floor = std::max(best.content, LineMapScores::kSureContent);
-            for (std::uint32_t out = 1; out < 1u << (to - from - 1); ++out) {
-                const std::uint32_t left_out = out << 1;
-                if (std::popcount(left_out) > kGaps || (left_out >> (at - from) & 1u) ||
-                    !all_telling(lines, from, to, left_out))
-                    continue;
-                std::size_t size = 0;
-                for (std::size_t i = from; i <= to; ++i)
-                    if (!(left_out >> (i - from) & 1u)) size += lines[i].flat.size();
-                if (size <= kAligned && text.size() <= kAligned &&
-                    double(std::min(size, text.size())) <
-                        floor * double(std::max(size, text.size())))
-                    continue;
-                const double content = similarity(text, joined(lines, from, to, left_out));
-                if (content >= floor && content > best.content)
-                    best = {from, to, content, left_out};
-            }
+    // What bounds a join's similarity by edit distance, so that one that cannot reach `floor`
+    // is not compared: its length against the text's, and its bigrams the text has none of
+    // (an edit changes two bigrams at most, so d of them are d / 2 edits at least).
+    const std::size_t lo = at >= std::size_t(kSpan) ? at - std::size_t(kSpan) : 0;
+    const auto grams = bigrams(text);
+    std::vector<std::size_t> foreign;  // by line from `lo`
+    for (std::size_t i = lo; i < lines.size() && i <= at + std::size_t(kSpan); ++i)
+        foreign.push_back(std::size_t(std::count_if(
+            lines[i].grams.begin(), lines[i].grams.end(),
+            [&](std::uint16_t g) { return !std::binary_search(grams.begin(), grams.end(), g); })));
+    auto compare = [&](std::size_t from, std::size_t to, std::uint32_t left_out, double floor) {
+        std::size_t size = 0, missing = 0;
+        for (std::size_t i = from; i <= to; ++i)
+            if (!(left_out >> (i - from) & 1u))
+                size += lines[i].flat.size(), missing += foreign[i - lo];
+        if (size <= kAligned && text.size() <= kAligned) {
+            const double longer = double(std::max(size, text.size()));
+            const double bound = std::min(double(std::min(size, text.size())) / longer,
+                                          1.0 - double(missing) / (2 * longer));
+            if (bound <= floor) return;
         }
-        if (from == 0 || LineNo(at - from) + 1 >= kSpan) break;
-    }
+        const double content = similarity(text, joined(lines, from, to, left_out));
+        if (content > floor && content > best.content) best = {from, to, content, left_out};
+    };
+    // Each run around `at`.
+    auto each_run = [&](auto&& visit) {
+        for (std::size_t from = at;; --from) {
+            if (!usable(from)) break;
+            for (std::size_t to = at; to < lines.size() && LineNo(to - from) < kSpan; ++to) {
+                if (!usable(to)) break;
+                if (from != to) visit(from, to);
+            }
+            if (from == 0 || LineNo(at - from) + 1 >= kSpan) break;
+        }
+    };
+    each_run([&](std::size_t from, std::size_t to) { compare(from, to, 0, best.content); });
+    if (!gaps || best.content >= LineMapScores::kSureContent) return best;
+    // No run reads kSureContent alike whole: the runs with kGaps of their lines inside left
+    // out at most (never `at`) that read so, where the lines joined each say something
+    // (`Modem`, `Switch`, `Hub` -> `ModeHub` is no merge of the first and the last).
+    const double sure = LineMapScores::kSureContent - 1e-9;  // reads kSureContent: taken
+    each_run([&](std::size_t from, std::size_t to) {
+        for (std::uint32_t out = 1; out < 1u << (to - from - 1); ++out) {
+            const std::uint32_t left_out = out << 1;
+            if (std::popcount(left_out) <= kGaps && !(left_out >> (at - from) & 1u) &&
+                all_telling(lines, from, to, left_out))
+                compare(from, to, left_out, std::max(best.content, sure));
+        }
+    });
     return best;
 }
 

@@ -92,9 +92,9 @@ std::vector<Scored> best_of(const Changed& l, const std::vector<Changed>& added,
                             const std::vector<std::size_t>& pool);
 
 // The run around `at` in `lines` (of one region, consecutive, free but for `at`, at most six
-// lines) whose joined text is most like `text`: its ends and its similarity. With `gaps`, up
-// to kGaps lines inside a run that does not read kSureContent alike whole may be left out of
-// the join, where that makes it read so (lines merged around a line deleted between them:
+// lines) whose joined text is most like `text`: its ends and its similarity. With `gaps`,
+// where no run reads kSureContent alike whole, up to kGaps lines inside a run may be left out
+// of the join, where that makes it read so (lines merged around a line deleted between them:
 // `if (i == index) {`, `offset = -1;`, `continue;` -> `if (i == index) continue;`);
 // `left_out` has bit k set for line from + k.
 struct Run {
