@@ -346,3 +346,47 @@ TEST_CASE("line map: the similarity of lines agrees with a plain edit-distance t
         REQUIRE(cp::line_similarity(a, b) == Approx(reference(a, b)));
     }
 }
+
+TEST_CASE("line map: bigrams one line has and the other lacks bound their similarity") {
+    // A merge's joins are not compared where this bound rules them out (line_compare.cpp,
+    // best_run): an edit changes two bigrams at most, so a line with d bigrams the other has
+    // none of is d / 2 edits from it at least. Lines of up to 300 bytes, as the bound is used.
+    std::uint32_t state = 777;
+    auto next = [&](std::uint32_t n) {
+        state = state * 1664525u + 1013904223u;
+        return (state >> 8) % n;
+    };
+    auto bigrams = [](const std::string& s) {
+        std::vector<std::uint16_t> out;
+        for (std::size_t i = 0; i + 1 < s.size(); ++i)
+            out.push_back(std::uint16_t((static_cast<unsigned char>(s[i]) << 8) |
+                                        static_cast<unsigned char>(s[i + 1])));
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    for (int round = 0; round < 3000; ++round) {
+        const char* alphabet = round % 2 ? "abc" : "abcdefghij(){};=";
+        const std::size_t letters = std::strlen(alphabet);
+        std::string a, b;
+        for (std::size_t i = 0, n = 1 + next(round % 3 == 0 ? 300 : 60); i < n; ++i)
+            a += alphabet[next(std::uint32_t(letters))];
+        b = a;  // b: a edited a few times, so that the bound is often near the similarity
+        for (std::size_t k = 0, edits = next(12); k < edits && !b.empty(); ++k) {
+            const std::size_t at = next(std::uint32_t(b.size()));
+            if (k % 3 == 0)
+                b.erase(at, 1);
+            else if (k % 3 == 1)
+                b[at] = alphabet[next(std::uint32_t(letters))];
+            else
+                b.insert(at, 1, alphabet[next(std::uint32_t(letters))]);
+        }
+        if (b.empty()) continue;
+        const auto ga = bigrams(a), gb = bigrams(b);
+        const auto missing = std::count_if(ga.begin(), ga.end(), [&](std::uint16_t g) {
+            return !std::binary_search(gb.begin(), gb.end(), g);
+        });
+        const double longer = double(std::max(a.size(), b.size()));
+        INFO(a << " / " << b);
+        REQUIRE(cp::line_similarity(a, b) <= 1.0 - double(missing) / (2 * longer) + 1e-12);
+    }
+}
