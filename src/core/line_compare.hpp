@@ -95,8 +95,8 @@ std::vector<Scored> best_of(const Changed& l, const std::vector<Changed>& added,
 // lines) whose joined text is most like `text`: its ends and its similarity. With `gaps`,
 // where no run reads kSureContent alike whole, up to kGaps lines inside a run may be left out
 // of the join, where that makes it read so (lines merged around a line deleted between them:
-// `if (i == index) {`, `offset = -1;`, `continue;` -> `if (i == index) continue;`);
-// `left_out` has bit k set for line from + k.
+// `if (i == index) {`, `offset = -1;`, `continue;` -> `if (i == index) continue;`, or a line
+// split around lines put between its pieces); `left_out` has bit k set for line from + k.
 struct Run {
     std::size_t from = 0, to = 0;
     double content = 0;

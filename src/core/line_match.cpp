@@ -445,12 +445,13 @@ void take_joins(State& s) {
         const double gain = std::min(kJoinGain, (1 - alone) / 2);
         const double mine = double(left[i].flat.size()), theirs = double(right[r].flat.size());
         if (mine >= kJoinLength * theirs) {
-            Run run = line_compare::best_run(left[i].flat, right, r, c.taken);
+            Run run = line_compare::best_run(left[i].flat, right, r, c.taken, /*gaps=*/true);
             if (!run.joined() || run.content < std::max(alone + gain, Scores::kContent)) continue;
             const double score = s.score(i, r, run.content);
             if (score < Scores::kFloor) continue;
             if (c.match[i] != kNone) c.taken[c.match[i]] = false;
-            for (std::size_t q = run.from; q <= run.to; ++q) c.taken[q] = true;
+            for (std::size_t q = run.from; q <= run.to; ++q)
+                c.taken[q] = run.holds(q) || c.taken[q];
             s.take(i, run.from, score, run.content, How::Split);
             c.split[i] = run;
             left_taken[i] = true;

@@ -22,8 +22,8 @@
 //   runs     an ordered line with a twin as good beside its neighbour's counterpart takes
 //            that twin (of equal lines, the one that continues the run);
 //   joined   a line split into several added lines, or lines merged into one, when joined
-//            they read much more alike than any one does (lines merged around a line
-//            deleted between them too: `if (i == index) {`, `offset = -1;`, `continue;`).
+//            they read much more alike than any one does (around a line deleted between
+//            them too: `if (i == index) {`, `offset = -1;`, `continue;`, or put between).
 #pragma once
 
 #include <cstddef>

@@ -102,6 +102,19 @@ TEST_CASE("line match joined: lines merged around a line deleted between them") 
     CHECK(m.at(9).line == 5);
 }
 
+TEST_CASE("line match joined: a line split around lines put between its pieces") {
+    // The other way round: the one-line `if` unfolded, an assignment and a call put in. The
+    // split runs from the `if` to the `return`, not to the assignment after the `if`.
+    auto f = files(
+        function("clamp", {"\tif (total < 0) return 0;", "\ttotal += step;"}),
+        function("clamp", {"\tif (total < 0) {", "\t\ttotal = 0;", "\t\twarn(\"negative total\");",
+                           "\t\treturn 0;", "\t}", "\ttotal += step;"}));
+    auto m = f.map();
+    CHECK(m.at(4).tier == LineTier::Split);
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(4).end_line == 7);
+}
+
 TEST_CASE("line match joined: short lines are not merged around a gap") {
     // `Mode` and `Hub` read like the joined word, but three letters say nothing.
     auto f = files({"Speaker", "Headset", "Modem", "Switch", "Hub", "USB drive"},
