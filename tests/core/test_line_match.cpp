@@ -102,6 +102,21 @@ TEST_CASE("line match joined: lines merged around a line deleted between them") 
     CHECK(m.at(9).line == 5);
 }
 
+TEST_CASE("line match joined: lines merged around a gap and edited, as the bound allows") {
+    // `return -1;` became `return 1;` as the block folded: the join reads 0.905 alike, and its
+    // four bigrams the new line lacks (`){`, `{r`, `n-`, `-1`) bound it at 0.905 too. A join is
+    // not compared where that bound says it cannot reach 0.8; a bound that made those bigrams
+    // more than twice the edits they are would lose this merge.
+    auto f = files(
+        function("clamp", {"\tif (total < 0) {", "\t\ttotal = 0;", "\t\twarn(\"negative total\");",
+                           "\t\treturn -1;", "\t}", "\ttotal += step;"}),
+        function("clamp", {"\tif (total < 0) return 1;", "\ttotal += step;"}));
+    auto m = f.map();
+    CHECK(m.at(4).tier == LineTier::Merged);
+    CHECK(m.at(7).tier == LineTier::Merged);
+    CHECK(m.at(7).line == 4);
+}
+
 TEST_CASE("line match joined: a line split around lines put between its pieces") {
     // The other way round: the one-line `if` unfolded, an assignment and a call put in. The
     // split runs from the `if` to the `return`, not to the assignment after the `if`.
@@ -113,6 +128,22 @@ TEST_CASE("line match joined: a line split around lines put between its pieces")
     CHECK(m.at(4).tier == LineTier::Split);
     CHECK(m.at(4).line == 4);
     CHECK(m.at(4).end_line == 7);
+}
+
+TEST_CASE("line match joined: the lines a split spans but does not hold stay free") {
+    // The unfolded `if` spans the call put between its pieces, which four removed lines (a
+    // call that was wrapped, each piece too short to pair alone) then merge into.
+    auto f =
+        files(function("clamp", {"\tif (total < 0) return 0;", "\tlog_value(", "\t\ttotal,",
+                                 "\t\t\"negative\",", "\t\tcount);", "\ttotal += step;"}),
+              function("clamp", {"\tif (total < 0) {", "\t\tlog_value(total, \"negative\", count);",
+                                 "\t\treturn 0;", "\t}", "\ttotal += step;"}));
+    auto m = f.map();
+    CHECK(m.at(4).tier == LineTier::Split);
+    CHECK(m.at(4).end_line == 6);
+    CHECK(m.at(5).tier == LineTier::Merged);
+    CHECK(m.at(5).line == 5);
+    CHECK(m.at(8).line == 5);
 }
 
 TEST_CASE("line match joined: short lines are not merged around a gap") {
