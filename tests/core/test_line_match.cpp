@@ -1,6 +1,7 @@
 // The line map's choice, a rule at a time (src/core/line_match.hpp): hand-worked files whose
 // hunks a plain LCS gives, as git would, each case one that the rule decides.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "context_pack/core/line_map.hpp"
@@ -33,6 +34,13 @@ std::vector<std::string> function(const std::string& name, std::vector<std::stri
     out.insert(out.end(), middle.begin(), middle.end());
     out.insert(out.end(), {"\treturn " + name + "_result;", "}", ""});
     return out;
+}
+
+// A function whose `if (total < 0)` block holds an assignment, a call and `ret`.
+std::vector<std::string> clamp_block(const std::string& ret) {
+    return function("clamp",
+                    {"\tif (total < 0) {", "\t\ttotal = 0;", "\t\twarn(\"negative total\");",
+                     "\t\t" + ret, "\t}", "\ttotal += step;"});
 }
 
 std::vector<std::string> joined(std::vector<std::vector<std::string>> parts) {
@@ -87,43 +95,32 @@ TEST_CASE("line match joined: free lines that make up one added line are merged 
 
 TEST_CASE("line match joined: lines merged around a line deleted between them") {
     // A block folded into one line, its assignment dropped: the `if` and the `return` make up
-    // the new line, the assignment and the call between are deleted, not merged.
-    auto f = files(
-        function("clamp", {"\tif (total < 0) {", "\t\ttotal = 0;", "\t\twarn(\"negative total\");",
-                           "\t\treturn 0;", "\t}", "\ttotal += step;"}),
-        function("clamp", {"\tif (total < 0) return 0;", "\ttotal += step;"}));
-    auto m = f.map();
-    CHECK(m.at(4).tier == LineTier::Merged);
-    CHECK(m.at(4).line == 4);
-    CHECK(m.at(7).tier == LineTier::Merged);
-    CHECK(m.at(7).line == 4);
-    CHECK_FALSE(m.at(5).located());
-    CHECK_FALSE(m.at(6).located());
-    CHECK(m.at(9).line == 5);
-}
-
-TEST_CASE("line match joined: lines merged around a gap and edited, as the bound allows") {
-    // `return -1;` became `return 1;` as the block folded: the join reads 0.905 alike, and its
-    // four bigrams the new line lacks (`){`, `{r`, `n-`, `-1`) bound it at 0.905 too. A join is
-    // not compared where that bound says it cannot reach 0.8; a bound that made those bigrams
-    // more than twice the edits they are would lose this merge.
-    auto f = files(
-        function("clamp", {"\tif (total < 0) {", "\t\ttotal = 0;", "\t\twarn(\"negative total\");",
-                           "\t\treturn -1;", "\t}", "\ttotal += step;"}),
-        function("clamp", {"\tif (total < 0) return 1;", "\ttotal += step;"}));
-    auto m = f.map();
-    CHECK(m.at(4).tier == LineTier::Merged);
-    CHECK(m.at(7).tier == LineTier::Merged);
-    CHECK(m.at(7).line == 4);
+    // the new line, the assignment and the call between are deleted, not merged. Folded with
+    // `return -1;` -> `return 1;`, the join reads 0.905 alike, and its four bigrams the new line
+    // lacks (`){`, `{r`, `n-`, `-1`) bound it at 0.905 too: a join is not compared where that
+    // bound says it cannot reach 0.8, and a bound that made those bigrams more than twice the
+    // edits they are would lose this merge.
+    const std::pair<const char*, const char*> folds[] = {
+        {"return 0;", "\tif (total < 0) return 0;"}, {"return -1;", "\tif (total < 0) return 1;"}};
+    for (auto [ret, folded] : folds) {
+        INFO(folded);
+        auto f = files(clamp_block(ret), function("clamp", {folded, "\ttotal += step;"}));
+        auto m = f.map();
+        CHECK(m.at(4).tier == LineTier::Merged);
+        CHECK(m.at(4).line == 4);
+        CHECK(m.at(7).tier == LineTier::Merged);
+        CHECK(m.at(7).line == 4);
+        CHECK_FALSE(m.at(5).located());
+        CHECK_FALSE(m.at(6).located());
+        CHECK(m.at(9).line == 5);
+    }
 }
 
 TEST_CASE("line match joined: a line split around lines put between its pieces") {
     // The other way round: the one-line `if` unfolded, an assignment and a call put in. The
     // split runs from the `if` to the `return`, not to the assignment after the `if`.
-    auto f = files(
-        function("clamp", {"\tif (total < 0) return 0;", "\ttotal += step;"}),
-        function("clamp", {"\tif (total < 0) {", "\t\ttotal = 0;", "\t\twarn(\"negative total\");",
-                           "\t\treturn 0;", "\t}", "\ttotal += step;"}));
+    auto f = files(function("clamp", {"\tif (total < 0) return 0;", "\ttotal += step;"}),
+                   clamp_block("return 0;"));
     auto m = f.map();
     CHECK(m.at(4).tier == LineTier::Split);
     CHECK(m.at(4).line == 4);
