@@ -157,18 +157,17 @@ Bag context_of(const std::vector<std::string_view>& lines, std::size_t i) {
     return make_bag(std::move(tokens));
 }
 
-std::string joined(const std::vector<Changed>& lines, std::size_t from, std::size_t to,
-                   std::uint32_t left_out) {
+// The text of the lines `run` holds, joined.
+std::string joined(const std::vector<Changed>& lines, const Run& run) {
     std::string out;
-    for (std::size_t i = from; i <= to; ++i)
-        if (!(left_out >> (i - from) & 1u)) out += lines[i].flat;
+    for (std::size_t i = run.from; i <= run.to; ++i)
+        if (run.holds(i)) out += lines[i].flat;
     return out;
 }
 
-bool all_telling(const std::vector<Changed>& lines, std::size_t from, std::size_t to,
-                 std::uint32_t left_out) {
-    for (std::size_t i = from; i <= to; ++i)
-        if (!(left_out >> (i - from) & 1u) && !telling(lines[i].text)) return false;
+bool all_telling(const std::vector<Changed>& lines, const Run& run) {
+    for (std::size_t i = run.from; i <= run.to; ++i)
+        if (run.holds(i) && !telling(lines[i].text)) return false;
     return true;
 }
 
@@ -243,7 +242,7 @@ Changed prepare(const std::vector<std::string_view>& lines, LineNo n, std::size_
     c.position = position_in(n, start, count);
     c.text = lines[std::size_t(n - 1)];
     c.flat = without_space(c.text);
-    c.code = code_of(lines[std::size_t(n - 1)]);
+    c.code = code_of(c.text);
     c.grams = bigrams(c.flat);
     c.context = context_of(lines, std::size_t(n - 1));
     return c;
@@ -315,19 +314,18 @@ Run best_run(const std::string& text, const std::vector<Changed>& lines, std::si
         foreign.push_back(std::size_t(std::count_if(
             lines[i].grams.begin(), lines[i].grams.end(),
             [&](std::uint16_t g) { return !std::binary_search(grams.begin(), grams.end(), g); })));
-    auto compare = [&](std::size_t from, std::size_t to, std::uint32_t left_out, double floor) {
+    auto compare = [&](Run run, double floor) {
         std::size_t size = 0, missing = 0;
-        for (std::size_t i = from; i <= to; ++i)
-            if (!(left_out >> (i - from) & 1u))
-                size += lines[i].flat.size(), missing += foreign[i - lo];
+        for (std::size_t i = run.from; i <= run.to; ++i)
+            if (run.holds(i)) size += lines[i].flat.size(), missing += foreign[i - lo];
         if (size <= kAligned && text.size() <= kAligned) {
             const double longer = double(std::max(size, text.size()));
             const double bound = std::min(double(std::min(size, text.size())) / longer,
                                           1.0 - double(missing) / (2 * longer));
             if (bound <= floor) return;
         }
-        const double content = similarity(text, joined(lines, from, to, left_out));
-        if (content > floor && content > best.content) best = {from, to, content, left_out};
+        run.content = similarity(text, joined(lines, run));
+        if (run.content > floor && run.content > best.content) best = run;
     };
     // Each run around `at`.
     auto each_run = [&](auto&& visit) {
@@ -340,7 +338,7 @@ Run best_run(const std::string& text, const std::vector<Changed>& lines, std::si
             if (from == 0 || LineNo(at - from) + 1 >= kSpan) break;
         }
     };
-    each_run([&](std::size_t from, std::size_t to) { compare(from, to, 0, best.content); });
+    each_run([&](std::size_t from, std::size_t to) { compare({from, to}, best.content); });
     if (!gaps || best.content >= LineMapScores::kSureContent) return best;
     // No run reads kSureContent alike whole: the runs with kGaps of their lines inside left
     // out at most (never `at`) that read so, where the lines joined each say something
@@ -348,10 +346,9 @@ Run best_run(const std::string& text, const std::vector<Changed>& lines, std::si
     const double sure = LineMapScores::kSureContent - 1e-9;  // reads kSureContent: taken
     each_run([&](std::size_t from, std::size_t to) {
         for (std::uint32_t out = 1; out < 1u << (to - from - 1); ++out) {
-            const std::uint32_t left_out = out << 1;
-            if (std::popcount(left_out) <= kGaps && !(left_out >> (at - from) & 1u) &&
-                all_telling(lines, from, to, left_out))
-                compare(from, to, left_out, std::max(best.content, sure));
+            const Run run{from, to, 0, out << 1};
+            if (std::popcount(run.left_out) <= kGaps && run.holds(at) && all_telling(lines, run))
+                compare(run, std::max(best.content, sure));
         }
     });
     return best;

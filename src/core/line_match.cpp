@@ -451,7 +451,7 @@ void take_joins(State& s) {
             if (score < Scores::kFloor) continue;
             if (c.match[i] != kNone) c.taken[c.match[i]] = false;
             for (std::size_t q = run.from; q <= run.to; ++q)
-                c.taken[q] = run.holds(q) || c.taken[q];
+                if (run.holds(q)) c.taken[q] = true;
             s.take(i, run.from, score, run.content, How::Split);
             c.split[i] = run;
             left_taken[i] = true;
