@@ -39,7 +39,6 @@ namespace {
 const std::size_t kTop = 8;         // candidates a removed line keeps for the finer score
 const std::size_t kContext = 4;     // non-blank lines above and below that make a line's context
 const std::size_t kAligned = 300;   // lines longer than this are compared by bigrams
-const LineNo kSpan = 6;             // lines a split or a merge may take
 const double kContentWeight = 0.6;  // LHDiff's weights: content 0.6, context 0.4
 const double kCodeWeight = 0.95;    // what equal code with other comments counts as
 
@@ -298,8 +297,8 @@ std::vector<Scored> best_of(const Changed& l, const std::vector<Changed>& added,
 }
 
 Run best_run(const std::string& text, const std::vector<Changed>& lines, std::size_t at,
-             const std::vector<bool>& taken, bool gaps) {
-    Run best{at, at, similarity(text, lines[at].flat)};
+             const std::vector<bool>& taken, bool gaps, double above) {
+    Run best{at, at, above >= 0 ? above : similarity(text, lines[at].flat)};
     auto usable = [&](std::size_t i) {  // of its region, next to it, and free
         return i == at || (lines[i].region == lines[at].region &&
                            lines[i].line - lines[at].line == LineNo(i) - LineNo(at) && !taken[i]);
@@ -345,6 +344,25 @@ Run best_run(const std::string& text, const std::vector<Changed>& lines, std::si
     // (`Modem`, `Switch`, `Hub` -> `ModeHub` is no merge of the first and the last).
     const double sure = LineMapScores::kSureContent - 1e-9;  // reads kSureContent: taken
     each_run([&](std::size_t from, std::size_t to) {
+        // Its lengths bound every choice of lines left out: from the whole run's down to that
+        // less the kGaps longest lines inside it (never `at`).
+        std::size_t whole = 0, longest[kGaps] = {};
+        for (std::size_t i = from; i <= to; ++i) {
+            whole += lines[i].flat.size();
+            if (i == from || i == to || i == at) continue;
+            std::size_t size = lines[i].flat.size();
+            for (std::size_t& l : longest)
+                if (size > l) std::swap(size, l);
+        }
+        std::size_t least = whole;
+        for (std::size_t l : longest) least -= l;
+        if (whole <= kAligned && text.size() <= kAligned) {
+            const double t = double(text.size());
+            const double bound = double(whole) < t   ? double(whole) / t
+                                 : double(least) > t ? t / double(least)
+                                                     : 1.0;
+            if (bound <= std::max(best.content, sure)) return;
+        }
         for (std::uint32_t out = 1; out < 1u << (to - from - 1); ++out) {
             const Run run{from, to, 0, out << 1};
             if (std::popcount(run.left_out) <= kGaps && run.holds(at) && all_telling(lines, run))

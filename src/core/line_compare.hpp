@@ -106,8 +106,11 @@ struct Run {
         return i >= from && i <= to && !(left_out >> (i - from) & 1u);
     }
 };
+constexpr LineNo kSpan = 6;  // lines a split or a merge may take
 constexpr int kGaps = 2;
+// With `above`, only a join reading more than `above` alike is looked for (the line at `at`
+// alone is not compared).
 Run best_run(const std::string& text, const std::vector<Changed>& lines, std::size_t at,
-             const std::vector<bool>& taken, bool gaps = false);
+             const std::vector<bool>& taken, bool gaps = false, double above = -1);
 
 }  // namespace cp::line_compare
