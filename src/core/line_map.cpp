@@ -164,7 +164,7 @@ LineAnswer answer_of(std::size_t i, const line_match::Lines& lines, const std::v
                                   (how != How::Edge || s.to < lines.own) &&
                                   s.score >= a.score - Scores::kMargin;
                        });
-    const bool sure = a.score >= Scores::kSure || how == How::Block ||
+    const bool sure = a.score >= Scores::kSure || how == How::Block || how == How::Wrapped ||
                       ((line_match::ordered(how) || how == How::Edge) &&
                        choice.content[i] >= Scores::kSureContent);
     if (!sure || rival) {

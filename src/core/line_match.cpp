@@ -209,20 +209,22 @@ Renames renames_of(const State& s, TokensOf& left, TokensOf& right) {
 // Tokens `mine` (of removed line `self`) with each name renamed as another pair than line
 // `self`'s shows it renamed, where the new name is one of `theirs`; without whitespace (as
 // Changed::flat), empty when it renames nothing.
+std::string_view renamed_token(std::string_view t, const Tokens& theirs, const Renames& renames,
+                               std::size_t self) {
+    if (auto x = renames.find(t); x != renames.end())
+        for (const Rename& image : x->second)
+            if ((image.pairs > 1 || image.shown_by != self) &&
+                std::find(theirs.begin(), theirs.end(), image.to) != theirs.end())
+                return image.to;
+    return t;
+}
 std::string renamed(const Tokens& mine, const Tokens& theirs, const Renames& renames,
                     std::size_t self) {
     std::string out;
     bool any = false;
     for (std::string_view t : mine) {
-        std::string_view to = t;
-        if (auto x = renames.find(t); x != renames.end())
-            for (const Rename& image : x->second)
-                if ((image.pairs > 1 || image.shown_by != self) &&
-                    std::find(theirs.begin(), theirs.end(), image.to) != theirs.end()) {
-                    to = image.to;
-                    any = true;
-                    break;
-                }
+        const std::string_view to = renamed_token(t, theirs, renames, self);
+        any = any || to.data() != t.data();
         out += to;
     }
     return any ? out : std::string();
@@ -250,8 +252,28 @@ class Renaming {
         const std::string text = renamed(left_[i], right_[r], renames_, i);
         return text.empty() ? 0 : line_compare::similarity(text, s_.lines.right[r].flat);
     }
+    // Whether one line wraps the other: every word (name or number) of the one with fewer
+    // stands in the other as often, removed line `i` read with the names the pairs show
+    // renamed (`r = 3` -> `radius = float(argv[1]) if argv else 3` where `area(r)` became
+    // `area(radius)`).
+    bool wraps(std::size_t i, std::size_t r) {
+        const Tokens& theirs = right_[r];
+        std::vector<std::string_view> a, b;
+        for (std::string_view t : left_[i])
+            if (line_compare::word(t[0])) a.push_back(renamed_as(t, theirs, i));
+        for (std::string_view t : theirs)
+            if (line_compare::word(t[0])) b.push_back(t);
+        if (a.empty() || b.empty() || a.size() == b.size()) return false;
+        if (a.size() > b.size()) std::swap(a, b);
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        return std::includes(b.begin(), b.end(), a.begin(), a.end());
+    }
 
   private:
+    std::string_view renamed_as(std::string_view t, const Tokens& theirs, std::size_t i) const {
+        return renamed_token(t, theirs, renames_, i);
+    }
     TokensOf left_, right_;
     Renames renames_;
     const State& s_;
@@ -289,6 +311,33 @@ void take_renamed(State& s, Renaming& names) {
     }
     for (const Pairing& p : heaviest_chain(pairs, s.lines.own))
         s.take(p.l, p.r, p.score, p.content, How::Renamed);
+}
+
+// A removed line and an added line, each the only one with a word on its side between the
+// same two ordered pairs (or a region's end), the one wrapping the other (Renaming::wraps):
+// however little alike they read by edit distance, the one became the other, in its place
+// (`main()` -> `sys.exit(main(sys.argv))`, or back).
+void take_wrapped(State& s, Renaming& names) {
+    const auto& left = s.lines.left;
+    const auto& right = s.lines.right;
+    const Bounds bounds = chain_bounds(s.c, s.lines.own);
+    auto free_worded = [&](std::size_t j) {
+        return s.free(j) && line_compare::worded(left[j].text);
+    };
+    for (std::size_t first = 0, last = 0; first < left.size(); first = last) {
+        // The removed lines between the same ordered pairs: [first, last).
+        for (last = first + 1; last < left.size() && bounds.low[last] == bounds.low[first];) ++last;
+        std::size_t i = kNone, removed = 0;
+        for (std::size_t j = first; j < last; ++j)
+            if (free_worded(j)) i = j, ++removed;
+        if (removed != 1) continue;
+        std::size_t r = kNone, added = 0;
+        for (std::size_t q = bounds.low[i]; q < bounds.high[i]; ++q)
+            if (!s.c.taken[q] && line_compare::worded(right[q].text)) r = q, ++added;
+        if (added != 1 || !names.wraps(i, r)) continue;
+        const double content = content_similarity(left[i], right[r]);
+        s.take(i, r, std::max(s.score(i, r, content), Scores::kFloor), content, How::Wrapped);
+    }
 }
 
 // Two neighbouring ordered pairs whose lines read much more alike crossed: each kSureContent
@@ -420,13 +469,49 @@ void grow_moved(State& s) {
 // A removed line split into several added lines, or several removed lines merged into one:
 // joined, they read kJoinGain more alike than the one line alone (or half of what it lacks). A line
 // matched alone is tried against its counterpart; a free one against its best free candidate, and
-// then the lines merged must make up nearly all of it (kSureContent).
+// then the lines merged must make up nearly all of it (kSureContent). Where no join of free lines
+// does, lines that weaker ordered pairs took may join it too (they read under kSureContent alike
+// to their added line), when the join reads kSureContent alike and kJoinGain more than each of
+// those pairs: `public double get() {` and `return v;` -> `public double get() { return v; }`,
+// though the chain had paired `return v;` with a `return w;` added below.
 void take_joins(State& s) {
     const auto& left = s.lines.left;
     const auto& right = s.lines.right;
     Choice& c = s.c;
     std::vector<bool> left_taken(left.size());
     for (std::size_t i = 0; i < left.size(); ++i) left_taken[i] = !s.free(i);
+    // The removed line paired with each own added line as the joins start.
+    std::vector<std::size_t> owner(right.size(), kNone);
+    for (std::size_t i = 0; i < left.size(); ++i)
+        if (c.match[i] != kNone) owner[c.match[i]] = i;
+    // Whether a join may break line q's pair: ordered or a hunk's edge, under kSureContent alike.
+    auto breakable = [&](std::size_t q) {
+        return (ordered(c.how[q]) || c.how[q] == How::Edge) && c.content[q] < Scores::kSureContent;
+    };
+    // The line that holds added line t in a pair a join may break, else kNone.
+    auto breakable_owner = [&](std::size_t t) {
+        const std::size_t q = owner[t];
+        return q != kNone && c.match[q] == t && breakable(q) ? q : kNone;
+    };
+    // `taken` with the lines a join around `at` may reach (line_compare::kSpan) that `held`
+    // says are in pairs it may break made free; nullopt where it makes none free.
+    auto loosened = [](std::vector<bool> taken, std::size_t at,
+                       auto&& held) -> std::optional<std::vector<bool>> {
+        const std::size_t reach = std::size_t(line_compare::kSpan);
+        bool any = false;
+        for (std::size_t q = at > reach ? at - reach : 0; q < taken.size() && q <= at + reach; ++q)
+            if (q != at && taken[q] && held(q)) taken[q] = false, any = true;
+        if (!any) return std::nullopt;
+        return taken;
+    };
+    // Whether `run` reads kJoinGain more alike than the pair of each line `pair_of` gives.
+    auto outweighs = [&](const Run& run, auto&& pair_of) {
+        for (std::size_t q = run.from; q <= run.to; ++q)
+            if (const std::size_t l = run.holds(q) ? pair_of(q) : kNone;
+                l != kNone && run.content < c.content[l] + kJoinGain)
+                return false;
+        return true;
+    };
     for (std::size_t i = 0; i < left.size(); ++i) {
         // In a merge found from a line before it, or of a block settled beforehand.
         if (c.how[i] == How::Merged || c.how[i] == How::Block) continue;
@@ -446,20 +531,43 @@ void take_joins(State& s) {
         const double mine = double(left[i].flat.size()), theirs = double(right[r].flat.size());
         if (mine >= kJoinLength * theirs) {
             Run run = line_compare::best_run(left[i].flat, right, r, c.taken, /*gaps=*/true);
-            if (!run.joined() || run.content < std::max(alone + gain, Scores::kContent)) continue;
+            if (!run.joined() || run.content < std::max(alone + gain, Scores::kContent)) {
+                const double least = std::max(alone + gain, Scores::kSureContent);
+                const auto loose = loosened(
+                    c.taken, r, [&](std::size_t t) { return breakable_owner(t) != kNone; });
+                if (!loose) continue;
+                run = line_compare::best_run(left[i].flat, right, r, *loose, /*gaps=*/true,
+                                             least - 1e-9);
+                if (!run.joined() || !outweighs(run, breakable_owner)) continue;
+            }
             const double score = s.score(i, r, run.content);
             if (score < Scores::kFloor) continue;
             if (c.match[i] != kNone) c.taken[c.match[i]] = false;
-            for (std::size_t q = run.from; q <= run.to; ++q)
-                if (run.holds(q)) c.taken[q] = true;
+            for (std::size_t q = run.from; q <= run.to; ++q) {
+                if (!run.holds(q)) continue;
+                if (const std::size_t l = breakable_owner(q); l != kNone && l != i) {
+                    c.match[l] = kNone, c.how[l] = How::None, c.score[l] = c.content[l] = 0;
+                    left_taken[l] = false;
+                }
+                c.taken[q] = true;
+            }
             s.take(i, run.from, score, run.content, How::Split);
             c.split[i] = run;
             left_taken[i] = true;
         } else if (theirs >= kJoinLength * mine) {
             Run run = line_compare::best_run(right[r].flat, left, i, left_taken, /*gaps=*/true);
             if (!run.joined() || run.content < alone + gain ||
-                (c.match[i] == kNone && run.content < Scores::kSureContent))
-                continue;
+                (c.match[i] == kNone && run.content < Scores::kSureContent)) {
+                const double least = std::max(alone + gain, Scores::kSureContent);
+                const auto loose = loosened(left_taken, i, breakable);
+                if (!loose) continue;
+                run = line_compare::best_run(right[r].flat, left, i, *loose, /*gaps=*/true,
+                                             least - 1e-9);
+                if (!run.joined() || !outweighs(run, [&](std::size_t q) {
+                        return q != i && c.match[q] != kNone ? q : kNone;
+                    }))
+                    continue;
+            }
             const double score = s.score(i, r, run.content);
             for (std::size_t q = run.from; q <= run.to; ++q) {
                 if (!run.holds(q)) continue;
@@ -526,6 +634,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     fill_gaps(s);
     Renaming names(s);
     take_renamed(s, names);
+    take_wrapped(s, names);
     swap_crossed(s);
     keep_runs(s);
     take_joins(s);

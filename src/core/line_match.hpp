@@ -17,13 +17,18 @@
 //   renamed  then, between the ordered pairs, lines that read alike once the names the pairs
 //            show renamed (`sum` -> `result`, `int` -> `long`) are renamed in them too (as
 //            alike as a sure pair, or as a gap's pair in contexts as alike);
+//   wrapped  then a removed and an added line, each the only one with a word on its side
+//            between the same ordered pairs, the one wrapping the other (every word of the
+//            one with fewer, renamed as the pairs show, in the other): `main()` ->
+//            `sys.exit(main(sys.argv))`, in place however little alike it reads;
 //   swapped  two neighbouring ordered pairs whose lines read much more alike crossed, paired
 //            crossed (two statements put the other way round);
 //   runs     an ordered line with a twin as good beside its neighbour's counterpart takes
 //            that twin (of equal lines, the one that continues the run);
 //   joined   a line split into several added lines, or lines merged into one, when joined
 //            they read much more alike than any one does (around a line deleted between
-//            them too: `if (i == index) {`, `offset = -1;`, `continue;`, or put between).
+//            them too: `if (i == index) {`, `offset = -1;`, `continue;`, or put between),
+//            taking lines from weaker ordered pairs where only that join reads sure.
 #pragma once
 
 #include <cstddef>
@@ -50,12 +55,13 @@ struct Lines {
 };
 
 // Block: of a block moved between regions, or grown around a line moved within its region.
-enum class How { None, Block, Chain, Edge, Moved, Split, Merged, Renamed };
+// Wrapped: ordered, and answered however little alike (take_wrapped).
+enum class How { None, Block, Chain, Edge, Moved, Split, Merged, Renamed, Wrapped };
 
 // Whether a pair keeps the order of both sides within its region: the chain and what fills
 // its gaps.
 constexpr bool ordered(How how) {
-    return how == How::Chain || how == How::Renamed;
+    return how == How::Chain || how == How::Renamed || how == How::Wrapped;
 }
 
 constexpr std::size_t kNone = SIZE_MAX;

@@ -143,6 +143,43 @@ TEST_CASE("line match joined: the lines a split spans but does not hold stay fre
     CHECK(m.at(8).line == 5);
 }
 
+TEST_CASE("line match joined: a join takes a line that a weaker ordered pair had") {
+    // A getter folded into one line as a new getter is put below it: in order, the chain pairs
+    // `return balance;` with the new `return count;` (0.6 alike), and the getter's head with
+    // its folded self leaves nothing to merge. Joined, head and body read 0.97 alike to the
+    // folded line, far more than that pair: both are merged into it, and `return count;` is
+    // new. The other way round, the folded line splits into the head and body.
+    const std::vector<std::string> open = {"public class Account {",
+                                           "    private double balance;",
+                                           "",
+                                           "    public double getBalance() {",
+                                           "        return balance;",
+                                           "    }",
+                                           "",
+                                           "    public static void main(String[] args) {"};
+    const std::vector<std::string> folded = {"public class Account {",
+                                             "    private double balance;",
+                                             "",
+                                             "    public double getBalance() { return balance; }",
+                                             "",
+                                             "    public int getCount() {",
+                                             "        return count;",
+                                             "    }",
+                                             "",
+                                             "    public static void main(String[] args) {"};
+    auto f = files(open, folded);
+    auto m = f.map();
+    CHECK(m.at(4).tier == LineTier::Merged);
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(5).tier == LineTier::Merged);
+    CHECK(m.at(5).line == 4);
+    auto back = files(folded, open).map();
+    CHECK(back.at(4).tier == LineTier::Split);
+    CHECK(back.at(4).line == 4);
+    CHECK(back.at(4).end_line == 5);
+    CHECK_FALSE(back.at(7).located());  // `return count;`, no longer `return balance;`
+}
+
 TEST_CASE("line match joined: short lines are not merged around a gap") {
     // `Mode` and `Hub` read like the joined word, but three letters say nothing.
     auto f = files({"Speaker", "Headset", "Modem", "Switch", "Hub", "USB drive"},
@@ -434,6 +471,62 @@ TEST_CASE(
     auto m = f.map();
     CHECK(m.at(6).line == 6);
     CHECK(m.at(6).tier == LineTier::Edited);
+}
+
+TEST_CASE("line match wrapped: a line alone between two pairs that the added line wraps") {
+    // `main()` became `sys.exit(main(sys.argv))`, and `r = 3` (`r` renamed `radius`, as the
+    // line below shows) a longer line that still ends in 3: each the only line with a word
+    // between the same ordered pairs (or the file's end) on both sides, reading under half
+    // alike, every word of it in the other. Either way round; where the added line lacks one
+    // of those words (`run` for `main`, 5 for 3), deleted.
+    const std::vector<std::string> before = {"def main():",
+                                             "    shapes = [\"circle\", \"square\"]",
+                                             "    r = 3",
+                                             "    a1 = area_circle(r)",
+                                             "    print(\"Total area:\", a1)",
+                                             "",
+                                             "",
+                                             "if __name__ == \"__main__\":",
+                                             "    main()"};
+    auto after = [](const std::string& value, const std::string& call) {
+        return std::vector<std::string>{
+            "def main(argv):",
+            "    shapes = [\"circle\", \"square\", \"triangle\"]",
+            "    radius = float(argv[1]) if len(argv) > 1 else " + value,
+            "    a1 = area_circle(radius)",
+            "    print(\"Total area:\", a1)",
+            "",
+            "",
+            "if __name__ == \"__main__\":",
+            "    sys.exit(" + call + "(sys.argv))"};
+    };
+    for (bool back : {false, true}) {
+        INFO((back ? "unwrapped" : "wrapped"));
+        auto f = back ? files(after("3", "main"), before) : files(before, after("3", "main"));
+        REQUIRE(cp::line_similarity(f.base[8], f.target[8]) < cp::LineMapScores::kGapContent);
+        auto m = f.map();
+        for (LineNo n : {3, 9}) {
+            INFO("base line " << n);
+            CHECK(m.at(n).line == n);
+            CHECK(m.at(n).tier == LineTier::Edited);
+        }
+    }
+    auto f = files(before, after("5", "run"));
+    auto m = f.map();
+    CHECK(m.at(3).tier == LineTier::Deleted);
+    CHECK(m.at(9).tier == LineTier::Deleted);
+    CHECK(m.at(4).line == 4);
+}
+
+TEST_CASE("line match wrapped: two lines between the pairs are no wrap of one") {
+    // Two removed lines, either of which the added line might have become: neither is taken.
+    auto f = files({"def main():", "    shapes = [\"circle\"]", "    size = 3", "    depth = 4",
+                    "    print(size)"},
+                   {"def main():", "    shapes = [\"circle\"]", "    volume = size * depth * 3 + 4",
+                    "    print(size)"});
+    auto m = f.map();
+    CHECK_FALSE(m.at(3).located());
+    CHECK_FALSE(m.at(4).located());
 }
 
 TEST_CASE("line match swapped: two neighbouring lines put the other way round pair crossed") {
