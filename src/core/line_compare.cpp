@@ -338,7 +338,10 @@ Run best_run(const std::string& text, const std::vector<Changed>& lines, std::si
         }
     };
     each_run([&](std::size_t from, std::size_t to) { compare({from, to}, best.content); });
-    if (!gaps || best.content >= LineMapScores::kSureContent) return best;
+    // A line alone reading kSureContent alike, or a whole run, needs no lines left out (with
+    // `above`, the line alone was not compared).
+    if (!gaps || (best.content >= LineMapScores::kSureContent && (above < 0 || best.joined())))
+        return best;
     // No run reads kSureContent alike whole: the runs with kGaps of their lines inside left
     // out at most (never `at`) that read so, where the lines joined each say something
     // (`Modem`, `Switch`, `Hub` -> `ModeHub` is no merge of the first and the last).

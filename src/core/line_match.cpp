@@ -224,7 +224,7 @@ std::string renamed(const Tokens& mine, const Tokens& theirs, const Renames& ren
     bool any = false;
     for (std::string_view t : mine) {
         const std::string_view to = renamed_token(t, theirs, renames, self);
-        any = any || to.data() != t.data();
+        any = any || to != t;
         out += to;
     }
     return any ? out : std::string();
@@ -313,8 +313,8 @@ void take_renamed(State& s, Renaming& names) {
         s.take(p.l, p.r, p.score, p.content, How::Renamed);
 }
 
-// A removed line and an added line, each the only one with a word on its side between the
-// same two ordered pairs (or a region's end), the one wrapping the other (Renaming::wraps):
+// A removed line and an added line, each the only free one with a word on its side between
+// the same two ordered pairs (or a region's end), the one wrapping the other (Renaming::wraps):
 // however little alike they read by edit distance, the one became the other, in its place
 // (`main()` -> `sys.exit(main(sys.argv))`, or back).
 void take_wrapped(State& s, Renaming& names) {
@@ -387,7 +387,9 @@ void keep_runs(State& s) {
     const auto& left = s.lines.left;
     const auto& right = s.lines.right;
     for (std::size_t i = 0; i < left.size(); ++i) {
-        if (!ordered(s.c.how[i]) || continues(s.lines, s.c, i)) continue;
+        // A wrapped pair is sure for its own place alone.
+        if (!ordered(s.c.how[i]) || s.c.how[i] == How::Wrapped || continues(s.lines, s.c, i))
+            continue;
         for (int step : {-1, 1}) {
             const std::size_t q = neighbour_pair(s.lines, s.c, i, step);
             if (q == kNone) continue;
@@ -470,10 +472,10 @@ void grow_moved(State& s) {
 // joined, they read kJoinGain more alike than the one line alone (or half of what it lacks). A line
 // matched alone is tried against its counterpart; a free one against its best free candidate, and
 // then the lines merged must make up nearly all of it (kSureContent). Where no join of free lines
-// does, lines that weaker ordered pairs took may join it too (they read under kSureContent alike
-// to their added line), when the join reads kSureContent alike and kJoinGain more than each of
-// those pairs: `public double get() {` and `return v;` -> `public double get() { return v; }`,
-// though the chain had paired `return v;` with a `return w;` added below.
+// does, lines that weaker ordered or edge pairs took may join it too (they read under
+// kSureContent alike to their added line), when the join reads kSureContent alike and kJoinGain
+// more than each of those pairs: `public double get() {` and `return v;` -> `public double get() {
+// return v; }`, though the chain had paired `return v;` with a `return w;` added below.
 void take_joins(State& s) {
     const auto& left = s.lines.left;
     const auto& right = s.lines.right;
@@ -493,11 +495,12 @@ void take_joins(State& s) {
         const std::size_t q = owner[t];
         return q != kNone && c.match[q] == t && breakable(q) ? q : kNone;
     };
-    // `taken` with the lines a join around `at` may reach (line_compare::kSpan) that `held`
-    // says are in pairs it may break made free; nullopt where it makes none free.
+    // `taken` with the lines a join around `at` may reach (a run holds line_compare::kSpan
+    // lines at most) that `held` says are in pairs it may break made free; nullopt where it
+    // makes none free.
     auto loosened = [](std::vector<bool> taken, std::size_t at,
                        auto&& held) -> std::optional<std::vector<bool>> {
-        const std::size_t reach = std::size_t(line_compare::kSpan);
+        const std::size_t reach = std::size_t(line_compare::kSpan) - 1;
         bool any = false;
         for (std::size_t q = at > reach ? at - reach : 0; q < taken.size() && q <= at + reach; ++q)
             if (q != at && taken[q] && held(q)) taken[q] = false, any = true;

@@ -17,7 +17,7 @@
 //   renamed  then, between the ordered pairs, lines that read alike once the names the pairs
 //            show renamed (`sum` -> `result`, `int` -> `long`) are renamed in them too (as
 //            alike as a sure pair, or as a gap's pair in contexts as alike);
-//   wrapped  then a removed and an added line, each the only one with a word on its side
+//   wrapped  then a removed and an added line, each the only free one with a word on its side
 //            between the same ordered pairs, the one wrapping the other (every word of the
 //            one with fewer, renamed as the pairs show, in the other): `main()` ->
 //            `sys.exit(main(sys.argv))`, in place however little alike it reads;
@@ -28,7 +28,7 @@
 //   joined   a line split into several added lines, or lines merged into one, when joined
 //            they read much more alike than any one does (around a line deleted between
 //            them too: `if (i == index) {`, `offset = -1;`, `continue;`, or put between),
-//            taking lines from weaker ordered pairs where only that join reads sure.
+//            taking lines from weaker ordered or edge pairs where only that join reads sure.
 #pragma once
 
 #include <cstddef>

@@ -180,6 +180,39 @@ TEST_CASE("line match joined: a join takes a line that a weaker ordered pair had
     CHECK_FALSE(back.at(7).located());  // `return count;`, no longer `return balance;`
 }
 
+TEST_CASE("line match joined: a join that breaks a weaker pair may leave a line out") {
+    // `check(t);` is paired in order with `chk(t);` (under 0.8 alike); merged with the
+    // assignment into one line around the `log` line deleted between them, they read it 0.97
+    // alike. The join looked for above what it must beat still leaves lines out.
+    auto f = files(
+        function("run",
+                 {"\ttotal = compute(alpha, beta, gamma);", "\tlog(\"step\");", "\tcheck(t);"}),
+        function("run", {"\ttotal = compute(alpha, beta, gamma); check(t);", "\tchk(t);"}));
+    auto m = f.map();
+    CHECK(m.at(4).tier == LineTier::Merged);
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(6).tier == LineTier::Merged);
+    CHECK(m.at(6).line == 4);
+    CHECK_FALSE(m.at(5).located());
+}
+
+TEST_CASE("line match joined: a join does not break a pair that reads sure or nearly as well") {
+    // The assignment and `check(total);` make up the new first line, but `check(total);` is
+    // paired in order with `check(total_x);`, 0.87 alike: a pair read kSureContent alike is
+    // sure, and no join takes it apart. With `check(totals);`, 0.93 alike, the join (1.0)
+    // would not read kJoinGain better either.
+    for (const char* kept : {"\tcheck(total_x);", "\tcheck(totals);"}) {
+        INFO(kept);
+        auto f =
+            files(function("run", {"\ttotal = compute(alpha, beta, gamma);", "\tcheck(total);"}),
+                  function("run", {"\ttotal = compute(alpha, beta, gamma); check(total);", kept}));
+        auto m = f.map();
+        CHECK(m.at(5).line == 5);
+        CHECK(m.at(5).tier == LineTier::Edited);
+        CHECK(m.at(4).tier != LineTier::Merged);
+    }
+}
+
 TEST_CASE("line match joined: short lines are not merged around a gap") {
     // `Mode` and `Hub` read like the joined word, but three letters say nothing.
     auto f = files({"Speaker", "Headset", "Modem", "Switch", "Hub", "USB drive"},
@@ -527,6 +560,17 @@ TEST_CASE("line match wrapped: two lines between the pairs are no wrap of one") 
     auto m = f.map();
     CHECK_FALSE(m.at(3).located());
     CHECK_FALSE(m.at(4).located());
+}
+
+TEST_CASE("line match wrapped: a line between two pairs with two added lines there is no wrap") {
+    // `main()` alone between the pairs, but two lines that hold `main` put in its place: which
+    // it became, the wrap does not say.
+    auto f =
+        files({"if __name__ == \"__main__\":", "    setup()", "    main()", "    print(\"done\")"},
+              {"if __name__ == \"__main__\":", "    setup()", "    result = main(sys.argv)",
+               "    sys.exit(main.status)", "    print(\"done\")"});
+    auto m = f.map();
+    CHECK_FALSE(m.at(3).located());
 }
 
 TEST_CASE("line match swapped: two neighbouring lines put the other way round pair crossed") {
