@@ -21,6 +21,8 @@ const LineNo kBand = 30;          // past that, lines this far apart in a region
 const std::size_t kSameText = 8;  // lines of its text elsewhere a removed line looks at
 const LineNo kJoinGap = 3;        // hunks at most this many blank or brace lines apart join
 const LineNo kJoinAny = 1;        // and at most this many lines of any kind
+const double kInPlaceGain = 0.1;  // how much better an edit in place reads than a block's edge
+const LineNo kHop = 2;            // lines put in (or removed) a moved block goes on past
 const LineNo kRegionLines = 400;  // hunks join while their lines, removed and added, stay under
 
 }  // namespace
@@ -268,13 +270,62 @@ void LineMap::index() const {
                 break;
             }
         }
+    // A pair under kSureContent alike stops a block where either line has an edit in place
+    // reading kInPlaceGain more alike: `return self.items[-1]` is not carried onto
+    // `self._items = []` above a moved method, where `self.items = []` became it. Where the next
+    // lines do not read alike, the block goes on past up to kHop lines put in (or removed) on
+    // one side, to a pair that says something reading kSureContent alike: `def peek(self):` moved
+    // carries `return self.items[-1]` past the `if self.is_empty(): return None` put between them.
+    // A pair to go on to past lines put in: one that says something, reading kSureContent
+    // alike, and not a verbatim twin (its text added in one place only).
+    auto sure = [&](LineNo bl, LineNo bt) {
+        const std::string_view a = base_[std::size_t(bl - 1)], b = target_[std::size_t(bt - 1)];
+        if (!line_compare::telling(a) || !line_compare::telling(b)) return false;
+        const double reads = line_similarity(a, b);
+        if (reads >= 1.0) {
+            auto same = added_by_key_.find(line_compare::keys_of(b).flat.h);
+            return same != added_by_key_.end() && same->second.size() == 1;
+        }
+        return reads >= Scores::kSureContent;
+    };
+    // A line put in (or removed) that a block goes past: one that says something (a fragment
+    // beside the block's line may be a piece of it, split).
+    auto passed = [&](std::string_view line) { return line_compare::telling(line); };
     for (auto [l, t] : starts) {
         const std::size_t from = region_at(l, true);
+        auto open_base = [&](LineNo bl) {
+            return region_at(bl, true) == from && !block_.count(bl);
+        };
+        auto open_target = [&](LineNo bt) {
+            return region_at(bt, false) != kNone && !blocked_.count(bt);
+        };
         for (int step : {-1, 1})
-            for (LineNo k = 1;; ++k) {
-                const LineNo bl = l + step * k, bt = t + step * k;
-                if (region_at(bl, true) != from || region_at(bt, false) == kNone ||
-                    block_.count(bl) || blocked_.count(bt) || !alike(bl, bt))
+            for (LineNo bl = l + step, bt = t + step;; bl += step, bt += step) {
+                if (!open_base(bl) || !open_target(bt)) break;
+                if (!alike(bl, bt)) {
+                    // Past lines put in, or removed, on one side, each a changed line of no
+                    // block, to the one such pair (of twins, which is the block's is unknown).
+                    LineNo past_t = 0, past_l = 0;
+                    int pairs = 0;
+                    for (LineNo j = 1; j <= kHop && open_target(bt + step * j) &&
+                                       passed(target_[std::size_t(bt + step * (j - 1) - 1)]);
+                         ++j)
+                        if (sure(bl, bt + step * j)) past_t = bt + step * j, ++pairs;
+                    for (LineNo j = 1; j <= kHop && open_base(bl + step * j) &&
+                                       passed(base_[std::size_t(bl + step * (j - 1) - 1)]);
+                         ++j)
+                        if (sure(bl + step * j, bt)) past_l = bl + step * j, ++pairs;
+                    if (pairs != 1) break;
+                    if (past_t)
+                        bt = past_t;
+                    else
+                        bl = past_l;
+                }
+                if (const double pair =
+                        line_similarity(base_[std::size_t(bl - 1)], target_[std::size_t(bt - 1)]);
+                    pair < Scores::kSureContent &&
+                    (edited_in_place(bl, /*old_side=*/true, pair + kInPlaceGain) ||
+                     edited_in_place(bt, /*old_side=*/false, pair + kInPlaceGain)))
                     break;
                 block_[bl] = bt, blocked_.insert(bt);
             }
@@ -290,20 +341,30 @@ void LineMap::index() const {
             block_.erase(l), blocked_.erase(t);
             continue;
         }
-        // The removed lines of the copy's region within kBand of its place there, as a
-        // removed line's candidates are found.
-        const std::size_t g = region_at(t, false);
-        const Region& there = regions_[g];
-        const LineNo centre = there.at(
-            line_compare::position_in(t, there.new_start, there.new_count), /*old_side=*/true);
-        bool edited = false;
-        for (LineNo x = std::max<LineNo>(centre - kBand, 1);
-             x <= centre + kBand && x <= LineNo(base_.size()) && !edited; ++x)
-            edited = region_at(x, true) == g && !block_.count(x) &&
-                     line_similarity(base_[std::size_t(x - 1)], target_[std::size_t(t - 1)]) >=
-                         Scores::kSureContent;
-        if (edited) block_.erase(l), blocked_.erase(t);
+        if (edited_in_place(t, /*old_side=*/false, Scores::kSureContent))
+            block_.erase(l), blocked_.erase(t);
     }
+}
+
+bool LineMap::edited_in_place(LineNo n, bool old_side, double floor) const {
+    // The other side's lines of its region within kBand of its place there, as a removed line's
+    // candidates are found.
+    const std::size_t g = region_at(n, old_side);
+    const Region& there = regions_[g];
+    const LineNo centre =
+        old_side ? there.at(line_compare::position_in(n, there.old_start, there.old_count), false)
+                 : there.at(line_compare::position_in(n, there.new_start, there.new_count), true);
+    const auto& other = old_side ? target_ : base_;
+    for (LineNo x = std::max<LineNo>(centre - kBand, 1);
+         x <= centre + kBand && x <= LineNo(other.size()); ++x) {
+        if (region_at(x, !old_side) != g || (old_side ? blocked_.count(x) : block_.count(x)))
+            continue;
+        const std::string_view a = old_side ? base_[std::size_t(n - 1)] : base_[std::size_t(x - 1)];
+        const std::string_view b =
+            old_side ? target_[std::size_t(x - 1)] : target_[std::size_t(n - 1)];
+        if (line_similarity(a, b) >= std::max(floor, Scores::kSureContent)) return true;
+    }
+    return false;
 }
 
 // The answers for the lines region `g` removes, made when one of them is first asked for: its

@@ -273,6 +273,104 @@ TEST_CASE("line match block: a line of the block replaced by unrelated text stay
     CHECK_FALSE(m.at(5).located());
 }
 
+TEST_CASE("line match block: a block's edge yields a line that an edit in place reads better") {
+    // `is_empty` and `size` moved above `push`, `items` renamed `_items`. Grown upward from
+    // `def is_empty(self):`, the block reached `return self.items[-1]` against
+    // `self._items = []` (0.63 alike), which `self.items = []` became (0.93): that line was
+    // left deleted, and `return self.items[-1]` kept from `return self._items[-1]` below.
+    auto f = files({"class Stack:",
+                    "    def __init__(self):",
+                    "        self.items = []",
+                    "",
+                    "    def push(self, item):",
+                    "        self.items.append(item)",
+                    "",
+                    "    def pop(self):",
+                    "        if self.is_empty():",
+                    "            raise IndexError(\"pop from empty stack\")",
+                    "        return self.items.pop()",
+                    "",
+                    "    def peek(self):",
+                    "        return self.items[-1]",
+                    "",
+                    "    def is_empty(self):",
+                    "        return len(self.items) == 0",
+                    "",
+                    "    def size(self):",
+                    "        return len(self.items)",
+                    "",
+                    "print(1)"},
+                   {"class Stack:",
+                    "    \"\"\"A LIFO stack.\"\"\"",
+                    "",
+                    "    def __init__(self):",
+                    "        self._items = []",
+                    "",
+                    "    def is_empty(self):",
+                    "        return not self._items",
+                    "",
+                    "    def size(self):",
+                    "        return len(self._items)",
+                    "",
+                    "    def push(self, item):",
+                    "        self._items.append(item)",
+                    "",
+                    "    def pop(self):",
+                    "        if self.is_empty():",
+                    "            raise IndexError(\"pop from an empty stack\")",
+                    "        return self._items.pop()",
+                    "",
+                    "    def peek(self):",
+                    "        if self.is_empty():",
+                    "            return None",
+                    "        return self._items[-1]",
+                    "",
+                    "print(1)"});
+    auto m = f.map();
+    REQUIRE(m.at(16).tier == LineTier::Moved);  // def is_empty(self):
+    CHECK(m.at(16).line == 7);
+    CHECK(m.at(3).line == 5);
+    CHECK(m.at(3).tier == LineTier::Edited);
+    CHECK(m.at(14).line == 24);
+    CHECK(m.at(14).tier == LineTier::Edited);
+}
+
+TEST_CASE("line match block: a moved block goes on past lines put in between its lines") {
+    // `push` and `peek` moved below `size`, `items` renamed `_items`, and `peek` given a guard:
+    // its `return` reads like nothing beside `def peek(self):` and was left deleted, though it
+    // stands two lines further down in the moved copy.
+    auto f = files({"class Stack:", "    def __init__(self):", "        self.items = []", "",
+                    "    def push(self, item):", "        self.items.append(item)", "",
+                    "    def peek(self):", "        return self.items[-1]", "",
+                    "    def is_empty(self):", "        return len(self.items) == 0", "",
+                    "    def size(self):", "        return len(self.items)", "", "print(1)"},
+                   {"class Stack:",
+                    "    \"\"\"A LIFO stack.\"\"\"",
+                    "",
+                    "    def __init__(self):",
+                    "        self._items = []",
+                    "",
+                    "    def is_empty(self):",
+                    "        return not self._items",
+                    "",
+                    "    def size(self):",
+                    "        return len(self._items)",
+                    "",
+                    "    def push(self, item):",
+                    "        self._items.append(item)",
+                    "",
+                    "    def peek(self):",
+                    "        if self.is_empty():",
+                    "            return None",
+                    "        return self._items[-1]",
+                    "",
+                    "print(1)"});
+    auto m = f.map();
+    REQUIRE(m.at(8).line == 16);  // def peek(self):
+    CHECK(m.at(9).line == 19);
+    CHECK(m.at(9).tier == LineTier::Moved);
+}
+
 TEST_CASE("line match block: a twin in a moved block is told apart by its place") {
     // `return -1;` is added twice (once in the moved block, once new elsewhere): alone it is
     // Ambiguous, in its block it is placed.

@@ -105,6 +105,10 @@ class LineMap {
     std::size_t region_at(LineNo line, bool old_side) const;
     // Whether base line `l`, of a block moved between regions, is its block's only line.
     bool lone_block(LineNo l) const;
+    // Whether line `n` (of the base with `old_side`, else of the target) has an edit in place:
+    // a changed line of the other side in its region, within kBand of its place there and of
+    // no block moved between regions, that reads `floor` like it (kSureContent at least).
+    bool edited_in_place(LineNo n, bool old_side, double floor) const;
 
     std::shared_ptr<const std::string> base_text_, target_text_;
     std::vector<std::string_view> base_, target_;  // their lines
