@@ -43,6 +43,50 @@ std::vector<std::string> clamp_block(const std::string& ret) {
                      "\t\t" + ret, "\t}", "\ttotal += step;"});
 }
 
+// A stack class whose `is_empty` and `size` moved above `push`, `items` renamed `_items` and
+// `peek` given a guard; `pop` (kept in place) with `with_pop`.
+Files stack_moved(bool with_pop) {
+    const std::vector<std::string> pop = {"    def pop(self):", "        if self.is_empty():",
+                                          "            raise IndexError(\"pop from empty stack\")",
+                                          "        return self.items.pop()", ""};
+    const std::vector<std::string> new_pop = {
+        "    def pop(self):", "        if self.is_empty():",
+        "            raise IndexError(\"pop from an empty stack\")",
+        "        return self._items.pop()", ""};
+    std::vector<std::string> base = {"class Stack:",
+                                     "    def __init__(self):",
+                                     "        self.items = []",
+                                     "",
+                                     "    def push(self, item):",
+                                     "        self.items.append(item)",
+                                     ""};
+    if (with_pop) base.insert(base.end(), pop.begin(), pop.end());
+    base.insert(base.end(),
+                {"    def peek(self):", "        return self.items[-1]", "",
+                 "    def is_empty(self):", "        return len(self.items) == 0", "",
+                 "    def size(self):", "        return len(self.items)", "", "print(1)"});
+    std::vector<std::string> target = {"class Stack:",
+                                       "    \"\"\"A LIFO stack.\"\"\"",
+                                       "",
+                                       "    def __init__(self):",
+                                       "        self._items = []",
+                                       "",
+                                       "    def is_empty(self):",
+                                       "        return not self._items",
+                                       "",
+                                       "    def size(self):",
+                                       "        return len(self._items)",
+                                       "",
+                                       "    def push(self, item):",
+                                       "        self._items.append(item)",
+                                       ""};
+    if (with_pop) target.insert(target.end(), new_pop.begin(), new_pop.end());
+    target.insert(target.end(),
+                  {"    def peek(self):", "        if self.is_empty():", "            return None",
+                   "        return self._items[-1]", "", "print(1)"});
+    return files(std::move(base), std::move(target));
+}
+
 std::vector<std::string> joined(std::vector<std::vector<std::string>> parts) {
     std::vector<std::string> out;
     for (auto& p : parts) out.insert(out.end(), p.begin(), p.end());
@@ -274,58 +318,10 @@ TEST_CASE("line match block: a line of the block replaced by unrelated text stay
 }
 
 TEST_CASE("line match block: a block's edge yields a line that an edit in place reads better") {
-    // `is_empty` and `size` moved above `push`, `items` renamed `_items`. Grown upward from
-    // `def is_empty(self):`, the block reached `return self.items[-1]` against
-    // `self._items = []` (0.63 alike), which `self.items = []` became (0.93): that line was
-    // left deleted, and `return self.items[-1]` kept from `return self._items[-1]` below.
-    auto f = files({"class Stack:",
-                    "    def __init__(self):",
-                    "        self.items = []",
-                    "",
-                    "    def push(self, item):",
-                    "        self.items.append(item)",
-                    "",
-                    "    def pop(self):",
-                    "        if self.is_empty():",
-                    "            raise IndexError(\"pop from empty stack\")",
-                    "        return self.items.pop()",
-                    "",
-                    "    def peek(self):",
-                    "        return self.items[-1]",
-                    "",
-                    "    def is_empty(self):",
-                    "        return len(self.items) == 0",
-                    "",
-                    "    def size(self):",
-                    "        return len(self.items)",
-                    "",
-                    "print(1)"},
-                   {"class Stack:",
-                    "    \"\"\"A LIFO stack.\"\"\"",
-                    "",
-                    "    def __init__(self):",
-                    "        self._items = []",
-                    "",
-                    "    def is_empty(self):",
-                    "        return not self._items",
-                    "",
-                    "    def size(self):",
-                    "        return len(self._items)",
-                    "",
-                    "    def push(self, item):",
-                    "        self._items.append(item)",
-                    "",
-                    "    def pop(self):",
-                    "        if self.is_empty():",
-                    "            raise IndexError(\"pop from an empty stack\")",
-                    "        return self._items.pop()",
-                    "",
-                    "    def peek(self):",
-                    "        if self.is_empty():",
-                    "            return None",
-                    "        return self._items[-1]",
-                    "",
-                    "print(1)"});
+    // Grown upward from `def is_empty(self):`, the block reached `return self.items[-1]`
+    // against `self._items = []` (0.63 alike), which `self.items = []` became (0.93): that line
+    // was left deleted, and `return self.items[-1]` kept from `return self._items[-1]` below.
+    auto f = stack_moved(/*with_pop=*/true);
     auto m = f.map();
     REQUIRE(m.at(16).tier == LineTier::Moved);  // def is_empty(self):
     CHECK(m.at(16).line == 7);
@@ -336,35 +332,9 @@ TEST_CASE("line match block: a block's edge yields a line that an edit in place 
 }
 
 TEST_CASE("line match block: a moved block goes on past lines put in between its lines") {
-    // `push` and `peek` moved below `size`, `items` renamed `_items`, and `peek` given a guard:
-    // its `return` reads like nothing beside `def peek(self):` and was left deleted, though it
-    // stands two lines further down in the moved copy.
-    auto f = files({"class Stack:", "    def __init__(self):", "        self.items = []", "",
-                    "    def push(self, item):", "        self.items.append(item)", "",
-                    "    def peek(self):", "        return self.items[-1]", "",
-                    "    def is_empty(self):", "        return len(self.items) == 0", "",
-                    "    def size(self):", "        return len(self.items)", "", "print(1)"},
-                   {"class Stack:",
-                    "    \"\"\"A LIFO stack.\"\"\"",
-                    "",
-                    "    def __init__(self):",
-                    "        self._items = []",
-                    "",
-                    "    def is_empty(self):",
-                    "        return not self._items",
-                    "",
-                    "    def size(self):",
-                    "        return len(self._items)",
-                    "",
-                    "    def push(self, item):",
-                    "        self._items.append(item)",
-                    "",
-                    "    def peek(self):",
-                    "        if self.is_empty():",
-                    "            return None",
-                    "        return self._items[-1]",
-                    "",
-                    "print(1)"});
+    // Without `pop`, `peek` moved too: its `return` reads like nothing beside `def peek(self):`
+    // and was left deleted, though it stands two lines further down in the moved copy.
+    auto f = stack_moved(/*with_pop=*/false);
     auto m = f.map();
     REQUIRE(m.at(8).line == 16);  // def peek(self):
     CHECK(m.at(9).line == 19);
