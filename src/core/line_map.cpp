@@ -202,6 +202,7 @@ LineNo LineMap::Region::at(double position, bool old_side) const {
 }
 
 bool LineMap::lone_block(LineNo l) const {
+    if (grown_.count(l)) return false;
     const LineNo t = block_.at(l);
     for (int step : {-1, 1})
         if (auto n = block_.find(l + step); n != block_.end() && n->second == t + step)
@@ -227,7 +228,8 @@ std::size_t LineMap::region_at(LineNo n, bool old_side) const {
 // of its code, how many removed lines have each key, and the blocks that moved from one
 // region to another. A block starts at a removed line whose text (or code) no other removed
 // line has and only one added line of another region has; it takes the lines beside both,
-// on as long as they are changed and read at least kContent alike. Settled for the whole
+// on as long as they are changed and read at least kContent alike (stopping at a weak pair
+// with an edit in place, going on past a few lines put in; see below). Settled for the whole
 // file from the keys alone, a block is the same whichever region is asked first.
 void LineMap::index() const {
     if (indexed_) return;
@@ -276,17 +278,16 @@ void LineMap::index() const {
     // lines do not read alike, the block goes on past up to kHop lines put in (or removed) on
     // one side, to a pair that says something reading kSureContent alike: `def peek(self):` moved
     // carries `return self.items[-1]` past the `if self.is_empty(): return None` put between them.
-    // A pair to go on to past lines put in: one that says something, reading kSureContent
-    // alike, and not a verbatim twin (its text added in one place only).
+    // A pair to go on to past lines put in: lines that say something, each its text's only
+    // copy on its side (of twins, which is the block's is unknown), reading kSureContent alike.
     auto sure = [&](LineNo bl, LineNo bt) {
         const std::string_view a = base_[std::size_t(bl - 1)], b = target_[std::size_t(bt - 1)];
         if (!line_compare::telling(a) || !line_compare::telling(b)) return false;
-        const double reads = line_similarity(a, b);
-        if (reads >= 1.0) {
-            auto same = added_by_key_.find(line_compare::keys_of(b).flat.h);
-            return same != added_by_key_.end() && same->second.size() == 1;
-        }
-        return reads >= Scores::kSureContent;
+        auto added = added_by_key_.find(line_compare::keys_of(b).flat.h);
+        auto removed = removed_count_.find(line_compare::keys_of(a).flat.h);
+        return added != added_by_key_.end() && added->second.size() == 1 &&
+               removed != removed_count_.end() && removed->second == 1 &&
+               line_similarity(a, b) >= Scores::kSureContent;
     };
     // A line put in (or removed) that a block goes past: one that says something (a fragment
     // beside the block's line may be a piece of it, split).
@@ -328,6 +329,7 @@ void LineMap::index() const {
                      edited_in_place(bt, /*old_side=*/false, pair + kInPlaceGain)))
                     break;
                 block_[bl] = bt, blocked_.insert(bt);
+                grown_.insert(l), grown_.insert(bl);
             }
     }
     // A lone line yields its copy to an edit in place: where the copy's own region removes a

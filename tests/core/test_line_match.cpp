@@ -318,17 +318,23 @@ TEST_CASE("line match block: a line of the block replaced by unrelated text stay
 }
 
 TEST_CASE("line match block: a block's edge yields a line that an edit in place reads better") {
-    // Grown upward from `def is_empty(self):`, the block reached `return self.items[-1]`
-    // against `self._items = []` (0.63 alike), which `self.items = []` became (0.93): that line
-    // was left deleted, and `return self.items[-1]` kept from `return self._items[-1]` below.
-    auto f = stack_moved(/*with_pop=*/true);
+    // Without blank lines, grown upward from `def is_empty(self):`, the block reached
+    // `return self.items[-1]` against `self._items = []` (0.5 alike), which `self.items = []`
+    // became (0.93): that line was left deleted, and `return self.items[-1]` put there, not on
+    // `return self._items[-1]` below.
+    const Files spaced = stack_moved(/*with_pop=*/true);
+    auto unspaced = [](std::vector<std::string> lines) {
+        std::erase(lines, std::string());
+        return lines;
+    };
+    auto f = files(unspaced(spaced.base), unspaced(spaced.target));
     auto m = f.map();
-    REQUIRE(m.at(16).tier == LineTier::Moved);  // def is_empty(self):
-    CHECK(m.at(16).line == 7);
-    CHECK(m.at(3).line == 5);
+    REQUIRE(m.at(12).tier == LineTier::Moved);  // def is_empty(self):
+    CHECK(m.at(12).line == 5);
+    CHECK(m.at(3).line == 4);
     CHECK(m.at(3).tier == LineTier::Edited);
-    CHECK(m.at(14).line == 24);
-    CHECK(m.at(14).tier == LineTier::Edited);
+    CHECK(m.at(11).line == 18);
+    CHECK(m.at(11).tier == LineTier::Edited);
 }
 
 TEST_CASE("line match block: a moved block goes on past lines put in between its lines") {
@@ -339,6 +345,15 @@ TEST_CASE("line match block: a moved block goes on past lines put in between its
     REQUIRE(m.at(8).line == 16);  // def peek(self):
     CHECK(m.at(9).line == 19);
     CHECK(m.at(9).tier == LineTier::Moved);
+    // A block that went on past lines put in is no lone line: a removed `def peek(self, i):`
+    // in the copy's region, reading 0.8 like its head, does not take the head from it.
+    auto more = stack_moved(/*with_pop=*/false);
+    more.base.insert(more.base.begin() + 15, "    def peek(self, i):");
+    auto g = files(more.base, more.target).map();
+    CHECK(g.at(8).line == 16);
+    CHECK(g.at(8).tier == LineTier::Moved);
+    CHECK(g.at(9).line == 19);
+    CHECK_FALSE(g.at(16).located());
 }
 
 TEST_CASE("line match block: a twin in a moved block is told apart by its place") {

@@ -103,7 +103,8 @@ class LineMap {
     void index() const;
     void settle(std::size_t region) const;
     std::size_t region_at(LineNo line, bool old_side) const;
-    // Whether base line `l`, of a block moved between regions, is its block's only line.
+    // Whether base line `l`, of a block moved between regions, is its block's only line: it
+    // grew no line, nor was grown, and no block line is beside it on both sides.
     bool lone_block(LineNo l) const;
     // Whether line `n` (of the base with `old_side`, else of the target) has an edit in place:
     // a changed line of the other side in its region, within kBand of its place there and of
@@ -124,6 +125,7 @@ class LineMap {
     mutable std::unordered_map<std::uint64_t, std::size_t> removed_count_;
     mutable std::unordered_map<LineNo, LineNo> block_;
     mutable std::unordered_set<LineNo> blocked_;  // the target lines of block_
+    mutable std::unordered_set<LineNo> grown_;    // base lines of blocks that grew from a start
 };
 
 // The answer for a range of base lines: the span of target lines its located lines map to.
