@@ -249,9 +249,8 @@ void LineMap::index() const {
             if (keys.code.h != keys.flat.h) ++removed_count_[keys.code.h];
         }
     }
-    auto alike = [&](LineNo l, LineNo t) {
-        return line_similarity(base_[std::size_t(l - 1)], target_[std::size_t(t - 1)]) >=
-               Scores::kContent;
+    auto reads = [&](LineNo l, LineNo t) {
+        return line_similarity(base_[std::size_t(l - 1)], target_[std::size_t(t - 1)]);
     };
     // The lines that start blocks, all of them before any block grows: a block stops at the
     // next one, which is surer than any neighbour's likeness.
@@ -272,26 +271,30 @@ void LineMap::index() const {
                 break;
             }
         }
-    // A pair under kSureContent alike stops a block where either line has an edit in place
-    // reading kInPlaceGain more alike: `return self.items[-1]` is not carried onto
-    // `self._items = []` above a moved method, where `self.items = []` became it. Where the next
-    // lines do not read alike, the block goes on past up to kHop lines put in (or removed) on
-    // one side, to a pair that says something reading kSureContent alike: `def peek(self):` moved
-    // carries `return self.items[-1]` past the `if self.is_empty(): return None` put between them.
-    // A pair to go on to past lines put in: lines that say something, each its text's only
-    // copy on its side (of twins, which is the block's is unknown), reading kSureContent alike.
-    auto sure = [&](LineNo bl, LineNo bt) {
+    // How alike a pair a block goes on to past lines put in reads: lines that say something,
+    // each its text's only copy on its side (of twins, which is the block's is unknown),
+    // reading kSureContent alike; 0 for any other pair.
+    auto landing = [&](LineNo bl, LineNo bt) {
         const std::string_view a = base_[std::size_t(bl - 1)], b = target_[std::size_t(bt - 1)];
-        if (!line_compare::telling(a) || !line_compare::telling(b)) return false;
+        if (!line_compare::telling(a) || !line_compare::telling(b)) return 0.0;
         auto added = added_by_key_.find(line_compare::keys_of(b).flat.h);
         auto removed = removed_count_.find(line_compare::keys_of(a).flat.h);
-        return added != added_by_key_.end() && added->second.size() == 1 &&
-               removed != removed_count_.end() && removed->second == 1 &&
-               line_similarity(a, b) >= Scores::kSureContent;
+        if (added == added_by_key_.end() || added->second.size() != 1 ||
+            removed == removed_count_.end() || removed->second != 1)
+            return 0.0;
+        const double alike = line_similarity(a, b);
+        return alike >= Scores::kSureContent ? alike : 0.0;
     };
     // A line put in (or removed) that a block goes past: one that says something (a fragment
     // beside the block's line may be a piece of it, split).
     auto passed = [&](std::string_view line) { return line_compare::telling(line); };
+    // A block grows while the next lines read kContent alike. A pair under kSureContent alike
+    // stops it where either line has an edit in place reading kInPlaceGain more alike:
+    // `return self.items[-1]` is not carried onto `self._items = []` above a moved method,
+    // where `self.items = []` became it. Where the next lines do not read alike, the block goes
+    // on past up to kHop lines put in (or removed) on one side, to the one landing pair there:
+    // `def peek(self):` moved carries `return self.items[-1]` past the
+    // `if self.is_empty(): return None` put between them.
     for (auto [l, t] : starts) {
         const std::size_t from = region_at(l, true);
         auto open_base = [&](LineNo bl) {
@@ -303,28 +306,29 @@ void LineMap::index() const {
         for (int step : {-1, 1})
             for (LineNo bl = l + step, bt = t + step;; bl += step, bt += step) {
                 if (!open_base(bl) || !open_target(bt)) break;
-                if (!alike(bl, bt)) {
+                double pair = reads(bl, bt);
+                if (pair < Scores::kContent) {
                     // Past lines put in, or removed, on one side, each a changed line of no
-                    // block, to the one such pair (of twins, which is the block's is unknown).
+                    // block, to the one landing pair.
                     LineNo past_t = 0, past_l = 0;
                     int pairs = 0;
                     for (LineNo j = 1; j <= kHop && open_target(bt + step * j) &&
                                        passed(target_[std::size_t(bt + step * (j - 1) - 1)]);
                          ++j)
-                        if (sure(bl, bt + step * j)) past_t = bt + step * j, ++pairs;
+                        if (const double alike = landing(bl, bt + step * j); alike > 0)
+                            past_t = bt + step * j, pair = alike, ++pairs;
                     for (LineNo j = 1; j <= kHop && open_base(bl + step * j) &&
                                        passed(base_[std::size_t(bl + step * (j - 1) - 1)]);
                          ++j)
-                        if (sure(bl + step * j, bt)) past_l = bl + step * j, ++pairs;
+                        if (const double alike = landing(bl + step * j, bt); alike > 0)
+                            past_l = bl + step * j, pair = alike, ++pairs;
                     if (pairs != 1) break;
                     if (past_t)
                         bt = past_t;
                     else
                         bl = past_l;
                 }
-                if (const double pair =
-                        line_similarity(base_[std::size_t(bl - 1)], target_[std::size_t(bt - 1)]);
-                    pair < Scores::kSureContent &&
+                if (pair < Scores::kSureContent &&
                     (edited_in_place(bl, /*old_side=*/true, pair + kInPlaceGain) ||
                      edited_in_place(bt, /*old_side=*/false, pair + kInPlaceGain)))
                     break;

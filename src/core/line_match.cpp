@@ -507,13 +507,22 @@ void take_joins(State& s) {
         if (!any) return std::nullopt;
         return taken;
     };
-    // Whether `run` reads kJoinGain more alike than the pair of each line `pair_of` gives.
-    auto outweighs = [&](const Run& run, auto&& pair_of) {
+    // The join of `text` around line `at` of `lines` that may take the lines `held` says are
+    // in pairs it may break: reading `least` alike at least, and kJoinGain more alike than the pair
+    // of each line it takes (`pair_of` gives that pair's removed line); nullopt where none does.
+    auto breaking_join = [&](const std::string& text, const std::vector<Changed>& lines,
+                             std::size_t at, const std::vector<bool>& taken, double least,
+                             auto&& held, auto&& pair_of) -> std::optional<Run> {
+        const auto loose = loosened(taken, at, held);
+        if (!loose) return std::nullopt;
+        const Run run =
+            line_compare::best_run(text, lines, at, *loose, /*gaps=*/true, least - 1e-9);
+        if (!run.joined()) return std::nullopt;
         for (std::size_t q = run.from; q <= run.to; ++q)
             if (const std::size_t l = run.holds(q) ? pair_of(q) : kNone;
                 l != kNone && run.content < c.content[l] + kJoinGain)
-                return false;
-        return true;
+                return std::nullopt;
+        return run;
     };
     for (std::size_t i = 0; i < left.size(); ++i) {
         // In a merge found from a line before it, or of a block settled beforehand.
@@ -531,17 +540,17 @@ void take_joins(State& s) {
         if (alone >= 0.95) continue;
         // What joining must add: kJoinGain, or half of what the line alone lacks.
         const double gain = std::min(kJoinGain, (1 - alone) / 2);
+        // What a join that breaks weaker pairs must read.
+        const double least = std::max(alone + gain, Scores::kSureContent);
         const double mine = double(left[i].flat.size()), theirs = double(right[r].flat.size());
         if (mine >= kJoinLength * theirs) {
             Run run = line_compare::best_run(left[i].flat, right, r, c.taken, /*gaps=*/true);
             if (!run.joined() || run.content < std::max(alone + gain, Scores::kContent)) {
-                const double least = std::max(alone + gain, Scores::kSureContent);
-                const auto loose = loosened(
-                    c.taken, r, [&](std::size_t t) { return breakable_owner(t) != kNone; });
-                if (!loose) continue;
-                run = line_compare::best_run(left[i].flat, right, r, *loose, /*gaps=*/true,
-                                             least - 1e-9);
-                if (!run.joined() || !outweighs(run, breakable_owner)) continue;
+                const auto broken = breaking_join(
+                    left[i].flat, right, r, c.taken, least,
+                    [&](std::size_t t) { return breakable_owner(t) != kNone; }, breakable_owner);
+                if (!broken) continue;
+                run = *broken;
             }
             const double score = s.score(i, r, run.content);
             if (score < Scores::kFloor) continue;
@@ -561,15 +570,11 @@ void take_joins(State& s) {
             Run run = line_compare::best_run(right[r].flat, left, i, left_taken, /*gaps=*/true);
             if (!run.joined() || run.content < alone + gain ||
                 (c.match[i] == kNone && run.content < Scores::kSureContent)) {
-                const double least = std::max(alone + gain, Scores::kSureContent);
-                const auto loose = loosened(left_taken, i, breakable);
-                if (!loose) continue;
-                run = line_compare::best_run(right[r].flat, left, i, *loose, /*gaps=*/true,
-                                             least - 1e-9);
-                if (!run.joined() || !outweighs(run, [&](std::size_t q) {
-                        return q != i && c.match[q] != kNone ? q : kNone;
-                    }))
-                    continue;
+                const auto broken = breaking_join(
+                    right[r].flat, left, i, left_taken, least, breakable,
+                    [&](std::size_t q) { return q != i && c.match[q] != kNone ? q : kNone; });
+                if (!broken) continue;
+                run = *broken;
             }
             const double score = s.score(i, r, run.content);
             for (std::size_t q = run.from; q <= run.to; ++q) {
