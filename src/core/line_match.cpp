@@ -22,6 +22,7 @@ const double kChainCost = 0.3;          // what each pair of a chain costs: fewe
 const std::size_t kRenameReach = 64;    // added lines a free line is tried against, renamed
 const std::size_t kRenameTokens = 200;  // lines of more tokens are not judged renamed
 const double kSwapGain = 0.1;           // how much better two ordered pairs must read crossed
+const std::size_t kWrapLines = 64;      // free lines a side between two pairs tried for wraps
 
 // A candidate pair of removed line `l` and added line `r`.
 struct Pairing {
@@ -252,22 +253,28 @@ class Renaming {
         const std::string text = renamed(left_[i], right_[r], renames_, i);
         return text.empty() ? 0 : line_compare::similarity(text, s_.lines.right[r].flat);
     }
-    // Whether one line wraps the other: every word (name or number) of the one with fewer
-    // stands in the other as often, removed line `i` read with the names the pairs show
+    // Whether one line wraps the other: the words (names and numbers) of the one with fewer
+    // stand in the other in their order, removed line `i` read with the names the pairs show
     // renamed (`r = 3` -> `radius = float(argv[1]) if argv else 3` where `area(r)` became
-    // `area(radius)`).
-    bool wraps(std::size_t i, std::size_t r) {
+    // `area(radius)`; not `if not xs:` -> `xs = [x for x in xs if not x.done]`). Where it
+    // does, how many names the one with fewer words holds; 0 where it does not.
+    std::size_t wraps(std::size_t i, std::size_t r) {
         const Tokens& theirs = right_[r];
         std::vector<std::string_view> a, b;
         for (std::string_view t : left_[i])
             if (line_compare::word(t[0])) a.push_back(renamed_as(t, theirs, i));
         for (std::string_view t : theirs)
             if (line_compare::word(t[0])) b.push_back(t);
-        if (a.empty() || b.empty() || a.size() == b.size()) return false;
+        if (a.empty() || b.empty() || a.size() == b.size()) return 0;
         if (a.size() > b.size()) std::swap(a, b);
-        std::sort(a.begin(), a.end());
-        std::sort(b.begin(), b.end());
-        return std::includes(b.begin(), b.end(), a.begin(), a.end());
+        // In order: the first place each word can stand keeps the most room for the rest.
+        auto at = b.begin();
+        for (std::string_view word : a) {
+            at = std::find(at, b.end(), word);
+            if (at == b.end()) return 0;
+            ++at;
+        }
+        return std::size_t(std::count_if(a.begin(), a.end(), name));
     }
 
   private:
@@ -313,31 +320,50 @@ void take_renamed(State& s, Renaming& names) {
         s.take(p.l, p.r, p.score, p.content, How::Renamed);
 }
 
-// A removed line and an added line, each the only free one with a word on its side between
-// the same two ordered pairs (or a region's end), the one wrapping the other (Renaming::wraps):
-// however little alike they read by edit distance, the one became the other, in its place
-// (`main()` -> `sys.exit(main(sys.argv))`, or back).
+// Removed and added lines between the same two ordered pairs (or a region's end), the one
+// wrapping the other (Renaming::wraps), each the only line there that wraps or is wrapped by
+// the other: however little alike they read by edit distance, the one became the other, in its
+// place (`main()` -> `sys.exit(main(sys.argv))`, or back; `def add(a, b):` -> `def add(a:
+// Matrix, b: Matrix) -> Matrix:` beside its body's edited lines). Such pairs are chained in
+// order. Between pairs with more than kWrapLines free lines with a word on either side, none
+// is tried.
 void take_wrapped(State& s, Renaming& names) {
     const auto& left = s.lines.left;
     const auto& right = s.lines.right;
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
-    auto free_worded = [&](std::size_t j) {
-        return s.free(j) && line_compare::worded(left[j].text);
-    };
+    std::vector<Pairing> pairs;
     for (std::size_t first = 0, last = 0; first < left.size(); first = last) {
         // The removed lines between the same ordered pairs: [first, last).
         for (last = first + 1; last < left.size() && bounds.low[last] == bounds.low[first];) ++last;
-        std::size_t i = kNone, removed = 0;
+        std::vector<std::size_t> mine, theirs;
         for (std::size_t j = first; j < last; ++j)
-            if (free_worded(j)) i = j, ++removed;
-        if (removed != 1) continue;
-        std::size_t r = kNone, added = 0;
-        for (std::size_t q = bounds.low[i]; q < bounds.high[i]; ++q)
-            if (!s.c.taken[q] && line_compare::worded(right[q].text)) r = q, ++added;
-        if (added != 1 || !names.wraps(i, r)) continue;
-        const double content = content_similarity(left[i], right[r]);
-        s.take(i, r, std::max(s.score(i, r, content), Scores::kFloor), content, How::Wrapped);
+            if (s.free(j) && line_compare::worded(left[j].text)) mine.push_back(j);
+        for (std::size_t q = bounds.low[first]; !mine.empty() && q < bounds.high[first]; ++q)
+            if (!s.c.taken[q] && line_compare::worded(right[q].text)) theirs.push_back(q);
+        if (mine.empty() || theirs.empty() || mine.size() > kWrapLines ||
+            theirs.size() > kWrapLines)
+            continue;
+        // Each line's one wrapping counterpart, kNone for none, kTwo for more than one.
+        constexpr std::size_t kTwo = kNone - 1;
+        std::vector<std::size_t> of_mine(mine.size(), kNone), of_theirs(theirs.size(), kNone);
+        auto note = [&](std::size_t& slot, std::size_t k) { slot = slot == kNone ? k : kTwo; };
+        // Alone on both sides, any wrap; among others, one of two names or more.
+        const std::size_t least = mine.size() == 1 && theirs.size() == 1 ? 1 : 2;
+        for (std::size_t a = 0; a < mine.size(); ++a)
+            for (std::size_t b = 0; b < theirs.size(); ++b)
+                if (names.wraps(mine[a], theirs[b]) >= least)
+                    note(of_mine[a], b), note(of_theirs[b], a);
+        std::vector<Pairing> gap;
+        for (std::size_t a = 0; a < mine.size(); ++a) {
+            const std::size_t b = of_mine[a];
+            if (b >= kTwo || of_theirs[b] != a) continue;
+            const std::size_t i = mine[a], r = theirs[b];
+            const double content = content_similarity(left[i], right[r]);
+            gap.push_back({i, r, std::max(s.score(i, r, content), Scores::kFloor), content});
+        }
+        for (const Pairing& p : heaviest_chain(gap, s.lines.own)) pairs.push_back(p);
     }
+    for (const Pairing& p : pairs) s.take(p.l, p.r, p.score, p.content, How::Wrapped);
 }
 
 // Two neighbouring ordered pairs whose lines read much more alike crossed: each kSureContent

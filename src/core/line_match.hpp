@@ -17,10 +17,11 @@
 //   renamed  then, between the ordered pairs, lines that read alike once the names the pairs
 //            show renamed (`sum` -> `result`, `int` -> `long`) are renamed in them too (as
 //            alike as a sure pair, or as a gap's pair in contexts as alike);
-//   wrapped  then a removed and an added line, each the only free one with a word on its side
-//            between the same ordered pairs, the one wrapping the other (every word of the
-//            one with fewer, renamed as the pairs show, in the other): `main()` ->
-//            `sys.exit(main(sys.argv))`, in place however little alike it reads;
+//   wrapped  then a removed and an added line between the same ordered pairs, the one
+//            wrapping the other (the words of the one with fewer, renamed as the pairs show,
+//            in the other in their order) and each the only free line there that does:
+//            `main()` -> `sys.exit(main(sys.argv))`, `def add(a, b):` -> `def add(a: M,
+//            b: M) -> M:`, in place however little alike it reads;
 //   swapped  two neighbouring ordered pairs whose lines read much more alike crossed, paired
 //            crossed (two statements put the other way round);
 //   runs     an ordered line with a twin as good beside its neighbour's counterpart takes

@@ -656,6 +656,44 @@ TEST_CASE("line match wrapped: a line between two pairs with two added lines the
     CHECK_FALSE(m.at(3).located());
 }
 
+TEST_CASE("line match wrapped: lines among others between two pairs, each wrapping its own") {
+    // The signature gains type hints and a parameter, the split gains calls, and a guard is put
+    // below: two removed and four added lines between the same pairs, each removed line read
+    // under half alike, its words in order in one added line and in no other.
+    auto f =
+        files({"import string", "", "", "def tokenize(text):", "    words = text.split()",
+               "    return [w for w in words if w]", "", "",
+               "def main():", "    print(tokenize(\"a b\"))"},
+              {"import string", "", "",
+               "def tokenize(text: str, skip_stopwords: bool = False) -> list[str]:",
+               "    words = text.lower().translate(TABLE).split()",
+               "    if skip_stopwords:", "        words = [w for w in words if w not in STOPWORDS]",
+               "    return [w for w in words if w]", "", "",
+               "def main():", "    print(tokenize(\"a b\"))"});
+    REQUIRE(cp::line_similarity(f.base[3], f.target[3]) < cp::LineMapScores::kContent);
+    REQUIRE(cp::line_similarity(f.base[4], f.target[4]) < cp::LineMapScores::kContent);
+    auto m = f.map();
+    for (LineNo n : {4, 5}) {
+        INFO("base line " << n);
+        CHECK(m.at(n).line == n);
+        CHECK(m.at(n).tier == LineTier::Edited);
+    }
+    CHECK(m.at(6).line == 8);
+}
+
+TEST_CASE("line match wrapped: words out of order, or one name among others, are no wrap") {
+    // `if not todos:` has its words in the comprehension, but not in its order.
+    auto f = files({"def purge(todos):", "    if not todos:", "    save(todos)"},
+                   {"def purge(todos):", "    todos = [t for t in todos if not t[\"done\"]]",
+                    "    save(todos)"});
+    CHECK_FALSE(f.map().at(2).located());
+    // Among other lines, `return 0` (a single name) says too little to be the longer return.
+    auto g = files({"def size(items):", "    count = 0", "    return 0", "", "def other():"},
+                   {"def size(items):", "    log.info(\"sizing\")",
+                    "    return max(0, compute(items))", "", "def other():"});
+    CHECK_FALSE(g.map().at(3).located());
+}
+
 TEST_CASE("line match swapped: two neighbouring lines put the other way round pair crossed") {
     // Each call, edited, reads 0.76 like the other in its old place and 0.88 like itself one
     // line over: in order they would pair with each other.
