@@ -132,6 +132,24 @@ using line_match::How;
 using line_match::kMovedContent;
 using line_match::kNone;
 
+// Whether the nearest removed lines with a word above and below removed line `i`, with only
+// removed lines between, are both left free.
+bool among_free(const std::vector<Changed>& left, const line_match::Choice& choice, std::size_t i) {
+    for (int step : {-1, 1}) {
+        std::size_t j = i;
+        for (;;) {
+            const std::size_t next = j + std::size_t(step);
+            if ((step < 0 && j == 0) || next >= left.size() ||
+                left[next].line != left[j].line + step)
+                return false;  // a line the diff kept, or another hunk's
+            j = next;
+            if (line_compare::worded(left[j].text)) break;
+        }
+        if (choice.match[j] != kNone) return false;
+    }
+    return true;
+}
+
 // The answer for removed line `i` of a region from the choice: located when sure and without
 // a rival, else Ambiguous with its candidates, or Deleted. `low` and `high` bound the added
 // lines a chained line's rival may be: between those the chained lines around it took.
@@ -145,11 +163,16 @@ LineAnswer answer_of(std::size_t i, const line_match::Lines& lines, const std::v
     const How how = choice.how[i];
     LineAnswer a;
     if (r == kNone) {
-        // Its text is in several places, nearly as it was: moved, but to which?
+        // Its text is in several places, nearly as it was: moved, but to which? Not a line
+        // without a word (`}`, `});`) between removed lines with words left free: it went
+        // with them, and its copies elsewhere say nothing.
         for (const Scored& s : mine)
             if (s.content >= kMovedContent && !choice.taken[s.to] && a.candidates.size() < 3)
                 a.candidates.push_back({right[s.to].line, s.score});
-        a.tier = a.candidates.size() > 1 ? LineTier::Ambiguous : LineTier::Deleted;
+        a.tier = a.candidates.size() > 1 &&
+                         (line_compare::worded(l.text) || !among_free(lines.left, choice, i))
+                     ? LineTier::Ambiguous
+                     : LineTier::Deleted;
         if (a.tier == LineTier::Deleted) a.candidates.clear();
         return a;
     }

@@ -694,6 +694,76 @@ TEST_CASE("line match wrapped: words out of order, or one name among others, are
     CHECK_FALSE(g.map().at(3).located());
 }
 
+TEST_CASE("line match: a line without a word left free is deleted, whatever copies it has") {
+    // The loop became a stream, and a method was put in the nested class above: the loop's
+    // braces read like the method's, but nothing says they went there. The `if`, a line with
+    // words, stays open between its look-alikes.
+    auto f = files({"public class Library {",
+                    "    public static class Book {",
+                    "        String isbn;",
+                    "    }",
+                    "",
+                    "    public void addBook(String isbn, String title) {",
+                    "        books.add(new Book(isbn, title));",
+                    "    }",
+                    "",
+                    "    public Book find(String isbn) {",
+                    "        for (int i = 0; i < books.size(); i++) {",
+                    "            if (books.get(i).isbn.equals(isbn)) {",
+                    "                return books.get(i);",
+                    "            }",
+                    "        }",
+                    "        return null;",
+                    "    }",
+                    "",
+                    "    public boolean lend(String isbn) {",
+                    "        Book b = find(isbn);"},
+                   {"public class Library {",
+                    "    public static class Book {",
+                    "        final String isbn;",
+                    "",
+                    "        boolean isLent() {",
+                    "            return borrower != null;",
+                    "        }",
+                    "    }",
+                    "",
+                    "    public void addBook(String isbn, String title) {",
+                    "        if (find(isbn).isPresent()) {",
+                    "            throw new IllegalArgumentException(\"duplicate isbn \" + isbn);",
+                    "        }",
+                    "        books.add(new Book(isbn, title));",
+                    "    }",
+                    "",
+                    "    public Optional<Book> find(String isbn) {",
+                    "        return books.stream().filter(b -> b.isbn.equals(isbn)).findFirst();",
+                    "    }",
+                    "",
+                    "    public boolean lend(String isbn) {",
+                    "        Book b = find(isbn).orElse(null);"});
+    auto m = f.map();
+    for (LineNo n : {14, 15}) {
+        INFO("base line " << n);
+        CHECK(m.at(n).tier == LineTier::Deleted);
+    }
+    CHECK(m.at(12).tier == LineTier::Ambiguous);
+    // Where `return books.get(i);` above them stays, in a loop put away, the braces may
+    // have gone with it: they stay open between their copies.
+    auto kept = f;
+    auto at =
+        std::find(kept.target.begin(), kept.target.end(),
+                  "        return books.stream().filter(b -> b.isbn.equals(isbn)).findFirst();");
+    REQUIRE(at != kept.target.end());
+    *at = "        return books.get(i);";
+    kept.target.insert(at, "        int i = indexOf(isbn);");
+    std::replace(kept.target.begin(), kept.target.end(),
+                 std::string("    public Optional<Book> find(String isbn) {"),
+                 std::string("    public Book find(String isbn) {"));
+    kept.hunks = cptest::lcs_diff(kept.base, kept.target).hunks;
+    auto k = kept.map();
+    REQUIRE(k.at(13).located());
+    CHECK(k.at(14).tier == LineTier::Ambiguous);
+}
+
 TEST_CASE("line match swapped: two neighbouring lines put the other way round pair crossed") {
     // Each call, edited, reads 0.76 like the other in its old place and 0.88 like itself one
     // line over: in order they would pair with each other.
