@@ -34,6 +34,27 @@ std::vector<std::string_view> tokens(std::string_view line) {
     return out;
 }
 
+std::size_t wrapped_names(std::vector<std::string_view> a, std::vector<std::string_view> b) {
+    if (a.empty() || b.empty() || a.size() == b.size()) return 0;
+    if (a.size() > b.size()) std::swap(a, b);
+    // The first place each word can stand keeps the most room for the rest.
+    auto at = b.begin();
+    for (std::string_view w : a) {
+        at = std::find(at, b.end(), w);
+        if (at == b.end()) return 0;
+        ++at;
+    }
+    return std::size_t(std::count_if(
+        a.begin(), a.end(), [](std::string_view w) { return !(w[0] >= '0' && w[0] <= '9'); }));
+}
+
+std::vector<std::string_view> words(std::string_view line) {
+    std::vector<std::string_view> out;
+    for (std::string_view t : tokens(line))
+        if (word(t[0])) out.push_back(t);
+    return out;
+}
+
 namespace {
 
 const std::size_t kTop = 8;         // candidates a removed line keeps for the finer score

@@ -17,13 +17,14 @@ namespace {
 using Scores = LineMapScores;
 using line_compare::Key;
 
-const LineNo kBand = 30;          // past that, lines this far apart in a region are not compared
-const std::size_t kSameText = 8;  // lines of its text elsewhere a removed line looks at
-const LineNo kJoinGap = 3;        // hunks at most this many blank or brace lines apart join
-const LineNo kJoinAny = 1;        // and at most this many lines of any kind
-const double kInPlaceGain = 0.1;  // how much better an edit in place reads than a block's edge
-const LineNo kHop = 2;            // lines put in (or removed) a moved block goes on past
-const LineNo kRegionLines = 400;  // hunks join while their lines, removed and added, stay under
+const LineNo kBand = 30;           // past that, lines this far apart in a region are not compared
+const std::size_t kSameText = 8;   // lines of its text elsewhere a removed line looks at
+const LineNo kJoinGap = 3;         // hunks at most this many blank or brace lines apart join
+const LineNo kJoinAny = 1;         // and at most this many lines of any kind
+const double kInPlaceGain = 0.1;   // how much better an edit in place reads than a block's edge
+const LineNo kHop = 2;             // lines put in (or removed) a moved block goes on past
+const std::size_t kWrapNames = 2;  // names a wrapped line at a moved block's edge must hold
+const LineNo kRegionLines = 400;   // hunks join while their lines, removed and added, stay under
 
 }  // namespace
 
@@ -308,6 +309,20 @@ void LineMap::index() const {
         const double alike = line_similarity(a, b);
         return alike >= Scores::kSureContent ? alike : 0.0;
     };
+    // A pair that reads under kContent alike but where the one line wraps the other, with
+    // kWrapNames names or more (`def add(a, b):` -> `def add(a: M, b: M) -> M:` above its
+    // moved body); going up, not where the added line above is wrapped too: the removed line
+    // was split, and that is its first piece.
+    auto wraps = [&](LineNo bl, LineNo bt) {
+        if (bl < 1 || bl > LineNo(base_.size()) || bt < 1 || bt > LineNo(target_.size()))
+            return false;
+        return line_compare::wrapped_names(line_compare::words(base_[std::size_t(bl - 1)]),
+                                           line_compare::words(target_[std::size_t(bt - 1)])) >=
+               kWrapNames;
+    };
+    auto wrapped = [&](LineNo bl, LineNo bt, int step) {
+        return wraps(bl, bt) && !(step < 0 && wraps(bl, bt - 1));
+    };
     // A line put in (or removed) that a block goes past: one that says something (a fragment
     // beside the block's line may be a piece of it, split).
     auto passed = [&](std::string_view line) { return line_compare::telling(line); };
@@ -330,7 +345,7 @@ void LineMap::index() const {
             for (LineNo bl = l + step, bt = t + step;; bl += step, bt += step) {
                 if (!open_base(bl) || !open_target(bt)) break;
                 double pair = reads(bl, bt);
-                if (pair < Scores::kContent) {
+                if (pair < Scores::kContent && !wrapped(bl, bt, step)) {
                     // Past lines put in, or removed, on one side, each a changed line of no
                     // block, to the one landing pair.
                     LineNo past_t = 0, past_l = 0;

@@ -265,16 +265,7 @@ class Renaming {
             if (line_compare::word(t[0])) a.push_back(renamed_as(t, theirs, i));
         for (std::string_view t : theirs)
             if (line_compare::word(t[0])) b.push_back(t);
-        if (a.empty() || b.empty() || a.size() == b.size()) return 0;
-        if (a.size() > b.size()) std::swap(a, b);
-        // In order: the first place each word can stand keeps the most room for the rest.
-        auto at = b.begin();
-        for (std::string_view word : a) {
-            at = std::find(at, b.end(), word);
-            if (at == b.end()) return 0;
-            ++at;
-        }
-        return std::size_t(std::count_if(a.begin(), a.end(), name));
+        return line_compare::wrapped_names(std::move(a), std::move(b));
     }
 
   private:

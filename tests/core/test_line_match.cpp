@@ -764,6 +764,42 @@ TEST_CASE("line match: a line without a word left free is deleted, whatever copi
     CHECK(k.at(14).tier == LineTier::Ambiguous);
 }
 
+TEST_CASE("line map block: a moved block goes on to a line wrapped in its place") {
+    // `area` moved below `main` and its signature gained type hints: under half alike, but
+    // its words stand in the new one in order, just above the moved body.
+    auto f = files(
+        {"import math", "", "", "def area(r):", "    \"\"\"Area of a circle.\"\"\"",
+         "    return math.pi * r ** 2", "", "", "def main():", "    shapes = load_shapes()",
+         "    for shape in shapes:", "        print(area(shape.radius))", "    print(\"done\")"},
+        {"import math", "", "", "def main():", "    shapes = load_shapes()",
+         "    for shape in shapes:", "        print(area(shape.radius))", "    print(\"done\")", "",
+         "", "def area(r: float, digits: int = 2) -> float:", "    \"\"\"Area of a circle.\"\"\"",
+         "    return math.pi * r ** 2"});
+    REQUIRE(cp::line_similarity(f.base[3], f.target[10]) < cp::LineMapScores::kContent);
+    auto m = f.map();
+    CHECK(m.at(4).line == 11);
+    CHECK(m.at(5).line == 12);
+}
+
+TEST_CASE("line map block: going up, a moved block stops at the last piece of a line split") {
+    // The line above the moved docstring was split in two, and both pieces wrap it: going up,
+    // the block meets the second piece first, which is not where the line went.
+    auto f = files(
+        {"import math", "", "",
+         "def total(values):", "    result = combine(first_value, second_value, third_value)",
+         "    \"\"\"Sum of the values, combined.\"\"\"", "    return sum(values) + result", "", "",
+         "def main():", "    shapes = load_shapes()",
+         "    for shape in shapes:", "        print(total(shape.sides))", "    print(\"done\")"},
+        {"import math", "", "", "def main():", "    shapes = load_shapes()",
+         "    for shape in shapes:", "        print(total(shape.sides))", "    print(\"done\")", "",
+         "", "def total(values, weights=None):", "    result = combine(first_value,",
+         "                     second_value, third_value)",
+         "    \"\"\"Sum of the values, combined.\"\"\"", "    return sum(values) + result"});
+    auto m = f.map();
+    CHECK(m.at(6).line == 14);
+    CHECK(m.at(5).line != 13);
+}
+
 TEST_CASE("line match swapped: two neighbouring lines put the other way round pair crossed") {
     // Each call, edited, reads 0.76 like the other in its old place and 0.88 like itself one
     // line over: in order they would pair with each other.
