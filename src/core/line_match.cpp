@@ -321,6 +321,12 @@ void take_renamed(State& s, Renaming& names) {
 void take_wrapped(State& s, Renaming& names) {
     const auto& left = s.lines.left;
     const auto& right = s.lines.right;
+    // A chained pair not sure of, the one line wrapping the other with two names or more, is
+    // made sure of (`def letter(score):` -> `def letter(score: float) -> str:`, 0.6 alike).
+    for (std::size_t i = 0; i < left.size(); ++i)
+        if (s.c.how[i] == How::Chain && s.c.content[i] < Scores::kSureContent &&
+            s.c.score[i] < Scores::kSure && names.wraps(i, s.c.match[i]) >= 2)
+            s.c.how[i] = How::Wrapped;
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
     std::vector<Pairing> pairs;
     for (std::size_t first = 0, last = 0; first < left.size(); first = last) {

@@ -681,6 +681,27 @@ TEST_CASE("line match wrapped: lines among others between two pairs, each wrappi
     CHECK(m.at(6).line == 8);
 }
 
+TEST_CASE("line match wrapped: a chained pair whose one line wraps the other is sure") {
+    // The grades became a table: `def letter(score):` chains with its signature given type
+    // hints, 0.6 alike in contexts rewritten, too weak to answer; its words stand in the new
+    // signature in order, so it is answered. `if score >= 90:` (one name) stays open.
+    auto f = files(
+        {"# grades_old.py", "import csv", "", "", "def letter(score):", "    if score >= 90:",
+         "        return \"A\"", "    elif score >= 80:", "        return \"B\"",
+         "    elif score >= 70:", "        return \"C\"",
+         "    elif score >= 60:", "        return \"D\"", "    else:", "        return \"F\""},
+        {"# grades_new.py", "import csv", "import sys", "from typing import List, Tuple", "",
+         "Student = Tuple[str, List[float]]", "",
+         "# (minimum score, letter), checked from the top down",
+         "GRADE_BANDS = [(90, \"A\"), (80, \"B\"), (70, \"C\"), (60, \"D\")]", "", "",
+         "def letter(score: float) -> str:", "    for minimum, grade in GRADE_BANDS:",
+         "        if score >= minimum:", "            return grade", "    return \"F\""});
+    auto m = f.map();
+    CHECK(m.at(5).line == 12);
+    CHECK(m.at(5).tier == LineTier::Edited);
+    CHECK_FALSE(m.at(6).located());
+}
+
 TEST_CASE("line match wrapped: words out of order, or one name among others, are no wrap") {
     // `if not todos:` has its words in the comprehension, but not in its order.
     auto f = files({"def purge(todos):", "    if not todos:", "    save(todos)"},
