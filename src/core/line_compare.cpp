@@ -34,14 +34,15 @@ std::vector<std::string_view> tokens(std::string_view line) {
     return out;
 }
 
-std::size_t wrapped_names(std::vector<std::string_view> a, std::vector<std::string_view> b) {
-    if (a.empty() || b.empty() || a.size() == b.size()) return 0;
+std::optional<std::size_t> wrapped_names(std::span<const std::string_view> a,
+                                         std::span<const std::string_view> b) {
+    if (a.empty() || b.empty() || a.size() == b.size()) return std::nullopt;
     if (a.size() > b.size()) std::swap(a, b);
     // The first place each word can stand keeps the most room for the rest.
     auto at = b.begin();
     for (std::string_view w : a) {
         at = std::find(at, b.end(), w);
-        if (at == b.end()) return 0;
+        if (at == b.end()) return std::nullopt;
         ++at;
     }
     return std::size_t(std::count_if(

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,9 +24,10 @@ std::vector<std::string_view> tokens(std::string_view line);
 // A line's words: the tokens that are runs of word bytes.
 std::vector<std::string_view> words(std::string_view line);
 // Where the words of the list with fewer (`a` or `b`) stand in the other in their order, how
-// many of them are names (not numbers); 0 where they do not, or the lists are as long: the
-// one line wraps the other (`main()` -> `sys.exit(main(sys.argv))`).
-std::size_t wrapped_names(std::vector<std::string_view> a, std::vector<std::string_view> b);
+// many of them are names (not numbers): the one line wraps the other (`main()` ->
+// `sys.exit(main(sys.argv))`); nullopt where they do not, or the lists are as long.
+std::optional<std::size_t> wrapped_names(std::span<const std::string_view> a,
+                                         std::span<const std::string_view> b);
 // A line that says something of where it is: four non-space bytes or more (not a blank line,
 // a lone brace, `fi`, `;;`).
 bool telling(std::string_view line);

@@ -317,8 +317,8 @@ void LineMap::index() const {
         if (bl < 1 || bl > LineNo(base_.size()) || bt < 1 || bt > LineNo(target_.size()))
             return false;
         return line_compare::wrapped_names(line_compare::words(base_[std::size_t(bl - 1)]),
-                                           line_compare::words(target_[std::size_t(bt - 1)])) >=
-               kWrapNames;
+                                           line_compare::words(target_[std::size_t(bt - 1)]))
+                   .value_or(0) >= kWrapNames;
     };
     auto wrapped = [&](LineNo bl, LineNo bt, int step) {
         return wraps(bl, bt) && !(step < 0 && wraps(bl, bt - 1));

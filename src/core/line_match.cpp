@@ -18,7 +18,7 @@ using line_compare::cosine;
 
 const double kJoinLength = 1.1;         // a line split (or merged) is this much longer than a piece
 const double kJoinGain = 0.1;           // what joining lines must add to a line's similarity
-const double kChainCost = 0.3;          // what each pair of a chain costs: fewer, better pairs win
+constexpr double kChainCost = 0.3;      // what each pair of a chain costs: fewer, better pairs win
 const std::size_t kRenameReach = 64;    // added lines a free line is tried against, renamed
 const std::size_t kRenameTokens = 200;  // lines of more tokens are not judged renamed
 const double kSwapGain = 0.1;           // how much better two ordered pairs must read crossed
@@ -165,18 +165,27 @@ bool name(std::string_view token) {
     return line_compare::word(token[0]) && !(token[0] >= '0' && token[0] <= '9');
 }
 
-// The tokens of a side's lines, each made when first asked for.
+// The tokens of a side's lines, and their words, each made when first asked for.
 class TokensOf {
   public:
-    explicit TokensOf(const std::vector<Changed>& lines) : lines_(lines), made_(lines.size()) {}
+    explicit TokensOf(const std::vector<Changed>& lines)
+        : lines_(lines), made_(lines.size()), words_(lines.size()) {}
     const Tokens& operator[](std::size_t i) {
         if (!made_[i]) made_[i] = line_compare::tokens(lines_[i].text);
         return *made_[i];
     }
+    const Tokens& words(std::size_t i) {
+        if (!words_[i]) {
+            words_[i].emplace();
+            for (std::string_view t : (*this)[i])
+                if (line_compare::word(t[0])) words_[i]->push_back(t);
+        }
+        return *words_[i];
+    }
 
   private:
     const std::vector<Changed>& lines_;
-    std::vector<std::optional<Tokens>> made_;
+    std::vector<std::optional<Tokens>> made_, words_;
 };
 
 Renames renames_of(const State& s, TokensOf& left, TokensOf& right) {
@@ -243,9 +252,13 @@ class Renaming {
     bool any() const { return !renames_.empty(); }
     // Whether removed line `i` has a name that the pairs show renamed.
     bool names(std::size_t i) {
-        const Tokens& mine = left_[i];
-        return std::any_of(mine.begin(), mine.end(),
-                           [&](std::string_view t) { return renames_.count(t) > 0; });
+        if (named_.empty()) named_.assign(s_.lines.left.size(), -1);
+        if (named_[i] < 0) {
+            const Tokens& mine = left_[i];
+            named_[i] = std::any_of(mine.begin(), mine.end(),
+                                    [&](std::string_view t) { return renames_.count(t) > 0; });
+        }
+        return named_[i] > 0;
     }
     double content(std::size_t i, std::size_t r) {
         if (renames_.empty() || left_[i].size() > kRenameTokens || right_[r].size() > kRenameTokens)
@@ -257,15 +270,17 @@ class Renaming {
     // stand in the other in their order, removed line `i` read with the names the pairs show
     // renamed (`r = 3` -> `radius = float(argv[1]) if argv else 3` where `area(r)` became
     // `area(radius)`; not `if not xs:` -> `xs = [x for x in xs if not x.done]`). Where it
-    // does, how many names the one with fewer words holds; 0 where it does not.
-    std::size_t wraps(std::size_t i, std::size_t r) {
-        const Tokens& theirs = right_[r];
-        std::vector<std::string_view> a, b;
-        for (std::string_view t : left_[i])
-            if (line_compare::word(t[0])) a.push_back(renamed_as(t, theirs, i));
-        for (std::string_view t : theirs)
-            if (line_compare::word(t[0])) b.push_back(t);
-        return line_compare::wrapped_names(std::move(a), std::move(b));
+    // does, how many names the one with fewer words holds; nullopt where it does not.
+    std::optional<std::size_t> wraps(std::size_t i, std::size_t r) {
+        const Tokens& mine = left_.words(i);
+        const Tokens& theirs = right_.words(r);
+        if (mine.empty() || theirs.empty() || mine.size() == theirs.size()) return std::nullopt;
+        if (mine.size() > kRenameTokens || theirs.size() > kRenameTokens || !names(i))
+            return line_compare::wrapped_names(mine, theirs);
+        Tokens renamed;
+        renamed.reserve(mine.size());
+        for (std::string_view t : mine) renamed.push_back(renamed_as(t, theirs, i));
+        return line_compare::wrapped_names(renamed, theirs);
     }
 
   private:
@@ -275,6 +290,7 @@ class Renaming {
     TokensOf left_, right_;
     Renames renames_;
     const State& s_;
+    std::vector<signed char> named_;  // names(i), once asked: -1 not yet
 };
 
 // Lines judged once the names that the region's pairs show renamed are renamed in them too: a
@@ -318,6 +334,7 @@ void take_renamed(State& s, Renaming& names) {
 // Matrix, b: Matrix) -> Matrix:` beside its body's edited lines). Such pairs are chained in
 // order. Between pairs with more than kWrapLines free lines with a word on either side, none
 // is tried.
+static_assert(Scores::kFloor > kChainCost, "a wrapped pair weighs something in its chain");
 void take_wrapped(State& s, Renaming& names) {
     const auto& left = s.lines.left;
     const auto& right = s.lines.right;
@@ -325,7 +342,7 @@ void take_wrapped(State& s, Renaming& names) {
     // made sure of (`def letter(score):` -> `def letter(score: float) -> str:`, 0.6 alike).
     for (std::size_t i = 0; i < left.size(); ++i)
         if (s.c.how[i] == How::Chain && s.c.content[i] < Scores::kSureContent &&
-            s.c.score[i] < Scores::kSure && names.wraps(i, s.c.match[i]) >= 2)
+            s.c.score[i] < Scores::kSure && names.wraps(i, s.c.match[i]).value_or(0) >= 2)
             s.c.how[i] = How::Wrapped;
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
     std::vector<Pairing> pairs;
@@ -345,10 +362,10 @@ void take_wrapped(State& s, Renaming& names) {
         std::vector<std::size_t> of_mine(mine.size(), kNone), of_theirs(theirs.size(), kNone);
         auto note = [&](std::size_t& slot, std::size_t k) { slot = slot == kNone ? k : kTwo; };
         // Alone on both sides, any wrap; among others, one of two names or more.
-        const std::size_t least = mine.size() == 1 && theirs.size() == 1 ? 1 : 2;
+        const std::size_t least = mine.size() == 1 && theirs.size() == 1 ? 0 : 2;
         for (std::size_t a = 0; a < mine.size(); ++a)
             for (std::size_t b = 0; b < theirs.size(); ++b)
-                if (names.wraps(mine[a], theirs[b]) >= least)
+                if (const auto n = names.wraps(mine[a], theirs[b]); n && *n >= least)
                     note(of_mine[a], b), note(of_theirs[b], a);
         std::vector<Pairing> gap;
         for (std::size_t a = 0; a < mine.size(); ++a) {
@@ -358,7 +375,14 @@ void take_wrapped(State& s, Renaming& names) {
             const double content = content_similarity(left[i], right[r]);
             gap.push_back({i, r, std::max(s.score(i, r, content), Scores::kFloor), content});
         }
-        for (const Pairing& p : heaviest_chain(gap, s.lines.own)) pairs.push_back(p);
+        // In order within the gap: chained over its own added lines alone.
+        const std::size_t low = bounds.low[first];
+        if (gap.size() > 1) {
+            for (Pairing& p : gap) p.r -= low;
+            gap = heaviest_chain(gap, bounds.high[first] - low);
+            for (Pairing& p : gap) p.r += low;
+        }
+        pairs.insert(pairs.end(), gap.begin(), gap.end());
     }
     for (const Pairing& p : pairs) s.take(p.l, p.r, p.score, p.content, How::Wrapped);
 }
