@@ -283,6 +283,27 @@ class Renaming {
         return line_compare::wrapped_names(renamed, theirs);
     }
 
+    // Whether removed line `i` and added line `r` differ in one word alone, for one reading
+    // kContent like it, with a word the same beside it (`# grades_old.py` -> `# grades_new.py`;
+    // not `return value;` -> `return last;`, nor `Red` -> `Reded`).
+    bool one_word(std::size_t i, std::size_t r) {
+        const Tokens& a = left_[i];
+        const Tokens& b = right_[r];
+        if (a.size() != b.size()) return false;
+        std::size_t differ = kNone, same = 0;
+        for (std::size_t k = 0; k < a.size(); ++k)
+            if (a[k] != b[k]) {
+                if (differ != kNone || !line_compare::word(a[k][0]) || !line_compare::word(b[k][0]))
+                    return false;
+                differ = k;
+            } else if (line_compare::word(a[k][0])) {
+                ++same;
+            }
+        return differ != kNone && same >= 1 &&
+               line_compare::similarity(std::string(a[differ]), std::string(b[differ])) >=
+                   Scores::kContent;
+    }
+
   private:
     std::string_view renamed_as(std::string_view t, const Tokens& theirs, std::size_t i) const {
         return renamed_token(t, theirs, renames_, i);
@@ -338,11 +359,13 @@ static_assert(Scores::kFloor > kChainCost, "a wrapped pair weighs something in i
 void take_wrapped(State& s, Renaming& names) {
     const auto& left = s.lines.left;
     const auto& right = s.lines.right;
-    // A chained pair not sure of, the one line wrapping the other with two names or more, is
-    // made sure of (`def letter(score):` -> `def letter(score: float) -> str:`, 0.6 alike).
+    // A chained pair not sure of, the one line wrapping the other with two names or more, or
+    // the two differing in one word for a like one, is made sure of (`def letter(score):` ->
+    // `def letter(score: float) -> str:`, 0.6 alike; `# grades_old.py` -> `# grades_new.py`).
     for (std::size_t i = 0; i < left.size(); ++i)
         if (s.c.how[i] == How::Chain && s.c.content[i] < Scores::kSureContent &&
-            s.c.score[i] < Scores::kSure && names.wraps(i, s.c.match[i]).value_or(0) >= 2)
+            s.c.score[i] < Scores::kSure &&
+            (names.wraps(i, s.c.match[i]).value_or(0) >= 2 || names.one_word(i, s.c.match[i])))
             s.c.how[i] = How::Wrapped;
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
     std::vector<Pairing> pairs;

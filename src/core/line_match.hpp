@@ -22,7 +22,7 @@
 //            in the other in their order) and each the only free line there that does:
 //            `main()` -> `sys.exit(main(sys.argv))`, `def add(a, b):` -> `def add(a: M,
 //            b: M) -> M:`, in place however little alike it reads; a chained pair whose
-//            lines wrap so is made sure of;
+//            lines wrap so, or differ in one word for a like one, is made sure of;
 //   swapped  two neighbouring ordered pairs whose lines read much more alike crossed, paired
 //            crossed (two statements put the other way round);
 //   runs     an ordered line with a twin as good beside its neighbour's counterpart takes

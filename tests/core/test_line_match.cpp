@@ -703,6 +703,26 @@ TEST_CASE("line match wrapped: a chained pair whose one line wraps the other is 
     CHECK_FALSE(m.at(6).located());
 }
 
+TEST_CASE("line match: a chained pair that changed one word for a like one is sure") {
+    // `# grades_old.py` -> `# grades_new.py` above rewritten lines (0.79 alike, its context
+    // changed): all else equal, one word for one half like it. `return value;` -> `return
+    // last;` changes a word for an unlike one: the same shape says nothing of which line it is.
+    auto f =
+        files({"# grades_old.py", "import csv", "", "", "def letter(score):", "    return value"},
+              {"# grades_new.py", "import csv", "import sys", "from typing import List", "",
+               "BANDS = [(90, \"A\"), (80, \"B\")]", "", "",
+               "def letter(score: float) -> str:", "    return last"});
+    REQUIRE(cp::line_similarity(f.base[0], f.target[0]) < cp::LineMapScores::kSureContent);
+    auto m = f.map();
+    CHECK(m.at(1).line == 1);
+    CHECK(m.at(1).tier == LineTier::Edited);
+    auto g = files({"def first(items):", "    total = 0",
+                    "    for item in items:", "        total += item.size", "    return value"},
+                   {"def first(items):", "    count = len(items) * 2",
+                    "    print(\"counting\", count)", "    return last"});
+    CHECK_FALSE(g.map().at(5).located());
+}
+
 TEST_CASE("line match wrapped: each line the only one there that wraps its counterpart") {
     // Both removed lines wrap the one added line: which it became, the wraps do not say.
     auto f = files(
