@@ -34,6 +34,10 @@ std::vector<std::string_view> tokens(std::string_view line) {
     return out;
 }
 
+bool name(std::string_view token) {
+    return word(token[0]) && !(token[0] >= '0' && token[0] <= '9');
+}
+
 std::optional<std::size_t> wrapped_names(std::span<const std::string_view> a,
                                          std::span<const std::string_view> b) {
     if (a.empty() || b.empty() || a.size() == b.size()) return std::nullopt;
@@ -45,8 +49,7 @@ std::optional<std::size_t> wrapped_names(std::span<const std::string_view> a,
         if (at == b.end()) return std::nullopt;
         ++at;
     }
-    return std::size_t(std::count_if(
-        a.begin(), a.end(), [](std::string_view w) { return !(w[0] >= '0' && w[0] <= '9'); }));
+    return std::size_t(std::count_if(a.begin(), a.end(), name));
 }
 
 std::vector<std::string_view> words(std::string_view line) {

@@ -21,6 +21,8 @@ bool space(char c);
 bool word(char c);
 // A line's tokens: its runs of word bytes, and each other non-space byte.
 std::vector<std::string_view> tokens(std::string_view line);
+// A token that is a name: a word that does not start with a digit.
+bool name(std::string_view token);
 // A line's words: the tokens that are runs of word bytes.
 std::vector<std::string_view> words(std::string_view line);
 // Where the words of the list with fewer (`a` or `b`) stand in the other in their order, how

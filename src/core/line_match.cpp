@@ -161,10 +161,6 @@ struct Rename {
 using Renames = std::unordered_map<std::string_view, std::vector<Rename>>;
 using Tokens = std::vector<std::string_view>;
 
-bool name(std::string_view token) {
-    return line_compare::word(token[0]) && !(token[0] >= '0' && token[0] <= '9');
-}
-
 // The tokens of a side's lines, and their words, each made when first asked for.
 class TokensOf {
   public:
@@ -175,11 +171,7 @@ class TokensOf {
         return *made_[i];
     }
     const Tokens& words(std::size_t i) {
-        if (!words_[i]) {
-            words_[i].emplace();
-            for (std::string_view t : (*this)[i])
-                if (line_compare::word(t[0])) words_[i]->push_back(t);
-        }
+        if (!words_[i]) words_[i] = line_compare::words(lines_[i].text);
         return *words_[i];
     }
 
@@ -203,7 +195,7 @@ Renames renames_of(const State& s, TokensOf& left, TokensOf& right) {
             words = a[k] == b[k] || (line_compare::word(a[k][0]) && line_compare::word(b[k][0]));
         if (!words) continue;
         for (std::size_t k = 0; k < a.size(); ++k) {
-            if (a[k] == b[k] || !name(a[k]) || !name(b[k])) continue;
+            if (a[k] == b[k] || !line_compare::name(a[k]) || !line_compare::name(b[k])) continue;
             auto& images = out[a[k]];
             auto x = std::find_if(images.begin(), images.end(),
                                   [&](const Rename& y) { return y.to == b[k]; });
@@ -248,11 +240,11 @@ class Renaming {
         : left_(s.lines.left),
           right_(s.lines.right),
           renames_(renames_of(s, left_, right_)),
-          s_(s) {}
+          s_(s),
+          named_(s.lines.left.size(), -1) {}
     bool any() const { return !renames_.empty(); }
     // Whether removed line `i` has a name that the pairs show renamed.
     bool names(std::size_t i) {
-        if (named_.empty()) named_.assign(s_.lines.left.size(), -1);
         if (named_[i] < 0) {
             const Tokens& mine = left_[i];
             named_[i] = std::any_of(mine.begin(), mine.end(),
@@ -368,7 +360,6 @@ void take_wrapped(State& s, Renaming& names) {
             (names.wraps(i, s.c.match[i]).value_or(0) >= 2 || names.one_word(i, s.c.match[i])))
             s.c.how[i] = How::Wrapped;
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
-    std::vector<Pairing> pairs;
     for (std::size_t first = 0, last = 0; first < left.size(); first = last) {
         // The removed lines between the same ordered pairs: [first, last).
         for (last = first + 1; last < left.size() && bounds.low[last] == bounds.low[first];) ++last;
@@ -405,9 +396,9 @@ void take_wrapped(State& s, Renaming& names) {
             gap = heaviest_chain(gap, bounds.high[first] - low);
             for (Pairing& p : gap) p.r += low;
         }
-        pairs.insert(pairs.end(), gap.begin(), gap.end());
+        // Each gap holds its own lines on both sides: taking them leaves the others as they were.
+        for (const Pairing& p : gap) s.take(p.l, p.r, p.score, p.content, How::Wrapped);
     }
-    for (const Pairing& p : pairs) s.take(p.l, p.r, p.score, p.content, How::Wrapped);
 }
 
 // Two neighbouring ordered pairs whose lines read much more alike crossed: each kSureContent
