@@ -435,6 +435,8 @@ void LineMap::settle(std::size_t g) const {
         if (lines.left.size() > left_from && lines.right.size() > right_from) {
             lines.edges.emplace_back(left_from, right_from);
             lines.edges.emplace_back(lines.left.size() - 1, lines.right.size() - 1);
+            if (lines.left.size() == left_from + 1 && lines.right.size() == right_from + 1)
+                lines.replaced.emplace_back(left_from, right_from);
         }
     }
     lines.own = lines.right.size();

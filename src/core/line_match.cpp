@@ -116,13 +116,16 @@ const Scored* sure_move(const State& s, std::size_t i, const std::vector<bool>& 
 }
 
 // The pairs of free lines reading at least kContent alike and scoring at least kFloor, on
-// the region's own added lines, that keep both sides' order with the greatest total score.
+// the region's own added lines, that keep both sides' order (and that of the lines the diff
+// replaced, take_replaced) with the greatest total score.
 void take_chain(State& s) {
+    const Bounds bounds = chain_bounds(s.c, s.lines.own);
     std::vector<Pairing> pairs;
     for (std::size_t i = 0; i < s.lines.left.size(); ++i)
         if (s.free(i))
             for (const Scored& x : s.candidates[i])
-                if (x.to < s.lines.own && !s.c.taken[x.to] && x.score >= Scores::kFloor &&
+                if (x.to < s.lines.own && !s.c.taken[x.to] && x.to >= bounds.low[i] &&
+                    x.to < bounds.high[i] && x.score >= Scores::kFloor &&
                     x.content >= Scores::kContent)
                     pairs.push_back({i, x.to, x.score, x.content});
     for (const Pairing& p : heaviest_chain(pairs, s.lines.own))
@@ -467,6 +470,20 @@ void keep_runs(State& s) {
     }
 }
 
+// The lines of hunks of one removed and one added line (Lines::replaced), free on both sides,
+// reading at least kContent alike and scoring at least kFloor: the diff put the one in the
+// other's place, so they are ordered before the chain, which keeps their order: a header
+// renamed in place, `def mark_done(num):` -> `def complete_todo(num):`, is not given up to the
+// header of a function removed above it that reads as much like the new one.
+void take_replaced(State& s) {
+    for (auto [l, r] : s.lines.replaced) {
+        if (!s.free(l) || s.c.taken[r]) continue;
+        const Scored* x = s.candidate(l, r);
+        if (x && x->score >= Scores::kFloor && x->content >= Scores::kContent)
+            s.take(l, r, x->score, x->content, How::Chain);
+    }
+}
+
 // The hunks' edge pairs (Lines::edges) the chain left free on both sides, when they read at
 // least kContent alike and score at least kFloor.
 void take_edges(State& s) {
@@ -696,6 +713,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     };
     take_moved_between(block);
     take_moved(s, unique);
+    take_replaced(s);
     take_chain(s);
     take_edges(s);
     grow_moved(s);

@@ -3,6 +3,8 @@
 // pairs of blocks that moved between regions, which line_map.cpp finds for the whole file):
 //   moved    a line that reads almost the same as one added line of the region (and as no
 //            other), its text no other removed line's, in order or not;
+//   replaced a hunk's one removed line and one added line, reading half alike: the diff put
+//            the one in the other's place between kept lines, and the chain keeps their order;
 //   chain    the pairs that keep both sides' order with the greatest total score (a heaviest
 //            common subsequence), so that an edited block pairs in order;
 //   edge     a hunk's first removed and first added line (or its last and last), both left
@@ -54,6 +56,9 @@ struct Lines {
     // (removed, added): each hunk's first removed and first added line, and its last and
     // last, for hunks with lines on both sides.
     std::vector<std::pair<std::size_t, std::size_t>> edges;
+    // (removed, added): the lines of each hunk of one removed and one added line, which the
+    // diff put in one place between the same kept lines.
+    std::vector<std::pair<std::size_t, std::size_t>> replaced;
 };
 
 // Block: of a block moved between regions, or grown around a line moved within its region.
