@@ -22,9 +22,10 @@ const std::size_t kSameText = 8;   // lines of its text elsewhere a removed line
 const LineNo kJoinGap = 3;         // hunks at most this many blank or brace lines apart join
 const LineNo kJoinAny = 1;         // and at most this many lines of any kind
 const double kInPlaceGain = 0.1;   // how much better an edit in place reads than a block's edge
-const LineNo kHop = 2;             // lines put in (or removed) a moved block goes on past
+const LineNo kHop = 3;             // lines put in (or removed) a moved block goes on past
 const std::size_t kWrapNames = 2;  // names a wrapped line at a moved block's edge must hold
-const LineNo kRegionLines = 400;   // hunks join while their lines, removed and added, stay under
+const std::size_t kLandingNames = 3;  // and one it goes on to past lines put in
+const LineNo kRegionLines = 400;      // hunks join while their lines, removed and added, stay under
 
 }  // namespace
 
@@ -295,10 +296,50 @@ void LineMap::index() const {
                 break;
             }
         }
+    // A pair that reads under kContent alike but where the one line wraps the other, with
+    // kWrapNames names or more (`def add(a, b):` -> `def add(a: M, b: M) -> M:` above its
+    // moved body); going up, not where the added line above is wrapped too: the removed line
+    // was split, and that is its first piece.
+    auto wraps = [&](LineNo bl, LineNo bt, std::size_t names) {
+        if (bl < 1 || bl > LineNo(base_.size()) || bt < 1 || bt > LineNo(target_.size()))
+            return false;
+        return line_compare::wrapped_names(line_compare::words(base_[std::size_t(bl - 1)]),
+                                           line_compare::words(target_[std::size_t(bt - 1)]))
+                   .value_or(0) >= names;
+    };
+    auto wrapped = [&](LineNo bl, LineNo bt, int step) {
+        return wraps(bl, bt, kWrapNames) && !(step < 0 && wraps(bl, bt - 1, kWrapNames));
+    };
+    // Whether added line `bt` holds the words of removed line `bl` in their order, with more of
+    // its own and kLandingNames names among them, and of the changed lines of the file it is
+    // the only one to hold them, and they the only ones it holds.
+    auto grown_into = [&](LineNo bl, LineNo bt) {
+        const auto mine = line_compare::words(base_[std::size_t(bl - 1)]);
+        auto grows = [](const std::vector<std::string_view>& from,
+                        const std::vector<std::string_view>& to, std::size_t names) {
+            return to.size() > from.size() &&
+                   line_compare::wrapped_names(from, to).value_or(0) >= names;
+        };
+        const auto theirs = line_compare::words(target_[std::size_t(bt - 1)]);
+        if (!grows(mine, theirs, kLandingNames)) return false;
+        for (const Hunk& h : hunks_) {
+            for (LineNo n = h.new_start; n < h.new_start + h.new_count; ++n)
+                if (n != bt && n >= 1 && n <= LineNo(target_.size()) &&
+                    grows(mine, line_compare::words(target_[std::size_t(n - 1)]), 1))
+                    return false;
+            for (LineNo n = h.old_start; n < h.old_start + h.old_count; ++n)
+                if (n != bl && n >= 1 && n <= LineNo(base_.size()) &&
+                    grows(line_compare::words(base_[std::size_t(n - 1)]), theirs, 1))
+                    return false;
+        }
+        return true;
+    };
     // How alike a pair a block goes on to past lines put in reads: lines that say something,
     // each its text's only copy on its side (of twins, which is the block's is unknown),
-    // reading kSureContent alike; 0 for any other pair.
-    auto landing = [&](LineNo bl, LineNo bt) {
+    // reading kSureContent alike, or the one line wrapping the other (`def add(a, b):` ->
+    // `def add(a: M, b: M) -> M:` above a docstring and a guard put in before its moved body);
+    // 0 for any other pair.
+    auto landing = [&](LineNo bl, LineNo bt, int step) {
         const std::string_view a = base_[std::size_t(bl - 1)], b = target_[std::size_t(bt - 1)];
         if (!line_compare::telling(a) || !line_compare::telling(b)) return 0.0;
         auto added = added_by_key_.find(line_compare::keys_of(b).flat.h);
@@ -307,21 +348,9 @@ void LineMap::index() const {
             removed == removed_count_.end() || removed->second != 1)
             return 0.0;
         const double alike = line_similarity(a, b);
-        return alike >= Scores::kSureContent ? alike : 0.0;
-    };
-    // A pair that reads under kContent alike but where the one line wraps the other, with
-    // kWrapNames names or more (`def add(a, b):` -> `def add(a: M, b: M) -> M:` above its
-    // moved body); going up, not where the added line above is wrapped too: the removed line
-    // was split, and that is its first piece.
-    auto wraps = [&](LineNo bl, LineNo bt) {
-        if (bl < 1 || bl > LineNo(base_.size()) || bt < 1 || bt > LineNo(target_.size()))
-            return false;
-        return line_compare::wrapped_names(line_compare::words(base_[std::size_t(bl - 1)]),
-                                           line_compare::words(target_[std::size_t(bt - 1)]))
-                   .value_or(0) >= kWrapNames;
-    };
-    auto wrapped = [&](LineNo bl, LineNo bt, int step) {
-        return wraps(bl, bt) && !(step < 0 && wraps(bl, bt - 1));
+        if (alike >= Scores::kSureContent) return alike;
+        if (step < 0 && wraps(bl, bt - 1, kWrapNames)) return 0.0;
+        return grown_into(bl, bt) ? std::max(alike, 1e-9) : 0.0;
     };
     // A line put in (or removed) that a block goes past: one that says something (a fragment
     // beside the block's line may be a piece of it, split).
@@ -353,12 +382,12 @@ void LineMap::index() const {
                     for (LineNo j = 1; j <= kHop && open_target(bt + step * j) &&
                                        passed(target_[std::size_t(bt + step * (j - 1) - 1)]);
                          ++j)
-                        if (const double alike = landing(bl, bt + step * j); alike > 0)
+                        if (const double alike = landing(bl, bt + step * j, step); alike > 0)
                             past_t = bt + step * j, pair = alike, ++pairs;
                     for (LineNo j = 1; j <= kHop && open_base(bl + step * j) &&
                                        passed(base_[std::size_t(bl + step * (j - 1) - 1)]);
                          ++j)
-                        if (const double alike = landing(bl + step * j, bt); alike > 0)
+                        if (const double alike = landing(bl + step * j, bt, step); alike > 0)
                             past_l = bl + step * j, pair = alike, ++pairs;
                     if (pairs != 1) break;
                     if (past_t)

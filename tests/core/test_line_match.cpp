@@ -868,6 +868,34 @@ TEST_CASE("line map block: a moved block goes on to a line wrapped in its place"
     CHECK(m.at(5).line == 12);
 }
 
+TEST_CASE("line map block: a moved block goes on past lines put in to its header, grown") {
+    // `area` moved below `main`; its signature gained type hints, and a docstring and a guard
+    // were put between it and its body: the block goes up past the three lines put in to the
+    // one added line that holds all the header's words in their order.
+    const std::vector<std::string> body = {"    squared = r ** 2", "    return math.pi * squared"};
+    const std::vector<std::string> main_function = {
+        "def main():", "    shapes = load_shapes()",
+        "    for shape in shapes:", "        print(area(shape.radius))", "    print(\"done\")"};
+    auto base = joined({{"import math", "", "", "def area(r):"}, body, {"", ""}, main_function});
+    auto target = joined({{"import math", "", ""},
+                          main_function,
+                          {"", ""},
+                          {"def area(r: float) -> float:", "    \"\"\"Area of a circle.\"\"\"",
+                           "    if r < 0:", "        raise ValueError(\"negative radius\")"},
+                          body});
+    auto f = files(base, target);
+    REQUIRE(f.target[10] == "def area(r: float) -> float:");
+    auto m = f.map();
+    REQUIRE(m.at(5).line == 15);  // the body moved
+    CHECK(m.at(4).line == 11);
+    CHECK(m.at(4).tier == LineTier::Moved);
+    // Where another added line holds the header's words too, which it grew into is unknown.
+    target.push_back("# def area(r) takes a float r, as area(r: float)");
+    auto g = files(base, target).map();
+    REQUIRE(g.at(5).line == 15);
+    CHECK_FALSE(g.at(4).located());
+}
+
 TEST_CASE("line map block: going up, a moved block stops at the last piece of a line split") {
     // The line above the moved docstring was split in two, and both pieces wrap it: going up,
     // the block meets the second piece first, which is not where the line went.
