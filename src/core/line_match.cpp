@@ -343,6 +343,36 @@ void take_renamed(State& s, Renaming& names) {
         s.take(p.l, p.r, p.score, p.content, How::Renamed);
 }
 
+// Calls fn(low, high, mine, theirs) for each gap between the same two ordered pairs (or a
+// region's end) with free lines with a word on both sides: `mine` the free removed lines there,
+// `theirs` the free added lines among the own added lines [low, high).
+template <class Fn>
+void for_each_gap(const State& s, Fn fn) {
+    const Bounds bounds = chain_bounds(s.c, s.lines.own);
+    const auto& left = s.lines.left;
+    for (std::size_t first = 0, last = 0; first < left.size(); first = last) {
+        for (last = first + 1; last < left.size() && bounds.low[last] == bounds.low[first];) ++last;
+        std::vector<std::size_t> mine, theirs;
+        for (std::size_t j = first; j < last; ++j)
+            if (s.free(j) && line_compare::worded(left[j].text)) mine.push_back(j);
+        for (std::size_t q = bounds.low[first]; !mine.empty() && q < bounds.high[first]; ++q)
+            if (!s.c.taken[q] && line_compare::worded(s.lines.right[q].text)) theirs.push_back(q);
+        if (!mine.empty() && !theirs.empty())
+            fn(bounds.low[first], bounds.high[first], mine, theirs);
+    }
+}
+
+// Pairs of one gap [low, high) taken in order: chained over the gap's own added lines alone.
+// Each gap holds its own lines on both sides: taking them leaves the others as they were.
+void take_in_order(State& s, std::vector<Pairing> gap, std::size_t low, std::size_t high, How how) {
+    if (gap.size() > 1) {
+        for (Pairing& p : gap) p.r -= low;
+        gap = heaviest_chain(gap, high - low);
+        for (Pairing& p : gap) p.r += low;
+    }
+    for (const Pairing& p : gap) s.take(p.l, p.r, p.score, p.content, how);
+}
+
 // Removed and added lines between the same two ordered pairs (or a region's end), the one
 // wrapping the other (Renaming::wraps), each the only line there that wraps or is wrapped by
 // the other: however little alike they read by edit distance, the one became the other, in its
@@ -362,18 +392,9 @@ void take_wrapped(State& s, Renaming& names) {
             s.c.score[i] < Scores::kSure &&
             (names.wraps(i, s.c.match[i]).value_or(0) >= 2 || names.one_word(i, s.c.match[i])))
             s.c.how[i] = How::Wrapped;
-    const Bounds bounds = chain_bounds(s.c, s.lines.own);
-    for (std::size_t first = 0, last = 0; first < left.size(); first = last) {
-        // The removed lines between the same ordered pairs: [first, last).
-        for (last = first + 1; last < left.size() && bounds.low[last] == bounds.low[first];) ++last;
-        std::vector<std::size_t> mine, theirs;
-        for (std::size_t j = first; j < last; ++j)
-            if (s.free(j) && line_compare::worded(left[j].text)) mine.push_back(j);
-        for (std::size_t q = bounds.low[first]; !mine.empty() && q < bounds.high[first]; ++q)
-            if (!s.c.taken[q] && line_compare::worded(right[q].text)) theirs.push_back(q);
-        if (mine.empty() || theirs.empty() || mine.size() > kWrapLines ||
-            theirs.size() > kWrapLines)
-            continue;
+    for_each_gap(s, [&](std::size_t low, std::size_t high, const std::vector<std::size_t>& mine,
+                        const std::vector<std::size_t>& theirs) {
+        if (mine.size() > kWrapLines || theirs.size() > kWrapLines) return;
         // Each line's one wrapping counterpart, kNone for none, kTwo for more than one.
         constexpr std::size_t kTwo = kNone - 1;
         std::vector<std::size_t> of_mine(mine.size(), kNone), of_theirs(theirs.size(), kNone);
@@ -392,16 +413,8 @@ void take_wrapped(State& s, Renaming& names) {
             const double content = content_similarity(left[i], right[r]);
             gap.push_back({i, r, std::max(s.score(i, r, content), Scores::kFloor), content});
         }
-        // In order within the gap: chained over its own added lines alone.
-        const std::size_t low = bounds.low[first];
-        if (gap.size() > 1) {
-            for (Pairing& p : gap) p.r -= low;
-            gap = heaviest_chain(gap, bounds.high[first] - low);
-            for (Pairing& p : gap) p.r += low;
-        }
-        // Each gap holds its own lines on both sides: taking them leaves the others as they were.
-        for (const Pairing& p : gap) s.take(p.l, p.r, p.score, p.content, How::Wrapped);
-    }
+        take_in_order(s, gap, low, high, How::Wrapped);
+    });
 }
 
 // Two neighbouring ordered pairs whose lines read much more alike crossed: each kSureContent
