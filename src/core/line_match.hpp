@@ -25,6 +25,10 @@
 //            `main()` -> `sys.exit(main(sys.argv))`, `def add(a, b):` -> `def add(a: M,
 //            b: M) -> M:`, in place however little alike it reads; a chained pair whose
 //            lines wrap so, or differ in one word for a like one, is made sure of;
+//   reworded then a removed and an added line between the same ordered pairs whose words
+//            read 0.65 alike as bags (cosine), three of them shared, in contexts that read
+//            alike, each the other's best there: `print("%-15s %5d" % (word, n))` ->
+//            `print(f"{word:<15} {n:5d}")`;
 //   swapped  two neighbouring ordered pairs whose lines read much more alike crossed, paired
 //            crossed (two statements put the other way round);
 //   runs     an ordered line with a twin as good beside its neighbour's counterpart takes
@@ -62,7 +66,7 @@ struct Lines {
 };
 
 // Block: of a block moved between regions, or grown around a line moved within its region.
-// Wrapped: ordered, and answered however little alike (take_wrapped).
+// Wrapped: ordered, and answered however little alike (take_wrapped, take_reworded).
 enum class How { None, Block, Chain, Edge, Moved, Split, Merged, Renamed, Wrapped };
 
 // Whether a pair keeps the order of both sides within its region: the chain and what fills

@@ -915,6 +915,26 @@ TEST_CASE("line map block: going up, a moved block stops at the last piece of a 
     CHECK(m.at(5).tier == LineTier::Deleted);
 }
 
+TEST_CASE("line match reworded: a line whose words stay, in another order, keeps its place") {
+    // A format string rewritten as an f-string reads 0.3 alike letter for letter, but its
+    // words read 0.73 alike as bags; a call put in place of a print with under two thirds of
+    // its words (0.48) is another line.
+    auto f = files(
+        {"def show(counts, limit):", "    pairs = sorted(counts.items(), key=lambda p: -p[1])",
+         "    for word, count in pairs[:limit]:", "        print(\"%-15s %5d\" % (word, count))",
+         "    saved = save(pairs)", "    print(\"Saved %d of %d files\" % (saved, total))",
+         "    return pairs"},
+        {"def show(counts, limit):", "    pairs = sorted(counts.items(), key=lambda p: -p[1])",
+         "    for word, count in pairs[:limit]:", "        print(f\"{word:<15} {count:5d}\")",
+         "    saved = save(pairs)", "    report(saved, total, \"files saved\")",
+         "    return pairs"});
+    REQUIRE(cp::line_similarity(f.base[3], f.target[3]) < cp::LineMapScores::kGapContent);
+    auto m = f.map();
+    CHECK(m.at(4).line == 4);
+    CHECK(m.at(4).tier == LineTier::Edited);
+    CHECK(m.at(6).tier == LineTier::Deleted);
+}
+
 TEST_CASE("line match swapped: two neighbouring lines put the other way round pair crossed") {
     // Each call, edited, reads 0.76 like the other in its old place and 0.88 like itself one
     // line over: in order they would pair with each other.
