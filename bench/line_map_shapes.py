@@ -11,6 +11,9 @@ around the anchor:
   shuffled    the file cut into runs of 100 lines put in a random order, one line of the
               anchor's run edited: a few huge hunks, blocks moved between them
   reversed    the anchor's function, 400 lines, in reverse order: reordered look-alike lines
+  grown       N/4 functions of four lines put in a random order, each signature given a
+              parameter and a guard put in below it: every moved body goes on to its header
+              past the guard, each header looked up among all the changed lines
 
 For each shape it times `context-pack --format json --anchor FILE:L-L+2` (the whole process)
 and, as the baseline, `git diff -U0` of the same two commits, the work the line map adds to
@@ -72,8 +75,22 @@ def shapes(n, rng):
     shuffled[at] = shuffled[at].replace("compute", "calc")
     head, body = base[:middle - 1], base[middle - 1:middle - 1 + 400]
     reversed_ = head + body[::-1] + base[middle - 1 + 400:]
+    functions = [function(k, grown=False) for k in range(n // 4)]
+    moved = [function(k, grown=True) for k in range(n // 4)]
+    rng.shuffle(moved)
+    grown = [l for f in moved for l in f]
     return [("alternate", base, alternate, middle), ("shuffled", base, shuffled, middle),
-            ("reversed", base, reversed_, middle + 10)]
+            ("reversed", base, reversed_, middle + 10),
+            ("grown", [l for f in functions for l in f], grown, 4 * (n // 8) + 1)]
+
+
+def function(k, grown):
+    """Function k in four lines; grown: its signature given a parameter and a guard put in
+    below it, as a moved function's header goes on to past lines put in."""
+    if not grown:
+        return ["int func_%d(int a, int b) {" % k, "\t" + line(k), "\treturn value_%d;" % k, "}"]
+    return ["int func_%d(int a, int b, int flags) {" % k, "\tif (flags < 0) return -%d;" % k,
+            "\t" + line(k), "\treturn value_%d;" % k, "}"]
 
 
 def timed(cmd, runs):

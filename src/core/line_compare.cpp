@@ -52,6 +52,44 @@ std::optional<std::size_t> wrapped_names(std::span<const std::string_view> a,
     return std::size_t(std::count_if(a.begin(), a.end(), name));
 }
 
+namespace {
+// Calls fn(word) for each word of `line` in order, until fn returns false.
+template <class Fn>
+void each_word(std::string_view line, Fn fn) {
+    for (std::size_t i = 0; i < line.size();) {
+        if (!word(line[i])) {
+            ++i;
+            continue;
+        }
+        const std::size_t from = i;
+        while (i < line.size() && word(line[i])) ++i;
+        if (!fn(line.substr(from, i - from))) return;
+    }
+}
+}  // namespace
+
+bool grows_into(std::span<const std::string_view> from, std::string_view line) {
+    std::size_t matched = 0, count = 0;
+    each_word(line, [&](std::string_view w) {
+        if (matched < from.size() && w == from[matched]) ++matched;
+        ++count;
+        return true;
+    });
+    return matched == from.size() && count > from.size();
+}
+
+bool grows_from(std::string_view line, std::span<const std::string_view> to) {
+    std::size_t at = 0, count = 0;
+    bool held = true;
+    each_word(line, [&](std::string_view w) {
+        while (at < to.size() && to[at] != w) ++at;
+        if (at == to.size()) return held = false;
+        ++at, ++count;
+        return true;
+    });
+    return held && count > 0 && count < to.size();
+}
+
 std::vector<std::string_view> words(std::string_view line) {
     std::vector<std::string_view> out;
     for (std::string_view t : tokens(line))

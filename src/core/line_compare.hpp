@@ -30,6 +30,11 @@ std::vector<std::string_view> words(std::string_view line);
 // `sys.exit(main(sys.argv))`); nullopt where they do not, or the lists are as long.
 std::optional<std::size_t> wrapped_names(std::span<const std::string_view> a,
                                          std::span<const std::string_view> b);
+// Whether `line` holds the words `from` in their order, with more of its own: it grew from
+// them. And whether the words of `line`, one or more, stand in `to` in their order, fewer:
+// `to` grew from it. Neither makes a list of the line's words.
+bool grows_into(std::span<const std::string_view> from, std::string_view line);
+bool grows_from(std::string_view line, std::span<const std::string_view> to);
 // A line that says something of where it is: four non-space bytes or more (not a blank line,
 // a lone brace, `fi`, `;;`).
 bool telling(std::string_view line);

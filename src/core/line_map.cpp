@@ -24,8 +24,9 @@ const LineNo kJoinAny = 1;         // and at most this many lines of any kind
 const double kInPlaceGain = 0.1;   // how much better an edit in place reads than a block's edge
 const LineNo kHop = 3;             // lines put in (or removed) a moved block goes on past
 const std::size_t kWrapNames = 2;  // names a wrapped line at a moved block's edge must hold
-const std::size_t kLandingNames = 3;  // and one it goes on to past lines put in
-const LineNo kRegionLines = 400;      // hunks join while their lines, removed and added, stay under
+const std::size_t kLandingNames = 3;          // and one it goes on to past lines put in
+const std::size_t kLandingChecks = 1u << 20;  // lines compared with such lines, at most
+const LineNo kRegionLines = 400;  // hunks join while their lines, removed and added, stay under
 
 }  // namespace
 
@@ -312,27 +313,71 @@ void LineMap::index() const {
     };
     // Whether added line `bt` holds the words of removed line `bl` in their order, with more of
     // its own and kLandingNames names among them, and of the changed lines of the file it is
-    // the only one to hold them, and they the only ones it holds.
+    // the only one to hold them, and they the only ones it holds. The lines that may also
+    // hold them are looked up: added lines by a word of `bl`'s, the one fewest hold, removed
+    // lines by the word of theirs that fewest removed lines hold (all of a line's words stand
+    // in `bt`, so that one does too). Past kLandingChecks lines compared, no such pair lands.
+    std::unordered_map<std::string_view, std::vector<LineNo>> added_by_word, removed_by_rarest;
+    bool looked_up = false;
+    std::size_t checks = 0;
+    auto look_up = [&] {
+        looked_up = true;
+        std::unordered_map<std::string_view, std::size_t> removed_holding;
+        std::vector<std::pair<LineNo, std::vector<std::string_view>>> removed;
+        for (const Hunk& h : hunks_) {
+            for (LineNo n = h.new_start; n < h.new_start + h.new_count; ++n) {
+                if (n < 1 || n > LineNo(target_.size())) continue;
+                auto words = line_compare::words(target_[std::size_t(n - 1)]);
+                std::sort(words.begin(), words.end());
+                words.erase(std::unique(words.begin(), words.end()), words.end());
+                for (std::string_view w : words) added_by_word[w].push_back(n);
+            }
+            for (LineNo n = h.old_start; n < h.old_start + h.old_count; ++n) {
+                if (n < 1 || n > LineNo(base_.size())) continue;
+                auto words = line_compare::words(base_[std::size_t(n - 1)]);
+                std::sort(words.begin(), words.end());
+                words.erase(std::unique(words.begin(), words.end()), words.end());
+                for (std::string_view w : words) ++removed_holding[w];
+                if (!words.empty()) removed.emplace_back(n, std::move(words));
+            }
+        }
+        for (auto& [n, words] : removed)
+            removed_by_rarest[*std::min_element(words.begin(), words.end(),
+                                                [&](std::string_view x, std::string_view y) {
+                                                    return removed_holding[x] < removed_holding[y];
+                                                })]
+                .push_back(n);
+    };
     auto grown_into = [&](LineNo bl, LineNo bt) {
         const auto mine = line_compare::words(base_[std::size_t(bl - 1)]);
-        auto grows = [](const std::vector<std::string_view>& from,
-                        const std::vector<std::string_view>& to, std::size_t names) {
-            return to.size() > from.size() &&
-                   line_compare::wrapped_names(from, to).value_or(0) >= names;
-        };
         const auto theirs = line_compare::words(target_[std::size_t(bt - 1)]);
-        if (!grows(mine, theirs, kLandingNames)) return false;
-        for (const Hunk& h : hunks_) {
-            for (LineNo n = h.new_start; n < h.new_start + h.new_count; ++n)
-                if (n != bt && n >= 1 && n <= LineNo(target_.size()) &&
-                    grows(mine, line_compare::words(target_[std::size_t(n - 1)]), 1))
-                    return false;
-            for (LineNo n = h.old_start; n < h.old_start + h.old_count; ++n)
-                if (n != bl && n >= 1 && n <= LineNo(base_.size()) &&
-                    grows(line_compare::words(base_[std::size_t(n - 1)]), theirs, 1))
-                    return false;
+        if (theirs.size() <= mine.size() ||
+            line_compare::wrapped_names(mine, theirs).value_or(0) < kLandingNames ||
+            checks > kLandingChecks)
+            return false;
+        if (!looked_up) look_up();
+        const std::vector<LineNo>* fewest = nullptr;
+        for (std::string_view w : mine)
+            if (auto x = added_by_word.find(w);
+                x != added_by_word.end() && (!fewest || x->second.size() < fewest->size()))
+                fewest = &x->second;
+        if (!fewest) return false;  // bt holds every word of mine: never so
+        for (LineNo n : *fewest) {
+            ++checks;
+            if (n != bt && line_compare::grows_into(mine, target_[std::size_t(n - 1)]))
+                return false;
         }
-        return true;
+        std::vector<std::string_view> distinct(theirs);
+        std::sort(distinct.begin(), distinct.end());
+        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+        for (std::string_view w : distinct)
+            if (auto x = removed_by_rarest.find(w); x != removed_by_rarest.end())
+                for (LineNo n : x->second) {
+                    ++checks;
+                    if (n != bl && line_compare::grows_from(base_[std::size_t(n - 1)], theirs))
+                        return false;
+                }
+        return checks <= kLandingChecks;
     };
     // How alike a pair a block goes on to past lines put in reads: lines that say something,
     // each its text's only copy on its side (of twins, which is the block's is unknown),

@@ -894,6 +894,12 @@ TEST_CASE("line map block: a moved block goes on past lines put in to its header
     auto g = files(base, target).map();
     REQUIRE(g.at(5).line == 15);
     CHECK_FALSE(g.at(4).located());
+    // Nor where the grown line holds another removed line's words too (a call removed).
+    target.pop_back();
+    base.insert(base.begin() + 12, "    area(r)");
+    auto h = files(base, target).map();
+    REQUIRE(h.at(5).line == 15);
+    CHECK_FALSE(h.at(4).located());
 }
 
 TEST_CASE("line map block: going up, a moved block stops at the last piece of a line split") {
