@@ -14,6 +14,8 @@ around the anchor:
   grown       N/4 functions of four lines put in a random order, each signature given a
               parameter and a guard put in below it: every moved body goes on to its header
               past the guard, each header looked up among all the changed lines
+  long        60 lines of N/5 words each, every one rewritten: each compared with every
+              other by the bigrams made once a line
 
 For each shape it times `context-pack --format json --anchor FILE:L-L+2` (the whole process)
 and, as the baseline, `git diff -U0` of the same two commits, the work the line map adds to
@@ -81,7 +83,19 @@ def shapes(n, rng):
     grown = [l for f in moved for l in f]
     return [("alternate", base, alternate, middle), ("shuffled", base, shuffled, middle),
             ("reversed", base, reversed_, middle + 10),
-            ("grown", [l for f in functions for l in f], grown, 4 * (n // 8) + 1)]
+            ("grown", [l for f in functions for l in f], grown, 4 * (n // 8) + 1),
+            long_lines(n, rng)]
+
+
+def long_lines(n, rng):
+    """60 lines of n/5 words each, every one rewritten: its words shuffled, five dropped."""
+    base, target = ["int head(void) {"], ["int head(void) {"]
+    for _ in range(60):
+        words = ["w%d" % rng.randrange(5000) for _ in range(n // 5)]
+        base.append(" ".join(words) + ";")
+        rng.shuffle(words)
+        target.append(" ".join(words[:-5]) + ";")
+    return ("long", base + ["}"], target + ["}"], 30)
 
 
 def function(k, grown):

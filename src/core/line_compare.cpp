@@ -306,6 +306,7 @@ Changed prepare(const std::vector<std::string_view>& lines, LineNo n, std::size_
     c.flat = without_space(c.text);
     c.code = code_of(c.text);
     c.grams = bigrams(c.flat);
+    if (c.code != c.flat) c.code_grams = bigrams(c.code);
     c.context = context_of(lines, std::size_t(n - 1));
     return c;
 }
@@ -313,9 +314,19 @@ Changed prepare(const std::vector<std::string_view>& lines, LineNo n, std::size_
 // Their text's similarity, or their code's where it says more: comments aside, but a little
 // less than equal text, since the text did change.
 double content_similarity(const Changed& a, const Changed& b) {
-    double text = similarity(a.flat, b.flat);
+    // Long lines are compared by the bigrams prepared with them, not sorted again each time.
+    auto alike = [](const std::string& x, const std::vector<std::uint16_t>& x_grams,
+                    const std::string& y, const std::vector<std::uint16_t>& y_grams) {
+        if (x.size() <= kAligned && y.size() <= kAligned) return similarity(x, y);
+        if (x == y) return 1.0;
+        if (x.empty() || y.empty()) return 0.0;
+        return dice(x_grams, y_grams);
+    };
+    const double text = alike(a.flat, a.grams, b.flat, b.grams);
     if (text == 1.0 || a.code.empty() || b.code.empty()) return text;
-    return std::max(text, kCodeWeight * similarity(a.code, b.code));
+    const auto& a_code = a.code == a.flat ? a.grams : a.code_grams;
+    const auto& b_code = b.code == b.flat ? b.grams : b.code_grams;
+    return std::max(text, kCodeWeight * alike(a.code, a_code, b.code, b_code));
 }
 
 double combined(double content, double context) {

@@ -74,13 +74,14 @@ double position_in(LineNo n, LineNo start, LineNo count);
 
 // A changed line of one side, prepared for comparing.
 struct Changed {
-    LineNo line = 0;         // 1-based
-    std::size_t region = 0;  // the region (hunks settled together) it belongs to
-    double position = 0;     // 0..1 within its region's side
-    std::string_view text;   // as written (the map's copy of the file)
-    std::string flat;        // without whitespace
-    std::string code;        // and without comments
-    std::vector<std::uint16_t> grams;
+    LineNo line = 0;                        // 1-based
+    std::size_t region = 0;                 // the region (hunks settled together) it belongs to
+    double position = 0;                    // 0..1 within its region's side
+    std::string_view text;                  // as written (the map's copy of the file)
+    std::string flat;                       // without whitespace
+    std::string code;                       // and without comments
+    std::vector<std::uint16_t> grams;       // of flat, sorted
+    std::vector<std::uint16_t> code_grams;  // of code, where it is not flat
     Bag context;  // the tokens of the four non-blank lines above and below
 };
 // Line `n` of `lines`, of region `region` whose side starts at `start` with `count` lines.
