@@ -281,6 +281,45 @@ double cosine(const Bag& x, const Bag& y) {
     return dot / (x.norm * y.norm);
 }
 
+WordBag bag_of(std::span<const std::string_view> words) {
+    WordBag out{{words.begin(), words.end()}, 0};
+    std::sort(out.words.begin(), out.words.end());
+    for (std::size_t i = 0; i < out.words.size();) {
+        std::size_t j = i;
+        while (j < out.words.size() && out.words[j] == out.words[i]) ++j;
+        out.norm2 += double(j - i) * double(j - i);
+        i = j;
+    }
+    return out;
+}
+
+double words_alike(const WordBag& a, const WordBag& b) {
+    if (a.words.empty() || b.words.empty()) return 0;
+    std::size_t shared = 0;
+    const auto& x = a.words;
+    const auto& y = b.words;
+    double dot = 0;
+    for (std::size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+        if (x[i] < y[j]) {
+            ++i;
+        } else if (y[j] < x[i]) {
+            ++j;
+        } else {
+            std::size_t ci = 0, cj = 0;
+            const std::string_view w = x[i];
+            while (i < x.size() && x[i] == w) ++i, ++ci;
+            while (j < y.size() && y[j] == w) ++j, ++cj;
+            dot += double(ci) * double(cj);
+            shared += std::min(ci, cj);
+        }
+    }
+    return shared < kRewordedShared ? 0 : dot / std::sqrt(a.norm2 * b.norm2);
+}
+
+bool reworded(std::string_view a, std::string_view b) {
+    return words_alike(bag_of(words(a)), bag_of(words(b))) >= kRewordedWords;
+}
+
 // A line that says something of where it is: four non-space bytes or more (not a blank line,
 // a lone brace, `fi`, `;;`).
 bool telling(std::string_view line) {

@@ -35,6 +35,20 @@ std::optional<std::size_t> wrapped_names(std::span<const std::string_view> a,
 // `to` grew from it. Neither makes a list of the line's words.
 bool grows_into(std::span<const std::string_view> from, std::string_view line);
 bool grows_from(std::string_view line, std::span<const std::string_view> to);
+// A line's words sorted, with the sum of the squares of their counts.
+struct WordBag {
+    std::vector<std::string_view> words;
+    double norm2 = 0;
+};
+WordBag bag_of(std::span<const std::string_view> words);
+constexpr std::size_t kRewordedShared = 3;  // words a line reworded must keep
+constexpr double kRewordedWords = 0.65;     // how alike its words read, as bags
+// How alike the words of two lines read as bags, in any order (cosine of their counts); 0
+// where they share fewer than kRewordedShared words (`if (!argc)` and `argc--;` share one).
+double words_alike(const WordBag& a, const WordBag& b);
+// Whether line `b` rewords line `a`: their words read kRewordedWords alike as bags
+// (`print("%-15s %5d" % (word, n))` -> `print(f"{word:<15} {n:5d}")`).
+bool reworded(std::string_view a, std::string_view b);
 // A line that says something of where it is: four non-space bytes or more (not a blank line,
 // a lone brace, `fi`, `;;`).
 bool telling(std::string_view line);

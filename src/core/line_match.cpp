@@ -24,8 +24,6 @@ const std::size_t kRenameReach = 64;    // added lines a free line is tried agai
 const std::size_t kRenameTokens = 200;  // lines of more tokens are not judged renamed
 const double kSwapGain = 0.1;           // how much better two ordered pairs must read crossed
 const std::size_t kWrapLines = 64;      // free lines a side between two pairs tried for wraps
-const std::size_t kRewordedShared = 3;  // words a line reworded must keep
-const double kRewordedWords = 0.65;     // how alike the words of a line reworded read, as bags
 
 // A candidate pair of removed line `l` and added line `r`.
 struct Pairing {
@@ -420,51 +418,10 @@ void take_wrapped(State& s, Renaming& names) {
     });
 }
 
-// A line's words sorted, with the sum of the squares of their counts.
-struct WordBag {
-    Tokens words;
-    double norm2 = 0;
-};
-WordBag bag_of(const Tokens& words) {
-    WordBag out{words, 0};
-    std::sort(out.words.begin(), out.words.end());
-    for (std::size_t i = 0; i < out.words.size();) {
-        std::size_t j = i;
-        while (j < out.words.size() && out.words[j] == out.words[i]) ++j;
-        out.norm2 += double(j - i) * double(j - i);
-        i = j;
-    }
-    return out;
-}
-// How alike the words of two lines read as bags, in any order (cosine of their counts); 0
-// where they share fewer than kRewordedShared words (`if (!argc)` and `argc--;` share one).
-double words_alike(const WordBag& a, const WordBag& b) {
-    if (a.words.empty() || b.words.empty()) return 0;
-    std::size_t shared = 0;
-    const Tokens& x = a.words;
-    const Tokens& y = b.words;
-    double dot = 0;
-    for (std::size_t i = 0, j = 0; i < x.size() && j < y.size();) {
-        if (x[i] < y[j]) {
-            ++i;
-        } else if (y[j] < x[i]) {
-            ++j;
-        } else {
-            std::size_t ci = 0, cj = 0;
-            const std::string_view w = x[i];
-            while (i < x.size() && x[i] == w) ++i, ++ci;
-            while (j < y.size() && y[j] == w) ++j, ++cj;
-            dot += double(ci) * double(cj);
-            shared += std::min(ci, cj);
-        }
-    }
-    return shared < kRewordedShared ? 0 : dot / std::sqrt(a.norm2 * b.norm2);
-}
-
 // Lines reworded in place: a removed and an added line between the same two ordered pairs
-// whose words read kRewordedWords alike in any order, in contexts kGapContext alike, each
-// the other's best so there: a format string rewritten (`print("%d words" % (n,))` ->
-// `print(f"{n} words")`, `"Account of " + owner` -> `String.format("Account of %s",
+// whose words read kRewordedWords alike in any order (line_compare::words_alike), in contexts
+// kGapContext alike, each the other's best so there: a format string rewritten (`print("%d words" %
+// (n,))` -> `print(f"{n} words")`, `"Account of " + owner` -> `String.format("Account of %s",
 // owner)`). Chained in order. At 0.6 a test's title took a command below it that shares four
 // of its words (`test_expect_success TTY 'git tag as alias respects pager.tag with -l'` ->
 // `test_terminal git -c pager.tag=false tag -l &&`).
@@ -475,13 +432,14 @@ void take_reworded(State& s, TokensOf& left_words, TokensOf& right_words) {
         std::vector<std::size_t> best_of_mine(mine.size(), kNone),
             best_of_theirs(theirs.size(), kNone);
         std::vector<double> mine_best(mine.size(), 0), theirs_best(theirs.size(), 0);
-        std::vector<WordBag> their_bags;
+        std::vector<line_compare::WordBag> their_bags;
         their_bags.reserve(theirs.size());
-        for (std::size_t r : theirs) their_bags.push_back(bag_of(right_words.words(r)));
+        for (std::size_t r : theirs)
+            their_bags.push_back(line_compare::bag_of(right_words.words(r)));
         for (std::size_t a = 0; a < mine.size(); ++a) {
-            const WordBag bag = bag_of(left_words.words(mine[a]));
+            const line_compare::WordBag bag = line_compare::bag_of(left_words.words(mine[a]));
             for (std::size_t b = 0; b < theirs.size(); ++b) {
-                const double w = words_alike(bag, their_bags[b]);
+                const double w = line_compare::words_alike(bag, their_bags[b]);
                 if (w > mine_best[a]) mine_best[a] = w, best_of_mine[a] = b;
                 if (w > theirs_best[b]) theirs_best[b] = w, best_of_theirs[b] = a;
             }
@@ -489,7 +447,8 @@ void take_reworded(State& s, TokensOf& left_words, TokensOf& right_words) {
         std::vector<Pairing> gap;
         for (std::size_t a = 0; a < mine.size(); ++a) {
             const std::size_t b = best_of_mine[a];
-            if (b == kNone || best_of_theirs[b] != a || mine_best[a] < kRewordedWords) continue;
+            if (b == kNone || best_of_theirs[b] != a || mine_best[a] < line_compare::kRewordedWords)
+                continue;
             const std::size_t i = mine[a], r = theirs[b];
             if (s.context(i, r) < Scores::kGapContext) continue;
             const double content = content_similarity(s.lines.left[i], s.lines.right[r]);
