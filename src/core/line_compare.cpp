@@ -295,6 +295,8 @@ WordBag bag_of(std::span<const std::string_view> words) {
 
 double words_alike(const WordBag& a, const WordBag& b) {
     if (a.words.empty() || b.words.empty()) return 0;
+    if (2 * std::min(a.words.size(), b.words.size()) < std::max(a.words.size(), b.words.size()))
+        return 0;
     std::size_t shared = 0;
     const auto& x = a.words;
     const auto& y = b.words;

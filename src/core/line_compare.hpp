@@ -44,7 +44,9 @@ WordBag bag_of(std::span<const std::string_view> words);
 constexpr std::size_t kRewordedShared = 3;  // words a line reworded must keep
 constexpr double kRewordedWords = 0.65;     // how alike its words read, as bags
 // How alike the words of two lines read as bags, in any order (cosine of their counts); 0
-// where they share fewer than kRewordedShared words (`if (!argc)` and `argc--;` share one).
+// where they share fewer than kRewordedShared words (`if (!argc)` and `argc--;` share one),
+// or the one has fewer than half the other's (a piece of a line split: `final TimeZone
+// timeZone) {` of `getDateInstance(final int style, final TimeZone timeZone) {`).
 double words_alike(const WordBag& a, const WordBag& b);
 // Whether line `b` rewords line `a`: their words read kRewordedWords alike as bags
 // (`print("%-15s %5d" % (word, n))` -> `print(f"{word:<15} {n:5d}")`).

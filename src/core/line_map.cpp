@@ -419,7 +419,9 @@ void LineMap::index() const {
             for (LineNo bl = l + step, bt = t + step;; bl += step, bt += step) {
                 if (!open_base(bl) || !open_target(bt)) break;
                 double pair = reads(bl, bt);
-                if (pair < Scores::kContent && !wrapped(bl, bt, step)) {
+                if (pair < Scores::kContent && !wrapped(bl, bt, step) &&
+                    !line_compare::reworded(base_[std::size_t(bl - 1)],
+                                            target_[std::size_t(bt - 1)])) {
                     // Past lines put in, or removed, on one side, each a changed line of no
                     // block, to the one landing pair.
                     LineNo past_t = 0, past_l = 0;

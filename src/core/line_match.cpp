@@ -594,7 +594,9 @@ void grow_moved(State& s) {
                     right[r2].line != right[r].line + apart)
                     break;
                 const double alike = content_similarity(left[l2], right[r2]);
-                if (alike < Scores::kContent) break;
+                if (alike < Scores::kContent &&
+                    !line_compare::reworded(left[l2].text, right[r2].text))
+                    break;
                 s.take(l2, r2, s.score(l2, r2, alike), alike, How::Block);
             }
     }

@@ -941,6 +941,37 @@ TEST_CASE("line match reworded: a line whose words stay, in another order, keeps
     CHECK(m.at(6).tier == LineTier::Deleted);
 }
 
+TEST_CASE("line match block: a moved block takes its reworded line along, not a piece of one") {
+    // `show_errors` moved below `main`; its last line became an f-string, 0.48 alike letter
+    // for letter, its words the same. A line with under half its words is no rewording,
+    // though they are all the line's (0.77 alike as bags, and out of their order, so no wrap):
+    // the block stops before it.
+    auto moved = [](const std::string& last) {
+        return std::vector<std::string>{
+            "def show_errors(errs):", "    print(\"Errors:\")", "    for e in errs:", last, "", ""};
+    };
+    const std::vector<std::string> main_function = {"def main():",
+                                                    "    entries = load(sys.argv[1])",
+                                                    "    show_errors(errors_of(entries))",
+                                                    "    print(\"done\")",
+                                                    "",
+                                                    ""};
+    auto base = joined({moved("        print(\"  {} {} {}\".format(e[\"date\"], e[\"time\"], "
+                              "e[\"msg\"]))"),
+                        main_function});
+    auto target =
+        joined({main_function, moved("        print(f\"  {e['date']} {e['time']} {e['msg']}\")")});
+    auto f = files(base, target);
+    REQUIRE(cp::line_similarity(f.base[3], f.target[9]) < cp::LineMapScores::kContent);
+    auto m = f.map();
+    REQUIRE(m.at(3).line == 9);
+    CHECK(m.at(4).line == 10);
+    CHECK(m.at(4).tier == LineTier::Moved);
+    auto g = files(base, joined({main_function, moved("        msg.time(e)")})).map();
+    REQUIRE(g.at(3).line == 9);
+    CHECK(g.at(4).line != 10);
+}
+
 TEST_CASE("line match swapped: two neighbouring lines put the other way round pair crossed") {
     // Each call, edited, reads 0.76 like the other in its old place and 0.88 like itself one
     // line over: in order they would pair with each other.
