@@ -118,7 +118,7 @@ const Scored* sure_move(const State& s, std::size_t i, const std::vector<bool>& 
 
 // The pairs of free lines reading at least kContent alike and scoring at least kFloor, on
 // the region's own added lines, that keep both sides' order (and that of the lines the diff
-// replaced, take_replaced) with the greatest total score.
+// replaced, Lines::replaced) with the greatest total score.
 void take_chain(State& s) {
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
     std::vector<Pairing> pairs;
@@ -524,28 +524,15 @@ void keep_runs(State& s) {
     }
 }
 
-// The lines of hunks of one removed and one added line (Lines::replaced), free on both sides,
-// reading at least kContent alike and scoring at least kFloor: the diff put the one in the
-// other's place, so they are ordered before the chain, which keeps their order: a header
-// renamed in place, `def mark_done(num):` -> `def complete_todo(num):`, is not given up to the
-// header of a function removed above it that reads as much like the new one.
-void take_replaced(State& s) {
-    for (auto [l, r] : s.lines.replaced) {
+// Pairs the hunks give (Lines::replaced, Lines::edges), taken as `how` when both lines are
+// free, read at least kContent alike and score at least kFloor.
+void take_hunk_pairs(State& s, const std::vector<std::pair<std::size_t, std::size_t>>& pairs,
+                     How how) {
+    for (auto [l, r] : pairs) {
         if (!s.free(l) || s.c.taken[r]) continue;
         const Scored* x = s.candidate(l, r);
         if (x && x->score >= Scores::kFloor && x->content >= Scores::kContent)
-            s.take(l, r, x->score, x->content, How::Chain);
-    }
-}
-
-// The hunks' edge pairs (Lines::edges) the chain left free on both sides, when they read at
-// least kContent alike and score at least kFloor.
-void take_edges(State& s) {
-    for (auto [l, r] : s.lines.edges) {
-        if (!s.free(l) || s.c.taken[r]) continue;
-        const Scored* x = s.candidate(l, r);
-        if (x && x->score >= Scores::kFloor && x->content >= Scores::kContent)
-            s.take(l, r, x->score, x->content, How::Edge);
+            s.take(l, r, x->score, x->content, how);
     }
 }
 
@@ -769,9 +756,14 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     };
     take_moved_between(block);
     take_moved(s, unique);
-    take_replaced(s);
+    // The lines of hunks of one removed and one added line: the diff put the one in the
+    // other's place, so they are ordered before the chain, which keeps their order: a header
+    // renamed in place, `def mark_done(num):` -> `def complete_todo(num):`, is not given up to
+    // the header of a function removed above it that reads as much like the new one.
+    take_hunk_pairs(s, lines.replaced, How::Chain);
     take_chain(s);
-    take_edges(s);
+    // The hunks' edges the chain left free: the diff put them beside the same kept line.
+    take_hunk_pairs(s, lines.edges, How::Edge);
     grow_moved(s);
     take_moved_between(lone);
     fill_gaps(s);
