@@ -68,17 +68,17 @@ void each_word(std::string_view line, Fn fn) {
 }
 }  // namespace
 
-bool grows_into(std::span<const std::string_view> from, std::string_view line) {
-    std::size_t matched = 0, count = 0;
+bool holds_in_order(std::span<const std::string_view> from, std::string_view line) {
+    if (from.empty()) return false;
+    std::size_t matched = 0;
     each_word(line, [&](std::string_view w) {
-        if (matched < from.size() && w == from[matched]) ++matched;
-        ++count;
-        return true;
+        if (w == from[matched]) ++matched;
+        return matched < from.size();
     });
-    return matched == from.size() && count > from.size();
+    return matched == from.size();
 }
 
-bool grows_from(std::string_view line, std::span<const std::string_view> to) {
+bool held_in_order(std::string_view line, std::span<const std::string_view> to) {
     std::size_t at = 0, count = 0;
     bool held = true;
     each_word(line, [&](std::string_view w) {
@@ -87,7 +87,7 @@ bool grows_from(std::string_view line, std::span<const std::string_view> to) {
         ++at, ++count;
         return true;
     });
-    return held && count > 0 && count < to.size();
+    return held && count > 0;
 }
 
 std::vector<std::string_view> words(std::string_view line) {

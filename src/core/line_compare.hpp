@@ -30,11 +30,12 @@ std::vector<std::string_view> words(std::string_view line);
 // `sys.exit(main(sys.argv))`); nullopt where they do not, or the lists are as long.
 std::optional<std::size_t> wrapped_names(std::span<const std::string_view> a,
                                          std::span<const std::string_view> b);
-// Whether `line` holds the words `from` in their order, with more of its own: it grew from
-// them. And whether the words of `line`, one or more, stand in `to` in their order, fewer:
-// `to` grew from it. Neither makes a list of the line's words.
-bool grows_into(std::span<const std::string_view> from, std::string_view line);
-bool grows_from(std::string_view line, std::span<const std::string_view> to);
+// Whether `line` holds the words `from` (one or more) in their order, among any of its own.
+// And whether the words of `line`, one or more, all stand in `to` in their order. Neither
+// makes a list of the line's words; the first stops at the last of `from`, the second at the
+// first word `to` lacks.
+bool holds_in_order(std::span<const std::string_view> from, std::string_view line);
+bool held_in_order(std::string_view line, std::span<const std::string_view> to);
 // A line's words sorted, with the sum of the squares of their counts.
 struct WordBag {
     std::vector<std::string_view> words;

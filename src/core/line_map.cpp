@@ -24,8 +24,8 @@ const LineNo kJoinAny = 1;         // and at most this many lines of any kind
 const double kInPlaceGain = 0.1;   // how much better an edit in place reads than a block's edge
 const LineNo kHop = 3;             // lines put in (or removed) a moved block goes on past
 const std::size_t kWrapNames = 2;  // names a wrapped line at a moved block's edge must hold
-const std::size_t kLandingNames = 3;          // and one it goes on to past lines put in
-const std::size_t kLandingChecks = 1u << 20;  // lines compared with such lines, at most
+const std::size_t kLandingNames = 3;         // and one it goes on to past lines put in
+const std::size_t kLandingReads = 1u << 24;  // bytes and words read to tell one apart, at most
 const LineNo kRegionLines = 400;  // hunks join while their lines, removed and added, stay under
 
 }  // namespace
@@ -254,7 +254,8 @@ std::size_t LineMap::region_at(LineNo n, bool old_side) const {
 // of its code, how many removed lines have each key, and the blocks that moved from one
 // region to another. A block starts at a removed line whose text (or code) no other removed
 // line has and only one added line of another region has; it takes the lines beside both,
-// on as long as they are changed and read at least kContent alike (stopping at a weak pair
+// on as long as they are changed and read at least kContent alike, or the one wraps or
+// rewords the other (stopping at a weak pair
 // with an edit in place, going on past a few lines put in; see below). Settled for the whole
 // file from the keys alone, a block is the same whichever region is asked first.
 void LineMap::index() const {
@@ -312,14 +313,16 @@ void LineMap::index() const {
         return wraps(bl, bt, kWrapNames) && !(step < 0 && wraps(bl, bt - 1, kWrapNames));
     };
     // Whether added line `bt` holds the words of removed line `bl` in their order, with more of
-    // its own and kLandingNames names among them, and of the changed lines of the file it is
-    // the only one to hold them, and they the only ones it holds. The lines that may also
-    // hold them are looked up: added lines by a word of `bl`'s, the one fewest hold, removed
-    // lines by the word of theirs that fewest removed lines hold (all of a line's words stand
-    // in `bt`, so that one does too). Past kLandingChecks lines compared, no such pair lands.
+    // its own and kLandingNames names among them, and of the changed lines of the file no
+    // other holds them (as many or more), nor is any other removed line's words all held in
+    // it. The lines that may are looked up: added lines by a word of `bl`'s, the one fewest
+    // hold, removed lines by the word of theirs that fewest removed lines hold (all of a line's
+    // words stand in `bt`, so that one does too). The lines so read, and `bt`'s words each
+    // time a removed line is tried against them, count against kLandingReads bytes and words
+    // for the whole file: past them, no such pair lands.
     std::unordered_map<std::string_view, std::vector<LineNo>> added_by_word, removed_by_rarest;
     bool looked_up = false;
-    std::size_t checks = 0;
+    std::size_t read_so_far = 0;
     auto look_up = [&] {
         looked_up = true;
         std::unordered_map<std::string_view, std::size_t> removed_holding;
@@ -353,7 +356,7 @@ void LineMap::index() const {
         const auto theirs = line_compare::words(target_[std::size_t(bt - 1)]);
         if (theirs.size() <= mine.size() ||
             line_compare::wrapped_names(mine, theirs).value_or(0) < kLandingNames ||
-            checks > kLandingChecks)
+            read_so_far > kLandingReads)
             return false;
         if (!looked_up) look_up();
         const std::vector<LineNo>* fewest = nullptr;
@@ -363,9 +366,9 @@ void LineMap::index() const {
                 fewest = &x->second;
         if (!fewest) return false;  // bt holds every word of mine: never so
         for (LineNo n : *fewest) {
-            ++checks;
-            if (n != bt && line_compare::grows_into(mine, target_[std::size_t(n - 1)]))
-                return false;
+            const std::string_view line = target_[std::size_t(n - 1)];
+            if ((read_so_far += line.size()) > kLandingReads) return false;
+            if (n != bt && line_compare::holds_in_order(mine, line)) return false;
         }
         std::vector<std::string_view> distinct(theirs);
         std::sort(distinct.begin(), distinct.end());
@@ -373,11 +376,11 @@ void LineMap::index() const {
         for (std::string_view w : distinct)
             if (auto x = removed_by_rarest.find(w); x != removed_by_rarest.end())
                 for (LineNo n : x->second) {
-                    ++checks;
-                    if (n != bl && line_compare::grows_from(base_[std::size_t(n - 1)], theirs))
-                        return false;
+                    const std::string_view line = base_[std::size_t(n - 1)];
+                    if ((read_so_far += line.size() + theirs.size()) > kLandingReads) return false;
+                    if (n != bl && line_compare::held_in_order(line, theirs)) return false;
                 }
-        return checks <= kLandingChecks;
+        return true;
     };
     // How alike a pair a block goes on to past lines put in reads: lines that say something,
     // each its text's only copy on its side (of twins, which is the block's is unknown),
@@ -400,7 +403,8 @@ void LineMap::index() const {
     // A line put in (or removed) that a block goes past: one that says something (a fragment
     // beside the block's line may be a piece of it, split).
     auto passed = [&](std::string_view line) { return line_compare::telling(line); };
-    // A block grows while the next lines read kContent alike. A pair under kSureContent alike
+    // A block grows while the next lines read kContent alike, or the one wraps or rewords the
+    // other (line_compare::reworded). A pair under kSureContent alike
     // stops it where either line has an edit in place reading kInPlaceGain more alike:
     // `return self.items[-1]` is not carried onto `self._items = []` above a moved method,
     // where `self.items = []` became it. Where the next lines do not read alike, the block goes

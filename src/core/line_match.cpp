@@ -559,9 +559,9 @@ void take_moved(State& s, const std::vector<bool>& unique) {
 
 // The lines around each line moved in its region (take_moved) that moved with it: free, beside
 // it on both sides (the next line up or down of each, at the same distance), reading kContent
-// alike, up to the first that is not. A function moved above others in the same hunks carries
-// its edited lines (`def greet(name):` -> `def greet(person_name):`) as a block moved between
-// regions does.
+// alike or the one rewording the other (line_compare::reworded), up to the first that is not. A
+// function moved above others in the same hunks carries its edited lines (`def greet(name):` ->
+// `def greet(person_name):`) as a block moved between regions does.
 void grow_moved(State& s) {
     const auto& left = s.lines.left;
     const auto& right = s.lines.right;

@@ -894,6 +894,11 @@ TEST_CASE("line map block: a moved block goes on past lines put in to its header
     auto g = files(base, target).map();
     REQUIRE(g.at(5).line == 15);
     CHECK_FALSE(g.at(4).located());
+    // Nor where another added line holds them and no more (as a rival, as many words count).
+    target.back() = "# def area(r)";
+    auto e = files(base, target).map();
+    REQUIRE(e.at(5).line == 15);
+    CHECK_FALSE(e.at(4).located());
     // Nor where the grown line holds another removed line's words too (a call removed).
     target.pop_back();
     base.insert(base.begin() + 12, "    area(r)");
