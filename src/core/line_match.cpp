@@ -240,9 +240,10 @@ std::string renamed(const Tokens& mine, const Tokens& theirs, const Renames& ren
 // those names renamed (0 where it renames nothing in them).
 class Renaming {
   public:
-    explicit Renaming(const State& s)
-        : left_(s.lines.left),
-          right_(s.lines.right),
+    // `left` and `right`: the tokens of the region's lines, which it reads and fills.
+    Renaming(const State& s, TokensOf& left, TokensOf& right)
+        : left_(left),
+          right_(right),
           renames_(renames_of(s, left_, right_)),
           s_(s),
           named_(s.lines.left.size(), -1) {}
@@ -304,7 +305,7 @@ class Renaming {
     std::string_view renamed_as(std::string_view t, const Tokens& theirs, std::size_t i) const {
         return renamed_token(t, theirs, renames_, i);
     }
-    TokensOf left_, right_;
+    TokensOf &left_, &right_;
     Renames renames_;
     const State& s_;
     std::vector<signed char> named_;  // names(i), once asked: -1 not yet
@@ -363,6 +364,15 @@ void for_each_gap(const State& s, Fn fn) {
     }
 }
 
+// Removed line `i` and added line `r` as a pair answered in place however little alike they
+// read: scored as they are, but never under kFloor, so that it weighs something in its chain.
+static_assert(Scores::kFloor > kChainCost,
+              "a pair answered in place weighs something in its chain");
+Pairing in_place(const State& s, std::size_t i, std::size_t r) {
+    const double content = content_similarity(s.lines.left[i], s.lines.right[r]);
+    return {i, r, std::max(s.score(i, r, content), Scores::kFloor), content};
+}
+
 // Pairs of one gap [low, high) taken in order: chained over the gap's own added lines alone.
 // Each gap holds its own lines on both sides: taking them leaves the others as they were.
 void take_in_order(State& s, std::vector<Pairing> gap, std::size_t low, std::size_t high, How how) {
@@ -381,10 +391,8 @@ void take_in_order(State& s, std::vector<Pairing> gap, std::size_t low, std::siz
 // Matrix, b: Matrix) -> Matrix:` beside its body's edited lines). Such pairs are chained in
 // order. Between pairs with more than kWrapLines free lines with a word on either side, none
 // is tried.
-static_assert(Scores::kFloor > kChainCost, "a wrapped pair weighs something in its chain");
 void take_wrapped(State& s, Renaming& names) {
     const auto& left = s.lines.left;
-    const auto& right = s.lines.right;
     // A chained pair not sure of, the one line wrapping the other with two names or more, or
     // the two differing in one word for a like one, is made sure of (`def letter(score):` ->
     // `def letter(score: float) -> str:`, 0.6 alike; `# grades_old.py` -> `# grades_new.py`).
@@ -410,9 +418,7 @@ void take_wrapped(State& s, Renaming& names) {
         for (std::size_t a = 0; a < mine.size(); ++a) {
             const std::size_t b = of_mine[a];
             if (b >= kTwo || of_theirs[b] != a) continue;
-            const std::size_t i = mine[a], r = theirs[b];
-            const double content = content_similarity(left[i], right[r]);
-            gap.push_back({i, r, std::max(s.score(i, r, content), Scores::kFloor), content});
+            gap.push_back(in_place(s, mine[a], theirs[b]));
         }
         take_in_order(s, gap, low, high, How::Wrapped);
     });
@@ -425,7 +431,7 @@ void take_wrapped(State& s, Renaming& names) {
 // owner)`). Chained in order. At 0.6 a test's title took a command below it that shares four
 // of its words (`test_expect_success TTY 'git tag as alias respects pager.tag with -l'` ->
 // `test_terminal git -c pager.tag=false tag -l &&`).
-void take_reworded(State& s, TokensOf& left_words, TokensOf& right_words) {
+void take_reworded(State& s, TokensOf& left_tokens, TokensOf& right_tokens) {
     for_each_gap(s, [&](std::size_t low, std::size_t high, const std::vector<std::size_t>& mine,
                         const std::vector<std::size_t>& theirs) {
         if (mine.size() > kWrapLines || theirs.size() > kWrapLines) return;
@@ -435,9 +441,9 @@ void take_reworded(State& s, TokensOf& left_words, TokensOf& right_words) {
         std::vector<line_compare::WordBag> their_bags;
         their_bags.reserve(theirs.size());
         for (std::size_t r : theirs)
-            their_bags.push_back(line_compare::bag_of(right_words.words(r)));
+            their_bags.push_back(line_compare::bag_of(right_tokens.words(r)));
         for (std::size_t a = 0; a < mine.size(); ++a) {
-            const line_compare::WordBag bag = line_compare::bag_of(left_words.words(mine[a]));
+            const line_compare::WordBag bag = line_compare::bag_of(left_tokens.words(mine[a]));
             for (std::size_t b = 0; b < theirs.size(); ++b) {
                 const double w = line_compare::words_alike(bag, their_bags[b]);
                 if (w > mine_best[a]) mine_best[a] = w, best_of_mine[a] = b;
@@ -449,10 +455,8 @@ void take_reworded(State& s, TokensOf& left_words, TokensOf& right_words) {
             const std::size_t b = best_of_mine[a];
             if (b == kNone || best_of_theirs[b] != a || mine_best[a] < line_compare::kRewordedWords)
                 continue;
-            const std::size_t i = mine[a], r = theirs[b];
-            if (s.context(i, r) < Scores::kGapContext) continue;
-            const double content = content_similarity(s.lines.left[i], s.lines.right[r]);
-            gap.push_back({i, r, std::max(s.score(i, r, content), Scores::kFloor), content});
+            if (s.context(mine[a], theirs[b]) < Scores::kGapContext) continue;
+            gap.push_back(in_place(s, mine[a], theirs[b]));
         }
         take_in_order(s, gap, low, high, How::Wrapped);
     });
@@ -767,13 +771,11 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     grow_moved(s);
     take_moved_between(lone);
     fill_gaps(s);
-    Renaming names(s);
+    TokensOf left_tokens(lines.left), right_tokens(lines.right);
+    Renaming names(s, left_tokens, right_tokens);
     take_renamed(s, names);
     take_wrapped(s, names);
-    {
-        TokensOf left_words(lines.left), right_words(lines.right);
-        take_reworded(s, left_words, right_words);
-    }
+    take_reworded(s, left_tokens, right_tokens);
     swap_crossed(s);
     keep_runs(s);
     take_joins(s);
