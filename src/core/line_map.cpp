@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -302,15 +303,25 @@ void LineMap::index() const {
     // kWrapNames names or more (`def add(a, b):` -> `def add(a: M, b: M) -> M:` above its
     // moved body); going up, not where the added line above is wrapped too: the removed line
     // was split, and that is its first piece.
-    auto wraps = [&](LineNo bl, LineNo bt, std::size_t names) {
+    auto wraps = [&](LineNo bl, LineNo bt) {
         if (bl < 1 || bl > LineNo(base_.size()) || bt < 1 || bt > LineNo(target_.size()))
             return false;
         return line_compare::wrapped_names(line_compare::words(base_[std::size_t(bl - 1)]),
                                            line_compare::words(target_[std::size_t(bt - 1)]))
-                   .value_or(0) >= names;
+                   .value_or(0) >= kWrapNames;
+    };
+    auto split_above = [&](LineNo bl, LineNo bt, int step) {
+        return step < 0 && wraps(bl, bt - 1);
     };
     auto wrapped = [&](LineNo bl, LineNo bt, int step) {
-        return wraps(bl, bt, kWrapNames) && !(step < 0 && wraps(bl, bt - 1, kWrapNames));
+        return wraps(bl, bt) && !split_above(bl, bt, step);
+    };
+    // A line's words, each once, sorted.
+    auto distinct_words = [](std::string_view line) {
+        auto out = line_compare::words(line);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
     };
     // Whether added line `bt` holds the words of removed line `bl` in their order, with more of
     // its own and kLandingNames names among them, and of the changed lines of the file no
@@ -328,18 +339,13 @@ void LineMap::index() const {
         std::unordered_map<std::string_view, std::size_t> removed_holding;
         std::vector<std::pair<LineNo, std::vector<std::string_view>>> removed;
         for (const Hunk& h : hunks_) {
-            for (LineNo n = h.new_start; n < h.new_start + h.new_count; ++n) {
-                if (n < 1 || n > LineNo(target_.size())) continue;
-                auto words = line_compare::words(target_[std::size_t(n - 1)]);
-                std::sort(words.begin(), words.end());
-                words.erase(std::unique(words.begin(), words.end()), words.end());
-                for (std::string_view w : words) added_by_word[w].push_back(n);
-            }
+            for (LineNo n = h.new_start; n < h.new_start + h.new_count; ++n)
+                if (n >= 1 && n <= LineNo(target_.size()))
+                    for (std::string_view w : distinct_words(target_[std::size_t(n - 1)]))
+                        added_by_word[w].push_back(n);
             for (LineNo n = h.old_start; n < h.old_start + h.old_count; ++n) {
                 if (n < 1 || n > LineNo(base_.size())) continue;
-                auto words = line_compare::words(base_[std::size_t(n - 1)]);
-                std::sort(words.begin(), words.end());
-                words.erase(std::unique(words.begin(), words.end()), words.end());
+                auto words = distinct_words(base_[std::size_t(n - 1)]);
                 for (std::string_view w : words) ++removed_holding[w];
                 if (!words.empty()) removed.emplace_back(n, std::move(words));
             }
@@ -370,10 +376,7 @@ void LineMap::index() const {
             if ((read_so_far += line.size()) > kLandingReads) return false;
             if (n != bt && line_compare::holds_in_order(mine, line)) return false;
         }
-        std::vector<std::string_view> distinct(theirs);
-        std::sort(distinct.begin(), distinct.end());
-        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-        for (std::string_view w : distinct)
+        for (std::string_view w : distinct_words(target_[std::size_t(bt - 1)]))
             if (auto x = removed_by_rarest.find(w); x != removed_by_rarest.end())
                 for (LineNo n : x->second) {
                     const std::string_view line = base_[std::size_t(n - 1)];
@@ -382,23 +385,23 @@ void LineMap::index() const {
                 }
         return true;
     };
-    // How alike a pair a block goes on to past lines put in reads: lines that say something,
-    // each its text's only copy on its side (of twins, which is the block's is unknown),
-    // reading kSureContent alike, or the one line wrapping the other (`def add(a, b):` ->
-    // `def add(a: M, b: M) -> M:` above a docstring and a guard put in before its moved body);
-    // 0 for any other pair.
-    auto landing = [&](LineNo bl, LineNo bt, int step) {
+    // How alike a pair a block goes on to past lines put in reads, where it is one: lines that
+    // say something, each its text's only copy on its side (of twins, which is the block's is
+    // unknown), reading kSureContent alike, or the added line grown from the removed one
+    // (`def add(a, b):` -> `def add(a: M, b: M) -> M:` above a docstring and a guard put in
+    // before its moved body).
+    auto landing = [&](LineNo bl, LineNo bt, int step) -> std::optional<double> {
         const std::string_view a = base_[std::size_t(bl - 1)], b = target_[std::size_t(bt - 1)];
-        if (!line_compare::telling(a) || !line_compare::telling(b)) return 0.0;
+        if (!line_compare::telling(a) || !line_compare::telling(b)) return std::nullopt;
         auto added = added_by_key_.find(line_compare::keys_of(b).flat.h);
         auto removed = removed_count_.find(line_compare::keys_of(a).flat.h);
         if (added == added_by_key_.end() || added->second.size() != 1 ||
             removed == removed_count_.end() || removed->second != 1)
-            return 0.0;
+            return std::nullopt;
         const double alike = line_similarity(a, b);
-        if (alike >= Scores::kSureContent) return alike;
-        if (step < 0 && wraps(bl, bt - 1, kWrapNames)) return 0.0;
-        return grown_into(bl, bt) ? std::max(alike, 1e-9) : 0.0;
+        if (alike >= Scores::kSureContent || (!split_above(bl, bt, step) && grown_into(bl, bt)))
+            return alike;
+        return std::nullopt;
     };
     // A line put in (or removed) that a block goes past: one that says something (a fragment
     // beside the block's line may be a piece of it, split).
@@ -433,13 +436,13 @@ void LineMap::index() const {
                     for (LineNo j = 1; j <= kHop && open_target(bt + step * j) &&
                                        passed(target_[std::size_t(bt + step * (j - 1) - 1)]);
                          ++j)
-                        if (const double alike = landing(bl, bt + step * j, step); alike > 0)
-                            past_t = bt + step * j, pair = alike, ++pairs;
+                        if (const auto alike = landing(bl, bt + step * j, step))
+                            past_t = bt + step * j, pair = *alike, ++pairs;
                     for (LineNo j = 1; j <= kHop && open_base(bl + step * j) &&
                                        passed(base_[std::size_t(bl + step * (j - 1) - 1)]);
                          ++j)
-                        if (const double alike = landing(bl + step * j, bt, step); alike > 0)
-                            past_l = bl + step * j, pair = alike, ++pairs;
+                        if (const auto alike = landing(bl + step * j, bt, step))
+                            past_l = bl + step * j, pair = *alike, ++pairs;
                     if (pairs != 1) break;
                     if (past_t)
                         bt = past_t;
