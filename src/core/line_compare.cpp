@@ -241,11 +241,14 @@ std::uint64_t key_of(const std::string& text) {
     return k.h;
 }
 
-// One minus the edit distance over the longer length; bigram overlap past kAligned bytes.
-double similarity(const std::string& a, const std::string& b) {
+namespace {
+// One minus the edit distance over the longer length; bigram overlap past kAligned bytes, of
+// the bigrams grams_a() and grams_b() give (made for the call, or made once with a line).
+template <class GramsA, class GramsB>
+double similarity_by(const std::string& a, const std::string& b, GramsA grams_a, GramsB grams_b) {
     if (a == b) return 1.0;
     if (a.empty() || b.empty()) return 0.0;
-    if (a.size() > kAligned || b.size() > kAligned) return dice(bigrams(a), bigrams(b));
+    if (a.size() > kAligned || b.size() > kAligned) return dice(grams_a(), grams_b());
     if (std::min(a.size(), b.size()) <= 64) {
         const bool a_shorter = a.size() <= b.size();
         return 1.0 - double(edit_distance64(a_shorter ? a : b, a_shorter ? b : a)) /
@@ -263,6 +266,12 @@ double similarity(const std::string& a, const std::string& b) {
         }
     }
     return 1.0 - double(row[b.size()]) / double(std::max(a.size(), b.size()));
+}
+}  // namespace
+
+double similarity(const std::string& a, const std::string& b) {
+    return similarity_by(
+        a, b, [&] { return bigrams(a); }, [&] { return bigrams(b); });
 }
 
 double cosine(const Bag& x, const Bag& y) {
@@ -355,13 +364,12 @@ Changed prepare(const std::vector<std::string_view>& lines, LineNo n, std::size_
 // Their text's similarity, or their code's where it says more: comments aside, but a little
 // less than equal text, since the text did change.
 double content_similarity(const Changed& a, const Changed& b) {
-    // Long lines are compared by the bigrams prepared with them, not sorted again each time.
+    // Long lines are compared by the bigrams prepared with them, not made again each time.
     auto alike = [](const std::string& x, const std::vector<std::uint16_t>& x_grams,
                     const std::string& y, const std::vector<std::uint16_t>& y_grams) {
-        if (x.size() <= kAligned && y.size() <= kAligned) return similarity(x, y);
-        if (x == y) return 1.0;
-        if (x.empty() || y.empty()) return 0.0;
-        return dice(x_grams, y_grams);
+        return similarity_by(
+            x,
+            y, [&]() -> const auto& { return x_grams; }, [&]() -> const auto& { return y_grams; });
     };
     const double text = alike(a.flat, a.grams, b.flat, b.grams);
     if (text == 1.0 || a.code.empty() || b.code.empty()) return text;
