@@ -331,6 +331,72 @@ bool reworded(std::string_view a, std::string_view b) {
     return words_alike(bag_of(words(a)), bag_of(words(b))) >= kRewordedWords;
 }
 
+std::string_view assigned_name(std::string_view line) {
+    int depth = 0;
+    char quote = 0;
+    std::size_t at = std::string_view::npos;
+    for (std::size_t k = 0; k < line.size() && at == std::string_view::npos; ++k) {
+        const char c = line[k];
+        if (quote) {
+            if (c == '\\')
+                ++k;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'' || c == '`') {
+            quote = c;
+        } else if (c == '(' || c == '[' || c == '{') {
+            ++depth;
+        } else if (c == ')' || c == ']' || c == '}') {
+            --depth;
+        } else if (c == '=' && depth == 0) {
+            if (k + 1 < line.size() && (line[k + 1] == '=' || line[k + 1] == '>')) return {};
+            at = k;
+        }
+    }
+    if (at == std::string_view::npos) return {};
+    std::size_t end = at;
+    auto skip_spaces = [&] {
+        while (end > 0 && space(line[end - 1])) --end;
+    };
+    // A comparison (`!=`, `<=`, `>=`) assigns nothing; a compound assignment (`+=`, `|=`,
+    // `<<=`) assigns the name before its operator.
+    if (end > 0 && (line[end - 1] == '!' || line[end - 1] == '<' || line[end - 1] == '>')) {
+        if (end < 3 || line[end - 2] != line[end - 1]) return {};
+        end -= 2;
+    } else if (end > 0 &&
+               std::string_view("+-*/%&|^:~").find(line[end - 1]) != std::string_view::npos) {
+        --end;
+    }
+    skip_spaces();
+    // Past the indexes of the name assigned (`str [0]`, `grid[r][c]`).
+    while (end > 0 && line[end - 1] == ']') {
+        int open = 0;
+        do {
+            --end;
+            if (line[end] == ']') ++open;
+            if (line[end] == '[') --open;
+        } while (end > 0 && open > 0);
+        skip_spaces();
+    }
+    auto name_end = end;
+    auto name_start = [&](std::size_t e) {
+        while (e > 0 && (word(line[e - 1]) || line[e - 1] == '.')) --e;
+        return e;
+    };
+    std::size_t start = name_start(name_end);
+    if (start == name_end) return {};
+    // A Python annotation (`x: int = 0`, `rows: list[int] = []`) names the type last.
+    std::size_t before = start;
+    while (before > 0 && space(line[before - 1])) --before;
+    if (before > 0 && line[before - 1] == ':') {
+        std::size_t e = before - 1;
+        while (e > 0 && space(line[e - 1])) --e;
+        const std::size_t s = name_start(e);
+        if (s < e) start = s, name_end = e;
+    }
+    return line.substr(start, name_end - start);
+}
+
 // A line that says something of where it is: four non-space bytes or more (not a blank line,
 // a lone brace, `fi`, `;;`).
 bool telling(std::string_view line) {

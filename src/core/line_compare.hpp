@@ -52,6 +52,11 @@ double words_alike(const WordBag& a, const WordBag& b);
 // Whether line `b` rewords line `a`: their words read kRewordedWords alike as bags
 // (`print("%-15s %5d" % (word, n))` -> `print(f"{word:<15} {n:5d}")`).
 bool reworded(std::string_view a, std::string_view b);
+// The name a statement assigns, as written before its first `=` outside brackets and quotes
+// (`total`, `self.items`; `hits` of `private final AtomicLong hits = new AtomicLong();`, `str`
+// of `str [0] = ...`, `count` of `count += 1`, `x` of `x: int = 0`); empty where it assigns
+// none (`if (a == b)`, `for (int i = 0; ...)`, `f(x=1)`, `(a) => a`).
+std::string_view assigned_name(std::string_view line);
 // A line that says something of where it is: four non-space bytes or more (not a blank line,
 // a lone brace, `fi`, `;;`).
 bool telling(std::string_view line);

@@ -462,6 +462,59 @@ void take_reworded(State& s, TokensOf& left_tokens, TokensOf& right_tokens) {
     });
 }
 
+// Lines that assign the same name between the same two ordered pairs (or a region's end),
+// each the only free line there on its side to assign it (line_compare::assigned_name): the
+// statement that sets it, rewritten (`private int hits = 0;` -> `private final AtomicLong hits
+// = new AtomicLong();`, `sum += o.prices.get(i);` -> `sum += price;`), however little alike
+// they read. Chained in order.
+void take_assigned(State& s) {
+    // A chained pair not sure of whose lines set the same name, which no free added line
+    // between its neighbours' sets, is made sure of.
+    const Bounds bounds = chain_bounds(s.c, s.lines.own);
+    std::vector<std::string_view> set_by;  // by own added line, the name it sets; made once
+    for (std::size_t i = 0; i < s.lines.left.size(); ++i) {
+        if (s.c.how[i] != How::Chain || s.c.content[i] >= Scores::kSureContent ||
+            s.c.score[i] >= Scores::kSure)
+            continue;
+        const std::string_view name = line_compare::assigned_name(s.lines.left[i].text);
+        if (name.size() < 2 ||
+            line_compare::assigned_name(s.lines.right[s.c.match[i]].text) != name)
+            continue;
+        if (set_by.empty())
+            for (std::size_t q = 0; q < s.lines.own; ++q)
+                set_by.push_back(line_compare::assigned_name(s.lines.right[q].text));
+        bool rival = false;
+        for (std::size_t q = bounds.low[i]; q < bounds.high[i] && !rival; ++q)
+            rival = !s.c.taken[q] && set_by[q] == name;
+        if (!rival) s.c.how[i] = How::Wrapped;
+    }
+    for_each_gap(s, [&](std::size_t low, std::size_t high, const std::vector<std::size_t>& mine,
+                        const std::vector<std::size_t>& theirs) {
+        if (mine.size() > kWrapLines || theirs.size() > kWrapLines) return;
+        auto names = [](const std::vector<Changed>& lines, const std::vector<std::size_t>& at) {
+            std::vector<std::string_view> out;
+            out.reserve(at.size());
+            for (std::size_t k : at) out.push_back(line_compare::assigned_name(lines[k].text));
+            return out;
+        };
+        const auto my_names = names(s.lines.left, mine), their_names = names(s.lines.right, theirs);
+        auto once = [](const std::vector<std::string_view>& all, std::string_view name) {
+            return std::count(all.begin(), all.end(), name) == 1;
+        };
+        std::vector<Pairing> gap;
+        for (std::size_t a = 0; a < mine.size(); ++a) {
+            if (my_names[a].size() < 2 || !once(my_names, my_names[a]) ||
+                !once(their_names, my_names[a]))
+                continue;
+            const std::size_t b =
+                std::size_t(std::find(their_names.begin(), their_names.end(), my_names[a]) -
+                            their_names.begin());
+            gap.push_back(in_place(s, mine[a], theirs[b]));
+        }
+        take_in_order(s, gap, low, high, How::Wrapped);
+    });
+}
+
 // Two neighbouring ordered pairs whose lines read much more alike crossed: each kSureContent
 // alike to the other's added line and kSwapGain more than to its own, as written (names the
 // pairs themselves renamed would argue for whichever way they were paired). Two statements
@@ -667,10 +720,14 @@ void take_joins(State& s) {
         const double gain = std::min(kJoinGain, (1 - alone) / 2);
         // What a join that breaks weaker pairs must read.
         const double least = std::max(alone + gain, Scores::kSureContent);
+        // A line paired however little alike by what its words say (How::Wrapped) is joined
+        // only where the join reads kSureContent alike, as a free line is merged: a weak
+        // pair's likeness is little to gain on.
+        const double floor = c.how[i] == How::Wrapped ? Scores::kSureContent : 0;
         const double mine = double(left[i].flat.size()), theirs = double(right[r].flat.size());
         if (mine >= kJoinLength * theirs) {
             Run run = line_compare::best_run(left[i].flat, right, r, c.taken, /*gaps=*/true);
-            if (!run.joined() || run.content < std::max(alone + gain, Scores::kContent)) {
+            if (!run.joined() || run.content < std::max({alone + gain, Scores::kContent, floor})) {
                 const auto broken = breaking_join(
                     left[i].flat, right, r, c.taken, least,
                     [&](std::size_t t) { return breakable_owner(t) != kNone; }, breakable_owner);
@@ -693,7 +750,7 @@ void take_joins(State& s) {
             left_taken[i] = true;
         } else if (theirs >= kJoinLength * mine) {
             Run run = line_compare::best_run(right[r].flat, left, i, left_taken, /*gaps=*/true);
-            if (!run.joined() || run.content < alone + gain ||
+            if (!run.joined() || run.content < std::max(alone + gain, floor) ||
                 (c.match[i] == kNone && run.content < Scores::kSureContent)) {
                 const auto broken = breaking_join(
                     right[r].flat, left, i, left_taken, least, breakable,
@@ -776,6 +833,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     take_renamed(s, names);
     take_wrapped(s, names);
     take_reworded(s, left_tokens, right_tokens);
+    take_assigned(s);
     swap_crossed(s);
     keep_runs(s);
     take_joins(s);
