@@ -327,8 +327,39 @@ double words_alike(const WordBag& a, const WordBag& b) {
     return shared < kRewordedShared ? 0 : dot / std::sqrt(a.norm2 * b.norm2);
 }
 
+std::vector<std::string_view> spoken_words(std::string_view line) {
+    std::vector<std::string_view> out;
+    for (std::size_t i = 0; i < line.size();) {
+        if (!word(line[i])) {
+            ++i;
+            continue;
+        }
+        const std::size_t from = i;
+        while (i < line.size() && word(line[i])) ++i;
+        const std::string_view w = line.substr(from, i - from);
+        // After `%` and its flags: a width, then a letter or two (`d`, `5d`, `ld`, `1f`).
+        std::size_t before = from;
+        while (before > 0 &&
+               std::string_view("-+ #.").find(line[before - 1]) != std::string_view::npos)
+            --before;
+        const std::size_t digits = std::size_t(
+            std::find_if(w.begin(), w.end(), [](char c) { return c < '0' || c > '9'; }) -
+            w.begin());
+        const bool directive =
+            before > 0 && line[before - 1] == '%' && w.size() > digits && w.size() - digits <= 2;
+        // A string's prefix: a letter or two just before its quote (`f"`, `rb'`).
+        const bool prefix =
+            w.size() <= 2 && i < line.size() && (line[i] == '"' || line[i] == '\'') &&
+            std::all_of(w.begin(), w.end(), [](char c) {
+                return std::string_view("frbuFRBU").find(c) != std::string_view::npos;
+            });
+        if (!directive && !prefix) out.push_back(w);
+    }
+    return out;
+}
+
 bool reworded(std::string_view a, std::string_view b) {
-    return words_alike(bag_of(words(a)), bag_of(words(b))) >= kRewordedWords;
+    return words_alike(bag_of(spoken_words(a)), bag_of(spoken_words(b))) >= kRewordedWords;
 }
 
 std::string_view assigned_name(std::string_view line) {

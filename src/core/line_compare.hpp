@@ -49,7 +49,11 @@ constexpr double kRewordedWords = 0.65;     // how alike its words read, as bags
 // or the one has fewer than half the other's (a piece of a line split: `final TimeZone
 // timeZone) {` of `getDateInstance(final int style, final TimeZone timeZone) {`).
 double words_alike(const WordBag& a, const WordBag& b);
-// Whether line `b` rewords line `a`: their words read kRewordedWords alike as bags
+// A line's words less those that only shape a string: the directives of a format string
+// (`d` and `15s` of `"%d %-15s"`) and a string's prefix (`f` of `f"..."`), which a line
+// reworded from the one form to the other loses or gains.
+std::vector<std::string_view> spoken_words(std::string_view line);
+// Whether line `b` rewords line `a`: their spoken words read kRewordedWords alike as bags
 // (`print("%-15s %5d" % (word, n))` -> `print(f"{word:<15} {n:5d}")`).
 bool reworded(std::string_view a, std::string_view b);
 // The name a statement assigns, as written before its first `=` outside brackets and quotes

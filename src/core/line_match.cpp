@@ -431,7 +431,7 @@ void take_wrapped(State& s, Renaming& names) {
 // owner)`). Chained in order. At 0.6 a test's title took a command below it that shares four
 // of its words (`test_expect_success TTY 'git tag as alias respects pager.tag with -l'` ->
 // `test_terminal git -c pager.tag=false tag -l &&`).
-void take_reworded(State& s, TokensOf& left_tokens, TokensOf& right_tokens) {
+void take_reworded(State& s) {
     for_each_gap(s, [&](std::size_t low, std::size_t high, const std::vector<std::size_t>& mine,
                         const std::vector<std::size_t>& theirs) {
         if (mine.size() > kWrapLines || theirs.size() > kWrapLines) return;
@@ -441,9 +441,11 @@ void take_reworded(State& s, TokensOf& left_tokens, TokensOf& right_tokens) {
         std::vector<line_compare::WordBag> their_bags;
         their_bags.reserve(theirs.size());
         for (std::size_t r : theirs)
-            their_bags.push_back(line_compare::bag_of(right_tokens.words(r)));
+            their_bags.push_back(
+                line_compare::bag_of(line_compare::spoken_words(s.lines.right[r].text)));
         for (std::size_t a = 0; a < mine.size(); ++a) {
-            const line_compare::WordBag bag = line_compare::bag_of(left_tokens.words(mine[a]));
+            const line_compare::WordBag bag =
+                line_compare::bag_of(line_compare::spoken_words(s.lines.left[mine[a]].text));
             for (std::size_t b = 0; b < theirs.size(); ++b) {
                 const double w = line_compare::words_alike(bag, their_bags[b]);
                 if (w > mine_best[a]) mine_best[a] = w, best_of_mine[a] = b;
@@ -832,7 +834,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     Renaming names(s, left_tokens, right_tokens);
     take_renamed(s, names);
     take_wrapped(s, names);
-    take_reworded(s, left_tokens, right_tokens);
+    take_reworded(s);
     take_assigned(s);
     swap_crossed(s);
     keep_runs(s);
