@@ -357,19 +357,6 @@ void LineMap::index() const {
                                                 })]
                 .push_back(n);
     };
-    // The added lines that hold the word of `words` fewest of them hold, or none where one
-    // of its words is in no added line (then no added line holds them all).
-    auto holding_rarest =
-        [&](const std::vector<std::string_view>& words) -> const std::vector<LineNo>* {
-        if (!looked_up) look_up();
-        const std::vector<LineNo>* fewest = nullptr;
-        for (std::string_view w : words) {
-            auto x = added_by_word.find(w);
-            if (x == added_by_word.end()) return nullptr;
-            if (!fewest || x->second.size() < fewest->size()) fewest = &x->second;
-        }
-        return fewest;
-    };
     auto grown_into = [&](LineNo bl, LineNo bt) {
         const auto mine = line_compare::words(base_[std::size_t(bl - 1)]);
         const auto theirs = line_compare::words(target_[std::size_t(bt - 1)]);
@@ -377,7 +364,12 @@ void LineMap::index() const {
             line_compare::wrapped_names(mine, theirs).value_or(0) < kLandingNames ||
             read_so_far > kLandingReads)
             return false;
-        const std::vector<LineNo>* fewest = holding_rarest(mine);
+        if (!looked_up) look_up();
+        const std::vector<LineNo>* fewest = nullptr;
+        for (std::string_view w : mine)
+            if (auto x = added_by_word.find(w);
+                x != added_by_word.end() && (!fewest || x->second.size() < fewest->size()))
+                fewest = &x->second;
         if (!fewest) return false;  // bt holds every word of mine: never so
         for (LineNo n : *fewest) {
             const std::string_view line = target_[std::size_t(n - 1)];
@@ -465,42 +457,6 @@ void LineMap::index() const {
                 grown_.insert(l), grown_.insert(bl);
             }
     }
-    // A line moved alone to another region and grown there (`private List<Book> books = ...`
-    // -> `private final List<Book> books = ...` below the class it stood above): the one
-    // added line that holds its words in order, as a block's landing past lines put in must,
-    // and reads kSureContent alike: alone, with no block around it, a line grown far from
-    // itself says too little (`for w in words:` is not `words = [w for w in words if ...]`).
-    // A lone block, taken only where its own region's pairs leave it free.
-    for (const Hunk& h : hunks_)
-        for (LineNo l = h.old_start; l < h.old_start + h.old_count && l <= LineNo(base_.size());
-             ++l) {
-            const std::string_view a = base_[std::size_t(l - 1)];
-            if (block_.count(l) || !line_compare::telling(a) ||
-                removed_count_[line_compare::keys_of(a).flat.h] != 1)
-                continue;
-            const auto mine = line_compare::words(a);
-            if (mine.size() < kLandingNames || read_so_far > kLandingReads) continue;
-            const std::vector<LineNo>* fewest = holding_rarest(mine);
-            if (!fewest) continue;
-            LineNo t = 0;
-            for (LineNo n : *fewest) {
-                const std::string_view line = target_[std::size_t(n - 1)];
-                if ((read_so_far += line.size()) > kLandingReads) break;
-                if (line_compare::holds_in_order(mine, line)) {
-                    t = n;
-                    break;
-                }
-            }
-            if (!t || blocked_.count(t) || region_at(t, false) == region_at(l, true)) continue;
-            const auto copies =
-                added_by_key_.find(line_compare::keys_of(target_[std::size_t(t - 1)]).flat.h);
-            if (copies == added_by_key_.end() || copies->second.size() != 1 ||
-                line_similarity(a, target_[std::size_t(t - 1)]) < Scores::kSureContent ||
-                !grown_into(l, t))
-                continue;
-            block_[l] = t, blocked_.insert(t);
-            starts.emplace_back(l, t);
-        }
     // A lone line yields its copy to an edit in place: where the copy's own region removes a
     // line near it that reads kSureContent like it (and has no copy elsewhere), the copy is that
     // line's edit (`DisposePtr(ptr2)` -> `DisposePtr(ptr)`), not a short statement come from

@@ -1048,57 +1048,6 @@ TEST_CASE("line match runs: of twins, a line takes the one beside its neighbour'
     CHECK(until.line == 9);
 }
 
-TEST_CASE("line map lone: a line moved alone to another region and grown there is found") {
-    // A field moved below the nested class it stood above, made final on the way.
-    std::vector<std::string> base = {"public class Library {",
-                                     "    private List<Book> books = new ArrayList<>();",
-                                     "",
-                                     "    public static class Book {",
-                                     "        String isbn;",
-                                     "        String title;",
-                                     "        String borrower;",
-                                     "    }",
-                                     "",
-                                     "    public int count() {",
-                                     "        return books.size();",
-                                     "    }",
-                                     "}"};
-    std::vector<std::string> target = {"public class Library {",
-                                       "    private static final int LOAN_DAYS = 21;",
-                                       "",
-                                       "    public static class Book {",
-                                       "        final String isbn;",
-                                       "        final String title;",
-                                       "        String borrower;",
-                                       "    }",
-                                       "",
-                                       "    private final List<Book> books = new ArrayList<>();",
-                                       "",
-                                       "    public int count() {",
-                                       "        return books.size();",
-                                       "    }",
-                                       "}"};
-    auto m = files(base, target).map();
-    CHECK(m.at(2).line == 10);
-    CHECK(m.at(2).tier == LineTier::Moved);
-    // Where another added line holds its words too, which one it became is unknown.
-    target.insert(target.begin() + 12,
-                  "        // was: private List<Book> books = new ArrayList<>();");
-    auto g = files(base, target).map();
-    CHECK_FALSE(g.at(2).located());
-    // A line grown far from itself, alone, says too little: `for w in words:` did not become
-    // the comprehension below, which only holds its words.
-    auto h =
-        files({"def clean(words):", "    out = []",
-               "    for w in words:", "        out.append(w.strip())", "    return out", "", "",
-               "def main():", "    print(clean(read()))"},
-              {"def clean(words):", "    return [w.strip() for w in read()]", "", "",
-               "def main():", "    words = read()",
-               "    words = [w for w in words if w not in STOPWORDS]", "    print(clean(words))"})
-            .map();
-    CHECK_FALSE(h.at(3).located());
-}
-
 TEST_CASE("line match assigned: the statement setting a name, rewritten, keeps its place") {
     // Counters made atomic: under half alike letter for letter, each still the only line
     // between the same pairs to set its name.
