@@ -329,14 +329,8 @@ double words_alike(const WordBag& a, const WordBag& b) {
 
 std::vector<std::string_view> spoken_words(std::string_view line) {
     std::vector<std::string_view> out;
-    for (std::size_t i = 0; i < line.size();) {
-        if (!word(line[i])) {
-            ++i;
-            continue;
-        }
-        const std::size_t from = i;
-        while (i < line.size() && word(line[i])) ++i;
-        const std::string_view w = line.substr(from, i - from);
+    each_word(line, [&](std::string_view w) {
+        const std::size_t from = std::size_t(w.data() - line.data()), end = from + w.size();
         // After `%` and its flags: a width, then a letter or two (`d`, `5d`, `ld`, `1f`).
         std::size_t before = from;
         while (before > 0 &&
@@ -349,12 +343,13 @@ std::vector<std::string_view> spoken_words(std::string_view line) {
             before > 0 && line[before - 1] == '%' && w.size() > digits && w.size() - digits <= 2;
         // A string's prefix: a letter or two just before its quote (`f"`, `rb'`).
         const bool prefix =
-            w.size() <= 2 && i < line.size() && (line[i] == '"' || line[i] == '\'') &&
+            w.size() <= 2 && end < line.size() && (line[end] == '"' || line[end] == '\'') &&
             std::all_of(w.begin(), w.end(), [](char c) {
                 return std::string_view("frbuFRBU").find(c) != std::string_view::npos;
             });
         if (!directive && !prefix) out.push_back(w);
-    }
+        return true;
+    });
     return out;
 }
 
