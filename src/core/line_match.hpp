@@ -28,7 +28,13 @@
 //   reworded then a removed and an added line between the same ordered pairs whose words
 //            read 0.65 alike as bags (cosine), three of them shared, in contexts that read
 //            alike, each the other's best there: `print("%-15s %5d" % (word, n))` ->
-//            `print(f"{word:<15} {n:5d}")`;
+//            `print(f"{word:<15} {n:5d}")` (a format string's directives and a string's
+//            prefix are no words);
+//   assigned then a removed and an added line between the same ordered pairs that set the
+//            same name, each the only free line there on its side to set it: `private int
+//            hits = 0;` -> `private final AtomicLong hits = new AtomicLong();`; a chained
+//            pair whose lines set the same name, and no free line between its neighbours
+//            sets it, is made sure of;
 //   swapped  two neighbouring ordered pairs whose lines read much more alike crossed, paired
 //            crossed (two statements put the other way round);
 //   runs     an ordered line with a twin as good beside its neighbour's counterpart takes
@@ -36,7 +42,9 @@
 //   joined   a line split into several added lines, or lines merged into one, when joined
 //            they read much more alike than any one does (around a line deleted between
 //            them too: `if (i == index) {`, `offset = -1;`, `continue;`, or put between),
-//            taking lines from weaker ordered or edge pairs where only that join reads sure.
+//            taking lines from weaker ordered or edge pairs where only that join reads sure;
+//            a line answered however little alike (wrapped, reworded, assigned) takes
+//            others joined to it only where the join reads sure.
 #pragma once
 
 #include <cstddef>
@@ -66,7 +74,8 @@ struct Lines {
 };
 
 // Block: of a block moved between regions, or grown around a line moved within its region.
-// Wrapped: ordered, and answered however little alike (take_wrapped, take_reworded).
+// Wrapped: ordered, and answered however little alike (take_wrapped, take_reworded,
+// take_assigned).
 enum class How { None, Block, Chain, Edge, Moved, Split, Merged, Renamed, Wrapped };
 
 // Whether a pair keeps the order of both sides within its region: the chain and what fills
