@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "context_pack/core/line_map.hpp"
+#include "context_pack/core/text.hpp"
 
 namespace cp::line_match {
 namespace {
@@ -517,6 +518,74 @@ void take_assigned(State& s) {
     });
 }
 
+// A chain of `if` branches made a `switch`, between the same two ordered pairs (or a
+// region's end): the branches' heads (`if (...) {`, `} else if (...) {`, `elif ...:`, `} else
+// {`), those least indented there, and the arms of the switch (runs of `case ...:` or
+// `default:` lines beside each other, those least indented there), as many of each, an `else`
+// last where a `default` is: each head became its arm's label (`} else if (t.equals("-")) {`
+// -> `case "-":`). An arm of several labels is left open: which of them the branch became is
+// unknown.
+void take_switched(State& s) {
+    for_each_gap(s, [&](std::size_t low, std::size_t high, const std::vector<std::size_t>& mine,
+                        const std::vector<std::size_t>& theirs) {
+        if (mine.size() > kWrapLines || theirs.size() > kWrapLines) return;
+        auto indent = [](std::string_view line) {
+            return std::min(line.size(), line.find_first_not_of(" \t"));
+        };
+        auto past = [&](std::string_view line, std::size_t n) {  // its text past n bytes and spaces
+            line.remove_prefix(std::min(n, line.size()));
+            return line.substr(indent(line));
+        };
+        auto opens = [](std::string_view line, std::string_view with) {
+            return line.starts_with(with) &&
+                   (line.size() == with.size() ||
+                    !text::is_word_byte(static_cast<unsigned char>(line[with.size()])));
+        };
+        // Each head and label: its index, indentation, and whether it is the last resort.
+        struct Part {
+            std::size_t at, indent;
+            bool otherwise;
+        };
+        std::vector<Part> heads, labels;
+        for (std::size_t a : mine) {
+            const std::string_view line = s.lines.left[a].text;
+            std::string_view t = past(line, 0);
+            if (t.starts_with("}")) t = past(t, 1);
+            if (opens(t, "if") || opens(t, "elif") || opens(t, "else"))
+                heads.push_back({a, indent(line), opens(t, "else") && !opens(past(t, 4), "if")});
+        }
+        for (std::size_t b : theirs) {
+            const std::string_view line = s.lines.right[b].text;
+            const std::string_view t = past(line, 0);
+            if (opens(t, "case") || opens(t, "default"))
+                labels.push_back({b, indent(line), opens(t, "default") || opens(past(t, 4), "_")});
+        }
+        auto least = [](std::vector<Part>& parts) {
+            if (parts.empty()) return;
+            std::size_t in = parts.front().indent;
+            for (const Part& p : parts) in = std::min(in, p.indent);
+            std::erase_if(parts, [&](const Part& p) { return p.indent != in; });
+        };
+        least(heads), least(labels);
+        // The switch's arms: labels on neighbouring lines are one arm.
+        std::vector<std::vector<Part>> arms;
+        for (const Part& p : labels) {
+            if (arms.empty() ||
+                s.lines.right[p.at].line != s.lines.right[arms.back().back().at].line + 1)
+                arms.emplace_back();
+            arms.back().push_back(p);
+        }
+        if (heads.empty() || heads.size() != arms.size() ||
+            heads.back().otherwise != arms.back().back().otherwise)
+            return;
+        std::vector<Pairing> gap;
+        for (std::size_t k = 0; k < heads.size(); ++k)
+            if (arms[k].size() == 1 && heads[k].otherwise == arms[k].front().otherwise)
+                gap.push_back(in_place(s, heads[k].at, arms[k].front().at));
+        take_in_order(s, gap, low, high, How::Wrapped);
+    });
+}
+
 // Two neighbouring ordered pairs whose lines read much more alike crossed: each kSureContent
 // alike to the other's added line and kSwapGain more than to its own, as written (names the
 // pairs themselves renamed would argue for whichever way they were paired). Two statements
@@ -836,6 +905,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     take_wrapped(s, names);
     take_reworded(s);
     take_assigned(s);
+    take_switched(s);
     swap_crossed(s);
     keep_runs(s);
     take_joins(s);

@@ -35,6 +35,10 @@
 //            hits = 0;` -> `private final AtomicLong hits = new AtomicLong();`; a chained
 //            pair whose lines set the same name, and no free line between its neighbours
 //            sets it, is made sure of;
+//   switched then the heads of an `if` chain (`} else if (t.equals("-")) {`, `elif`, `else`)
+//            and the arms of a `switch` (`case "-":`, `default:`) put between the same ordered
+//            pairs, as many of each, least indented there: each head its arm's label, in
+//            order (an arm of several labels left open);
 //   swapped  two neighbouring ordered pairs whose lines read much more alike crossed, paired
 //            crossed (two statements put the other way round);
 //   runs     an ordered line with a twin as good beside its neighbour's counterpart takes
@@ -43,7 +47,7 @@
 //            they read much more alike than any one does (around a line deleted between
 //            them too: `if (i == index) {`, `offset = -1;`, `continue;`, or put between),
 //            taking lines from weaker ordered or edge pairs where only that join reads sure;
-//            a line answered however little alike (wrapped, reworded, assigned) takes
+//            a line answered however little alike (wrapped, reworded, assigned, switched) takes
 //            others joined to it only where the join reads sure.
 #pragma once
 
@@ -75,7 +79,7 @@ struct Lines {
 
 // Block: of a block moved between regions, or grown around a line moved within its region.
 // Wrapped: ordered, and answered however little alike (take_wrapped, take_reworded,
-// take_assigned).
+// take_assigned, take_switched).
 enum class How { None, Block, Chain, Edge, Moved, Split, Merged, Renamed, Wrapped };
 
 // Whether a pair keeps the order of both sides within its region: the chain and what fills

@@ -1115,3 +1115,104 @@ TEST_CASE("line match reworded: a format string's directives and a string's pref
     REQUIRE(m.at(6).line == 12);
     CHECK(m.at(7).line == 13);
 }
+
+TEST_CASE("line match switched: the branches of an if chain made a switch become its labels") {
+    // Each branch's body was rewritten too, so nothing around a head reads like it; the `if`
+    // inside a branch, more indented, is no head of the chain.
+    std::vector<std::string> base = {"    public String grade(int avg) {",
+                                     "        String letter;",
+                                     "        if (avg >= 90) {",
+                                     "            letter = first();",
+                                     "        } else if (avg >= 80) {",
+                                     "            if (late) {",
+                                     "                penalize();",
+                                     "            }",
+                                     "            letter = second();",
+                                     "        } else if (avg >= 70) {",
+                                     "            letter = third();",
+                                     "        } else {",
+                                     "            letter = failed();",
+                                     "        }",
+                                     "        return letter;",
+                                     "    }"};
+    std::vector<std::string> target = {"    public String grade(int avg) {",
+                                       "        String letter;",
+                                       "        switch (Grades.bucketOf(score)) {",
+                                       "            case 9:",
+                                       "                return Grades.FIRST;",
+                                       "            case 8:",
+                                       "                while (pending()) {",
+                                       "                    penalize();",
+                                       "                }",
+                                       "                return Grades.SECOND;",
+                                       "            case 7:",
+                                       "                return Grades.THIRD;",
+                                       "            default:",
+                                       "                return Grades.FAILED;",
+                                       "        }",
+                                       "        return letter;",
+                                       "    }"};
+    auto m = files(base, target).map();
+    CHECK(m.at(3).line == 4);
+    CHECK(m.at(5).line == 6);
+    CHECK(m.at(10).line == 11);
+    CHECK(m.at(12).line == 13);
+    // An arm of two labels: which of them the branch became is unknown; the branches past
+    // it still take theirs.
+    target.insert(target.begin() + 3, "            case 10:");
+    auto g = files(base, target).map();
+    CHECK_FALSE(g.at(3).located());
+    CHECK(g.at(10).line == 12);
+    CHECK(g.at(12).line == 14);
+    // As many branches as arms, or none is paired.
+    target.erase(target.begin() + 3);
+    base.erase(base.begin() + 9, base.begin() + 11);
+    auto h = files(base, target).map();
+    CHECK_FALSE(h.at(3).located());
+    CHECK_FALSE(h.at(5).located());
+}
+
+TEST_CASE(
+    "line match switched: a lone head between placed bodies takes its label if it continues a "
+    "chain") {
+    auto m = files({"    ITypeBinding binding(ASTNode parent) {",
+                    "        if (parent instanceof Assignment) {",
+                    "            Assignment assignment = (Assignment) parent;",
+                    "            return assignment.resolveTypeBinding();",
+                    "        } else if (parent instanceof MethodInvocation) {",
+                    "            MethodInvocation invocation = (MethodInvocation) parent;",
+                    "            return invocation.resolveMethodBinding();", "        }",
+                    "        return null;", "    }"},
+                   {"    ITypeBinding binding(ASTNode parent) {",
+                    "        switch (parent.getNodeType()) {", "        case ASTNode.ASSIGNMENT:",
+                    "            Assignment assignment = (Assignment) parent;",
+                    "            return assignment.resolveTypeBinding();",
+                    "        case ASTNode.METHOD_INVOCATION:",
+                    "            MethodInvocation invocation = (MethodInvocation) parent;",
+                    "            return invocation.resolveMethodBinding();", "        }",
+                    "        return null;", "    }"})
+                 .map();
+    REQUIRE(m.at(6).line == 7);
+    CHECK(m.at(5).line == 6);
+}
+
+TEST_CASE("line match switched: a branch whose arm has two labels is left open") {
+    // The branches' bodies stayed, so each head is alone between them; the first arm has two
+    // labels, and which of them `avg >= 90` became is unknown.
+    auto m =
+        files({"    public String letterGrade(String student) {",
+               "        double avg = average(student);", "        if (avg >= 90) {",
+               "            return \"A\";", "        } else if (avg >= 80) {",
+               "            return \"B\";", "        } else {", "            return \"F\";",
+               "        }", "    }"},
+              {"    public String letterGrade(String student) {",
+               "        int bucket = (int) average(student) / 10;", "        switch (bucket) {",
+               "            case 10:", "            case 9:", "                return \"A\";",
+               "            case 8:", "                return \"B\";",
+               "            default:", "                return \"F\";", "        }", "    }"})
+            .map();
+    REQUIRE(m.at(4).line == 6);
+    CHECK_FALSE(m.at(3).located());
+    CHECK(m.at(5).line == 7);
+    CHECK(m.at(7).line == 9);
+}
