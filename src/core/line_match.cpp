@@ -385,13 +385,24 @@ void take_in_order(State& s, std::vector<Pairing> gap, std::size_t low, std::siz
     for (const Pairing& p : gap) s.take(p.l, p.r, p.score, p.content, how);
 }
 
+// Pairs answered however little alike (How::Wrapped), found gap by gap: `pairs(mine, theirs)`
+// gives a gap's, taken in order. Between pairs with more than kWrapLines free lines with a
+// word on either side, none is tried.
+template <class Fn>
+void take_in_gaps(State& s, Fn pairs) {
+    for_each_gap(s, [&](std::size_t low, std::size_t high, const std::vector<std::size_t>& mine,
+                        const std::vector<std::size_t>& theirs) {
+        if (mine.size() > kWrapLines || theirs.size() > kWrapLines) return;
+        take_in_order(s, pairs(mine, theirs), low, high, How::Wrapped);
+    });
+}
+
 // Removed and added lines between the same two ordered pairs (or a region's end), the one
 // wrapping the other (Renaming::wraps), each the only line there that wraps or is wrapped by
 // the other: however little alike they read by edit distance, the one became the other, in its
 // place (`main()` -> `sys.exit(main(sys.argv))`, or back; `def add(a, b):` -> `def add(a:
 // Matrix, b: Matrix) -> Matrix:` beside its body's edited lines). Such pairs are chained in
-// order. Between pairs with more than kWrapLines free lines with a word on either side, none
-// is tried.
+// order (take_in_gaps).
 void take_wrapped(State& s, Renaming& names) {
     const auto& left = s.lines.left;
     // A chained pair not sure of, the one line wrapping the other with two names or more, or
@@ -402,27 +413,28 @@ void take_wrapped(State& s, Renaming& names) {
             s.c.score[i] < Scores::kSure &&
             (names.wraps(i, s.c.match[i]).value_or(0) >= 2 || names.one_word(i, s.c.match[i])))
             s.c.how[i] = How::Wrapped;
-    for_each_gap(s, [&](std::size_t low, std::size_t high, const std::vector<std::size_t>& mine,
-                        const std::vector<std::size_t>& theirs) {
-        if (mine.size() > kWrapLines || theirs.size() > kWrapLines) return;
-        // Each line's one wrapping counterpart, kNone for none, kTwo for more than one.
-        constexpr std::size_t kTwo = kNone - 1;
-        std::vector<std::size_t> of_mine(mine.size(), kNone), of_theirs(theirs.size(), kNone);
-        auto note = [&](std::size_t& slot, std::size_t k) { slot = slot == kNone ? k : kTwo; };
-        // Alone on both sides, any wrap; among others, one of two names or more.
-        const std::size_t least = mine.size() == 1 && theirs.size() == 1 ? 0 : 2;
-        for (std::size_t a = 0; a < mine.size(); ++a)
-            for (std::size_t b = 0; b < theirs.size(); ++b)
-                if (const auto n = names.wraps(mine[a], theirs[b]); n && *n >= least)
-                    note(of_mine[a], b), note(of_theirs[b], a);
-        std::vector<Pairing> gap;
-        for (std::size_t a = 0; a < mine.size(); ++a) {
-            const std::size_t b = of_mine[a];
-            if (b >= kTwo || of_theirs[b] != a) continue;
-            gap.push_back(in_place(s, mine[a], theirs[b]));
-        }
-        take_in_order(s, gap, low, high, How::Wrapped);
-    });
+    take_in_gaps(
+        s,
+        [&](const std::vector<std::size_t>& mine,
+            const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
+            // Each line's one wrapping counterpart, kNone for none, kTwo for more than one.
+            constexpr std::size_t kTwo = kNone - 1;
+            std::vector<std::size_t> of_mine(mine.size(), kNone), of_theirs(theirs.size(), kNone);
+            auto note = [&](std::size_t& slot, std::size_t k) { slot = slot == kNone ? k : kTwo; };
+            // Alone on both sides, any wrap; among others, one of two names or more.
+            const std::size_t least = mine.size() == 1 && theirs.size() == 1 ? 0 : 2;
+            for (std::size_t a = 0; a < mine.size(); ++a)
+                for (std::size_t b = 0; b < theirs.size(); ++b)
+                    if (const auto n = names.wraps(mine[a], theirs[b]); n && *n >= least)
+                        note(of_mine[a], b), note(of_theirs[b], a);
+            std::vector<Pairing> gap;
+            for (std::size_t a = 0; a < mine.size(); ++a) {
+                const std::size_t b = of_mine[a];
+                if (b >= kTwo || of_theirs[b] != a) continue;
+                gap.push_back(in_place(s, mine[a], theirs[b]));
+            }
+            return gap;
+        });
 }
 
 // Lines reworded in place: a removed and an added line between the same two ordered pairs
@@ -433,36 +445,38 @@ void take_wrapped(State& s, Renaming& names) {
 // of its words (`test_expect_success TTY 'git tag as alias respects pager.tag with -l'` ->
 // `test_terminal git -c pager.tag=false tag -l &&`).
 void take_reworded(State& s) {
-    for_each_gap(s, [&](std::size_t low, std::size_t high, const std::vector<std::size_t>& mine,
-                        const std::vector<std::size_t>& theirs) {
-        if (mine.size() > kWrapLines || theirs.size() > kWrapLines) return;
-        std::vector<std::size_t> best_of_mine(mine.size(), kNone),
-            best_of_theirs(theirs.size(), kNone);
-        std::vector<double> mine_best(mine.size(), 0), theirs_best(theirs.size(), 0);
-        std::vector<line_compare::WordBag> their_bags;
-        their_bags.reserve(theirs.size());
-        for (std::size_t r : theirs)
-            their_bags.push_back(
-                line_compare::bag_of(line_compare::spoken_words(s.lines.right[r].text)));
-        for (std::size_t a = 0; a < mine.size(); ++a) {
-            const line_compare::WordBag bag =
-                line_compare::bag_of(line_compare::spoken_words(s.lines.left[mine[a]].text));
-            for (std::size_t b = 0; b < theirs.size(); ++b) {
-                const double w = line_compare::words_alike(bag, their_bags[b]);
-                if (w > mine_best[a]) mine_best[a] = w, best_of_mine[a] = b;
-                if (w > theirs_best[b]) theirs_best[b] = w, best_of_theirs[b] = a;
+    take_in_gaps(
+        s,
+        [&](const std::vector<std::size_t>& mine,
+            const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
+            std::vector<std::size_t> best_of_mine(mine.size(), kNone),
+                best_of_theirs(theirs.size(), kNone);
+            std::vector<double> mine_best(mine.size(), 0), theirs_best(theirs.size(), 0);
+            std::vector<line_compare::WordBag> their_bags;
+            their_bags.reserve(theirs.size());
+            for (std::size_t r : theirs)
+                their_bags.push_back(
+                    line_compare::bag_of(line_compare::spoken_words(s.lines.right[r].text)));
+            for (std::size_t a = 0; a < mine.size(); ++a) {
+                const line_compare::WordBag bag =
+                    line_compare::bag_of(line_compare::spoken_words(s.lines.left[mine[a]].text));
+                for (std::size_t b = 0; b < theirs.size(); ++b) {
+                    const double w = line_compare::words_alike(bag, their_bags[b]);
+                    if (w > mine_best[a]) mine_best[a] = w, best_of_mine[a] = b;
+                    if (w > theirs_best[b]) theirs_best[b] = w, best_of_theirs[b] = a;
+                }
             }
-        }
-        std::vector<Pairing> gap;
-        for (std::size_t a = 0; a < mine.size(); ++a) {
-            const std::size_t b = best_of_mine[a];
-            if (b == kNone || best_of_theirs[b] != a || mine_best[a] < line_compare::kRewordedWords)
-                continue;
-            if (s.context(mine[a], theirs[b]) < Scores::kGapContext) continue;
-            gap.push_back(in_place(s, mine[a], theirs[b]));
-        }
-        take_in_order(s, gap, low, high, How::Wrapped);
-    });
+            std::vector<Pairing> gap;
+            for (std::size_t a = 0; a < mine.size(); ++a) {
+                const std::size_t b = best_of_mine[a];
+                if (b == kNone || best_of_theirs[b] != a ||
+                    mine_best[a] < line_compare::kRewordedWords)
+                    continue;
+                if (s.context(mine[a], theirs[b]) < Scores::kGapContext) continue;
+                gap.push_back(in_place(s, mine[a], theirs[b]));
+            }
+            return gap;
+        });
 }
 
 // Lines that assign the same name between the same two ordered pairs (or a region's end),
@@ -491,31 +505,33 @@ void take_assigned(State& s) {
             rival = !s.c.taken[q] && set_by[q] == name;
         if (!rival) s.c.how[i] = How::Wrapped;
     }
-    for_each_gap(s, [&](std::size_t low, std::size_t high, const std::vector<std::size_t>& mine,
-                        const std::vector<std::size_t>& theirs) {
-        if (mine.size() > kWrapLines || theirs.size() > kWrapLines) return;
-        auto names = [](const std::vector<Changed>& lines, const std::vector<std::size_t>& at) {
-            std::vector<std::string_view> out;
-            out.reserve(at.size());
-            for (std::size_t k : at) out.push_back(line_compare::assigned_name(lines[k].text));
-            return out;
-        };
-        const auto my_names = names(s.lines.left, mine), their_names = names(s.lines.right, theirs);
-        auto once = [](const std::vector<std::string_view>& all, std::string_view name) {
-            return std::count(all.begin(), all.end(), name) == 1;
-        };
-        std::vector<Pairing> gap;
-        for (std::size_t a = 0; a < mine.size(); ++a) {
-            if (my_names[a].size() < 2 || !once(my_names, my_names[a]) ||
-                !once(their_names, my_names[a]))
-                continue;
-            const std::size_t b =
-                std::size_t(std::find(their_names.begin(), their_names.end(), my_names[a]) -
-                            their_names.begin());
-            gap.push_back(in_place(s, mine[a], theirs[b]));
-        }
-        take_in_order(s, gap, low, high, How::Wrapped);
-    });
+    take_in_gaps(
+        s,
+        [&](const std::vector<std::size_t>& mine,
+            const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
+            auto names = [](const std::vector<Changed>& lines, const std::vector<std::size_t>& at) {
+                std::vector<std::string_view> out;
+                out.reserve(at.size());
+                for (std::size_t k : at) out.push_back(line_compare::assigned_name(lines[k].text));
+                return out;
+            };
+            const auto my_names = names(s.lines.left, mine),
+                       their_names = names(s.lines.right, theirs);
+            auto once = [](const std::vector<std::string_view>& all, std::string_view name) {
+                return std::count(all.begin(), all.end(), name) == 1;
+            };
+            std::vector<Pairing> gap;
+            for (std::size_t a = 0; a < mine.size(); ++a) {
+                if (my_names[a].size() < 2 || !once(my_names, my_names[a]) ||
+                    !once(their_names, my_names[a]))
+                    continue;
+                const std::size_t b =
+                    std::size_t(std::find(their_names.begin(), their_names.end(), my_names[a]) -
+                                their_names.begin());
+                gap.push_back(in_place(s, mine[a], theirs[b]));
+            }
+            return gap;
+        });
 }
 
 // A chain of `if` branches made a `switch`, between the same two ordered pairs (or a
@@ -526,64 +542,68 @@ void take_assigned(State& s) {
 // -> `case "-":`). An arm of several labels is left open: which of them the branch became is
 // unknown.
 void take_switched(State& s) {
-    for_each_gap(s, [&](std::size_t low, std::size_t high, const std::vector<std::size_t>& mine,
-                        const std::vector<std::size_t>& theirs) {
-        if (mine.size() > kWrapLines || theirs.size() > kWrapLines) return;
-        auto indent = [](std::string_view line) {
-            return std::min(line.size(), line.find_first_not_of(" \t"));
-        };
-        auto past = [&](std::string_view line, std::size_t n) {  // its text past n bytes and spaces
-            line.remove_prefix(std::min(n, line.size()));
-            return line.substr(indent(line));
-        };
-        auto opens = [](std::string_view line, std::string_view with) {
-            return line.starts_with(with) &&
-                   (line.size() == with.size() ||
-                    !text::is_word_byte(static_cast<unsigned char>(line[with.size()])));
-        };
-        // Each head and label: its index, indentation, and whether it is the last resort.
-        struct Part {
-            std::size_t at, indent;
-            bool otherwise;
-        };
-        std::vector<Part> heads, labels;
-        for (std::size_t a : mine) {
-            const std::string_view line = s.lines.left[a].text;
-            std::string_view t = past(line, 0);
-            if (t.starts_with("}")) t = past(t, 1);
-            if (opens(t, "if") || opens(t, "elif") || opens(t, "else"))
-                heads.push_back({a, indent(line), opens(t, "else") && !opens(past(t, 4), "if")});
-        }
-        for (std::size_t b : theirs) {
-            const std::string_view line = s.lines.right[b].text;
-            const std::string_view t = past(line, 0);
-            if (opens(t, "case") || opens(t, "default"))
-                labels.push_back({b, indent(line), opens(t, "default") || opens(past(t, 4), "_")});
-        }
-        auto least = [](std::vector<Part>& parts) {
-            if (parts.empty()) return;
-            std::size_t in = parts.front().indent;
-            for (const Part& p : parts) in = std::min(in, p.indent);
-            std::erase_if(parts, [&](const Part& p) { return p.indent != in; });
-        };
-        least(heads), least(labels);
-        // The switch's arms: labels on neighbouring lines are one arm.
-        std::vector<std::vector<Part>> arms;
-        for (const Part& p : labels) {
-            if (arms.empty() ||
-                s.lines.right[p.at].line != s.lines.right[arms.back().back().at].line + 1)
-                arms.emplace_back();
-            arms.back().push_back(p);
-        }
-        if (heads.empty() || heads.size() != arms.size() ||
-            heads.back().otherwise != arms.back().back().otherwise)
-            return;
-        std::vector<Pairing> gap;
-        for (std::size_t k = 0; k < heads.size(); ++k)
-            if (arms[k].size() == 1 && heads[k].otherwise == arms[k].front().otherwise)
-                gap.push_back(in_place(s, heads[k].at, arms[k].front().at));
-        take_in_order(s, gap, low, high, How::Wrapped);
-    });
+    take_in_gaps(
+        s,
+        [&](const std::vector<std::size_t>& mine,
+            const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
+            auto indent = [](std::string_view line) {
+                return std::min(line.size(), line.find_first_not_of(" \t"));
+            };
+            auto past = [&](std::string_view line,
+                            std::size_t n) {  // its text past n bytes and spaces
+                line.remove_prefix(std::min(n, line.size()));
+                return line.substr(indent(line));
+            };
+            auto opens = [](std::string_view line, std::string_view with) {
+                return line.starts_with(with) &&
+                       (line.size() == with.size() ||
+                        !text::is_word_byte(static_cast<unsigned char>(line[with.size()])));
+            };
+            // Each head and label: its index, indentation, and whether it is the last resort.
+            struct Part {
+                std::size_t at, indent;
+                bool otherwise;
+            };
+            std::vector<Part> heads, labels;
+            for (std::size_t a : mine) {
+                const std::string_view line = s.lines.left[a].text;
+                std::string_view t = past(line, 0);
+                if (t.starts_with("}")) t = past(t, 1);
+                if (opens(t, "if") || opens(t, "elif") || opens(t, "else"))
+                    heads.push_back(
+                        {a, indent(line), opens(t, "else") && !opens(past(t, 4), "if")});
+            }
+            for (std::size_t b : theirs) {
+                const std::string_view line = s.lines.right[b].text;
+                const std::string_view t = past(line, 0);
+                if (opens(t, "case") || opens(t, "default"))
+                    labels.push_back(
+                        {b, indent(line), opens(t, "default") || opens(past(t, 4), "_")});
+            }
+            auto least = [](std::vector<Part>& parts) {
+                if (parts.empty()) return;
+                std::size_t in = parts.front().indent;
+                for (const Part& p : parts) in = std::min(in, p.indent);
+                std::erase_if(parts, [&](const Part& p) { return p.indent != in; });
+            };
+            least(heads), least(labels);
+            // The switch's arms: labels on neighbouring lines are one arm.
+            std::vector<std::vector<Part>> arms;
+            for (const Part& p : labels) {
+                if (arms.empty() ||
+                    s.lines.right[p.at].line != s.lines.right[arms.back().back().at].line + 1)
+                    arms.emplace_back();
+                arms.back().push_back(p);
+            }
+            if (heads.empty() || heads.size() != arms.size() ||
+                heads.back().otherwise != arms.back().back().otherwise)
+                return {};
+            std::vector<Pairing> gap;
+            for (std::size_t k = 0; k < heads.size(); ++k)
+                if (arms[k].size() == 1 && heads[k].otherwise == arms[k].front().otherwise)
+                    gap.push_back(in_place(s, heads[k].at, arms[k].front().at));
+            return gap;
+        });
 }
 
 // Two neighbouring ordered pairs whose lines read much more alike crossed: each kSureContent
