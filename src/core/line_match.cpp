@@ -374,6 +374,13 @@ Pairing in_place(const State& s, std::size_t i, std::size_t r) {
     return {i, r, std::max(s.score(i, r, content), Scores::kFloor), content};
 }
 
+// Whether removed line `i` is in a chained pair not sure of: under kSureContent alike and
+// scoring under kSure, which a rule of its own may make sure of.
+bool unsure(const State& s, std::size_t i) {
+    return s.c.how[i] == How::Chain && s.c.content[i] < Scores::kSureContent &&
+           s.c.score[i] < Scores::kSure;
+}
+
 // Pairs of one gap [low, high) taken in order: chained over the gap's own added lines alone.
 // Each gap holds its own lines on both sides: taking them leaves the others as they were.
 void take_in_order(State& s, std::vector<Pairing> gap, std::size_t low, std::size_t high, How how) {
@@ -409,8 +416,7 @@ void take_wrapped(State& s, Renaming& names) {
     // the two differing in one word for a like one, is made sure of (`def letter(score):` ->
     // `def letter(score: float) -> str:`, 0.6 alike; `# grades_old.py` -> `# grades_new.py`).
     for (std::size_t i = 0; i < left.size(); ++i)
-        if (s.c.how[i] == How::Chain && s.c.content[i] < Scores::kSureContent &&
-            s.c.score[i] < Scores::kSure &&
+        if (unsure(s, i) &&
             (names.wraps(i, s.c.match[i]).value_or(0) >= 2 || names.one_word(i, s.c.match[i])))
             s.c.how[i] = How::Wrapped;
     take_in_gaps(
@@ -485,53 +491,44 @@ void take_reworded(State& s) {
 // = new AtomicLong();`, `sum += o.prices.get(i);` -> `sum += price;`), however little alike
 // they read. Chained in order.
 void take_assigned(State& s) {
+    // The name each removed line and each own added line sets, read once.
+    std::vector<std::string_view> left_sets, right_sets;
+    for (const Changed& l : s.lines.left) left_sets.push_back(line_compare::assigned_name(l.text));
+    for (std::size_t q = 0; q < s.lines.own; ++q)
+        right_sets.push_back(line_compare::assigned_name(s.lines.right[q].text));
     // A chained pair not sure of whose lines set the same name, which no free added line
     // between its neighbours' sets, is made sure of.
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
-    std::vector<std::string_view> set_by;  // by own added line, the name it sets; made once
     for (std::size_t i = 0; i < s.lines.left.size(); ++i) {
-        if (s.c.how[i] != How::Chain || s.c.content[i] >= Scores::kSureContent ||
-            s.c.score[i] >= Scores::kSure)
-            continue;
-        const std::string_view name = line_compare::assigned_name(s.lines.left[i].text);
-        if (name.size() < 2 ||
-            line_compare::assigned_name(s.lines.right[s.c.match[i]].text) != name)
-            continue;
-        if (set_by.empty())
-            for (std::size_t q = 0; q < s.lines.own; ++q)
-                set_by.push_back(line_compare::assigned_name(s.lines.right[q].text));
+        const std::string_view name = left_sets[i];
+        if (!unsure(s, i) || name.size() < 2 || right_sets[s.c.match[i]] != name) continue;
         bool rival = false;
         for (std::size_t q = bounds.low[i]; q < bounds.high[i] && !rival; ++q)
-            rival = !s.c.taken[q] && set_by[q] == name;
+            rival = !s.c.taken[q] && right_sets[q] == name;
         if (!rival) s.c.how[i] = How::Wrapped;
     }
-    take_in_gaps(
-        s,
-        [&](const std::vector<std::size_t>& mine,
-            const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
-            auto names = [](const std::vector<Changed>& lines, const std::vector<std::size_t>& at) {
-                std::vector<std::string_view> out;
-                out.reserve(at.size());
-                for (std::size_t k : at) out.push_back(line_compare::assigned_name(lines[k].text));
-                return out;
-            };
-            const auto my_names = names(s.lines.left, mine),
-                       their_names = names(s.lines.right, theirs);
-            auto once = [](const std::vector<std::string_view>& all, std::string_view name) {
-                return std::count(all.begin(), all.end(), name) == 1;
-            };
-            std::vector<Pairing> gap;
-            for (std::size_t a = 0; a < mine.size(); ++a) {
-                if (my_names[a].size() < 2 || !once(my_names, my_names[a]) ||
-                    !once(their_names, my_names[a]))
-                    continue;
-                const std::size_t b =
-                    std::size_t(std::find(their_names.begin(), their_names.end(), my_names[a]) -
-                                their_names.begin());
-                gap.push_back(in_place(s, mine[a], theirs[b]));
-            }
-            return gap;
-        });
+    take_in_gaps(s,
+                 [&](const std::vector<std::size_t>& mine,
+                     const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
+                     auto once = [](const std::vector<std::size_t>& at,
+                                    const std::vector<std::string_view>& sets,
+                                    std::string_view name) {
+                         return std::count_if(at.begin(), at.end(),
+                                              [&](std::size_t k) { return sets[k] == name; }) == 1;
+                     };
+                     std::vector<Pairing> gap;
+                     for (std::size_t i : mine) {
+                         const std::string_view name = left_sets[i];
+                         if (name.size() < 2 || !once(mine, left_sets, name) ||
+                             !once(theirs, right_sets, name))
+                             continue;
+                         const std::size_t r =
+                             *std::find_if(theirs.begin(), theirs.end(),
+                                           [&](std::size_t q) { return right_sets[q] == name; });
+                         gap.push_back(in_place(s, i, r));
+                     }
+                     return gap;
+                 });
 }
 
 // A chain of `if` branches made a `switch`, between the same two ordered pairs (or a
