@@ -46,6 +46,9 @@ std::string found_note(const AnchorResult& a) {
     if (const auto* at = a.relocation->found_at())
         return fmt::format("; its text is at {}, not taken for it",
                            text::printable(range_text(at->at)));
+    if (const auto* c = a.relocation->candidates(); c && c->total == 1)
+        return fmt::format("; its text is at {}, not taken for it",
+                           text::printable(range_text(c->listed[0])));
     if (const auto* c = a.relocation->candidates()) {
         std::string listed;
         for (const Location& l : c->listed)

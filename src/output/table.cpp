@@ -74,6 +74,13 @@ std::string relocation_note(const Relocation& r) {
                                           format_location(found->at), *r.similarity * 100)
                             : fmt::format("its lines are at {}{}", format_location(found->at), ws);
     const auto& several = std::get<Relocation::Candidates>(r.found);
+    if (several.total == 1)  // one place, too weak a match of too few lines to take
+        return fmt::format(
+            "{}, too few lines to take",
+            r.similarity
+                ? fmt::format("lines like its own at {} ({:.0f}% alike)",
+                              format_location(several.listed[0]), *r.similarity * 100)
+                : fmt::format("its lines are at {}{}", format_location(several.listed[0]), ws));
     std::string list;
     for (const Location& c : several.listed)
         list += (list.empty() ? "" : ", ") + format_location(c);

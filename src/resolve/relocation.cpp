@@ -315,9 +315,10 @@ void Relocator::settle(Pair& p, AnchorResult& r, const Needle& needle, Found& fo
     auto at = [](const Place& f) { return Location{f.path, f.line, f.end_line}; };
     const bool whitespace = found[0].whitespace;
     const LineNo size = LineNo(needle.core.size());
-    // Several matches, or one or two lines found only by ignoring whitespace (weak
-    // evidence), are listed, never picked.
-    if (found.size() > 1 || (size < 3 && whitespace)) {
+    // Several matches, or one or two lines found only by ignoring whitespace or by likeness
+    // (weak evidence: two `#include` lines are alike wherever a file includes both), are
+    // listed, never picked.
+    if (found.size() > 1 || (size < 3 && (whitespace || similar))) {
         Relocation::Candidates several;
         for (const auto& f : found)
             if (several.listed.size() < kLimit) several.listed.push_back(at(f));

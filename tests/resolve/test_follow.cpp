@@ -529,6 +529,30 @@ TEST_CASE("moved: a short block like boilerplate elsewhere is pointed at, never 
     CHECK(a["to"]["path"] == "pull.c");
 }
 
+TEST_CASE("moved: two lines alike elsewhere are listed, never pointed at alone") {
+    // Two includes, removed here; another file includes both with a third between them. A
+    // likeness of two lines is what any file including both has: named, not taken.
+    cptest::Repo repo;
+    repo.write("commit.c", "#include \"cache.h\"\n#include <string.h>\n#include <limits.h>\n" +
+                               lines_of("commit", 1, 8));
+    repo.write("cache.h", lines_of("cache", 1, 4));
+    auto base = repo.commit();
+    repo.write("commit.c", "#include \"cache.h\"\n" + lines_of("commit", 1, 8));
+    repo.write("cache.h", lines_of("cache", 1, 4) +
+                              "#include <string.h>\n#include <errno.h>\n#include <limits.h>\n");
+    repo.commit();
+    json a = answer(repo, "--base HEAD~ --target HEAD --anchor commit.c:2-3");
+    CHECK(a["status"] == "TOUCHED");
+    CHECK(a["by"].is_null());
+    CHECK(a["found_at"].is_null());
+    CHECK(a["candidates_total"] == 1);
+    CHECK(a["candidates"] == json::array({loc("cache.h", 5, 7)}));
+    auto table = cptest::context_pack(repo.dir(),
+                                      "--table --base HEAD~ --target HEAD --anchor commit.c:2-3");
+    CHECK(table.out.find("lines like its own at cache.h:5-7 (100% alike), too few lines to take") !=
+          std::string::npos);
+}
+
 TEST_CASE("moved: two equally good places are both named, neither chosen") {
     cptest::Repo repo;
     repo.write("a.c", lines_of("a", 1, 5) + function("twin", 5) + lines_of("a2", 1, 5));
