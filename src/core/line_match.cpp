@@ -531,6 +531,58 @@ void take_assigned(State& s) {
                  });
 }
 
+// What a line does, for give_to_kin: the name it sets (line_compare::assigned_name), or for
+// the head of a loop (`for`, `while`) "(loop)"; empty for neither.
+std::string_view role_of(std::string_view line) {
+    const std::string_view name = line_compare::assigned_name(line);
+    if (!name.empty()) return name;
+    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+    for (std::string_view loop : {"for", "while"})
+        if (line.starts_with(loop) &&
+            (line.size() == loop.size() ||
+             !text::is_word_byte(static_cast<unsigned char>(line[loop.size()]))))
+            return "(loop)";
+    return {};
+}
+
+// A chained pair under kSureContent alike whose lines do different things (line `a` sets `length`,
+// its added line sets `str`; a declaration paired with a loop's head), where the one free removed
+// line between the pair's ordered neighbours that does what the added line does is there, and
+// no other added line there does it: the added line is that line's (two statements made one
+// keep the one whose work the new line does: `int length = strlen(a);` `int str =
+// malloc(length + 1);` -> `str = strdup(a);`; `for (int i = 0; ...) {` `char c = s.charAt(i);`
+// -> `for (char c : s.toCharArray()) {`), and line `a` is left free.
+void give_to_kin(State& s) {
+    const std::size_t own = s.lines.own;
+    std::vector<std::string_view> left_roles, right_roles;
+    for (const Changed& l : s.lines.left) left_roles.push_back(role_of(l.text));
+    for (std::size_t q = 0; q < own; ++q) right_roles.push_back(role_of(s.lines.right[q].text));
+    const std::size_t n = s.lines.left.size();
+    for (std::size_t a = 0; a < n; ++a) {
+        if (s.c.how[a] != How::Chain || s.c.content[a] >= Scores::kSureContent ||
+            s.c.match[a] >= own)
+            continue;
+        const std::size_t q = s.c.match[a];
+        const std::string_view role = right_roles[q];
+        if (role.empty() || left_roles[a].empty() || left_roles[a] == role) continue;
+        // The gap line `a`'s pair stands in: between the ordered pairs beside it.
+        std::size_t above = a, below = a + 1;
+        while (above > 0 && !ordered(s.c.how[above - 1])) --above;
+        while (below < n && !ordered(s.c.how[below])) ++below;
+        const std::size_t low = above > 0 ? s.c.match[above - 1] + 1 : 0;
+        const std::size_t high = below < n ? s.c.match[below] : own;
+        std::size_t kin = kNone, kins = 0;
+        for (std::size_t i = above; i < below; ++i)
+            if (s.free(i) && left_roles[i] == role) kin = i, ++kins;
+        bool rival = false;
+        for (std::size_t r = low; r < high && !rival; ++r) rival = r != q && right_roles[r] == role;
+        if (kins != 1 || rival) continue;
+        s.c.match[a] = kNone, s.c.how[a] = How::None, s.c.score[a] = s.c.content[a] = 0;
+        const Pairing p = in_place(s, kin, q);
+        s.take(p.l, p.r, p.score, p.content, How::Wrapped);
+    }
+}
+
 // A chain of `if` branches made a `switch`, between the same two ordered pairs (or a
 // region's end): the branches' heads (`if (...) {`, `} else if (...) {`, `elif ...:`, `} else
 // {`), those least indented there, and the arms of the switch (runs of `case ...:` or
@@ -922,6 +974,7 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     take_wrapped(s, names);
     take_reworded(s);
     take_assigned(s);
+    give_to_kin(s);
     take_switched(s);
     swap_crossed(s);
     keep_runs(s);

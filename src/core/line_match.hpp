@@ -35,6 +35,11 @@
 //            hits = 0;` -> `private final AtomicLong hits = new AtomicLong();`; a chained
 //            pair whose lines set the same name, and no free line between its neighbours
 //            sets it, is made sure of;
+//   kin      then a chained pair under sure alike whose lines do different things (set
+//            other names, or a declaration and a loop's head) gives its added line to the
+//            one free removed line between its neighbours that does what it does, where no
+//            other added line there does: `int length = strlen (s);` `char *copy = malloc
+//            (length + 1);` -> `copy = strdup (s);` is the second line's;
 //   switched then the heads of an `if` chain (`} else if (t.equals("-")) {`, `elif`, `else`)
 //            and the arms of a `switch` (`case "-":`, `default:`) put between the same ordered
 //            pairs, as many of each, least indented there: each head its arm's label, in
@@ -79,7 +84,7 @@ struct Lines {
 
 // Block: of a block moved between regions, or grown around a line moved within its region.
 // Wrapped: ordered, and answered however little alike (take_wrapped, take_reworded,
-// take_assigned, take_switched).
+// take_assigned, give_to_kin, take_switched).
 enum class How { None, Block, Chain, Edge, Moved, Split, Merged, Renamed, Wrapped };
 
 // Whether a pair keeps the order of both sides within its region: the chain and what fills

@@ -1098,6 +1098,46 @@ TEST_CASE("line match assigned: a weak pair takes no line merged into it below k
     CHECK_FALSE(m.at(4).located());
 }
 
+TEST_CASE("line match kin: two statements made one keep the one whose work the new line does") {
+    // The length's line reads more like the new line letter for letter, but the new line sets
+    // `copy`, as the line below it did: that line became it, and the length's line is gone.
+    std::vector<std::string> base = {"static void keep(Item *item, char **names) {",
+                                     "    int length = strlen (names [0]);",
+                                     "    char *copy = malloc (length + 1);",
+                                     "    strcpy (copy, names [0]);",
+                                     "    item->name = copy;",
+                                     "}"};
+    std::vector<std::string> target = {"static void keep(Item *item, char **names) {",
+                                       "    copy = strdup (names [0]);", "    item->name = copy;",
+                                       "}"};
+    auto m = files(base, target).map();
+    CHECK(m.at(3).line == 2);
+    CHECK_FALSE(m.at(2).located());
+    // Another added line there setting `copy`: which of them it became is not known, and
+    // the pair by likeness stands.
+    target.insert(target.begin() + 1, "    copy = 0;");
+    auto g = files(base, target).map();
+    CHECK(g.at(2).line == 3);
+    CHECK_FALSE(g.at(3).located());
+}
+
+TEST_CASE("line match kin: a counted loop made a loop over its items keeps the loop's head") {
+    // `char c = line.charAt(i);` reads more like the new head, which declares `c` too; the
+    // new line heads a loop, as the removed `for` did.
+    auto m =
+        files({"    int count(String line) {", "        int n = 0;",
+               "        for (int i = 0; i < line.length(); i++) {",
+               "            char c = line.charAt(i);", "            if (c == sep) {",
+               "                n++;", "            }", "        }", "        return n;", "    }"},
+              {"    int count(String line) {", "        int n = 0;",
+               "        for (char c : line.toCharArray()) {", "            if (c == sep) {",
+               "                n++;", "            }", "        }", "        return n;", "    }"})
+            .map();
+    CHECK(m.at(3).line == 3);
+    CHECK(m.at(3).tier == LineTier::Edited);
+    CHECK_FALSE(m.at(4).located());
+}
+
 TEST_CASE("line match reworded: a format string's directives and a string's prefix are no words") {
     // `%d`, `%s` and the `f` of an f-string shape the string: counted as words, the last line
     // of the moved function reads 0.62 like its f-string as bags, under the floor, and the
