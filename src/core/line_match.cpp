@@ -1,6 +1,7 @@
 #include "line_match.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -485,17 +486,48 @@ void take_reworded(State& s) {
         });
 }
 
+// What a line does, for take_assigned and give_to_kin: the name it sets
+// (line_compare::assigned_name), case and `_` aside (`rooms = {` -> `ROOMS = {` sets one
+// name), and whether it heads a `for` or `while` loop.
+struct Doing {
+    std::string sets;
+    bool loop = false;
+    // Its role for give_to_kin: the name it sets, else a loop's head, else none.
+    std::string_view role() const {
+        return !sets.empty() ? std::string_view(sets) : loop ? "(loop)" : "";
+    }
+};
+
+Doing doing(std::string_view line) {
+    Doing d;
+    for (char c : line_compare::assigned_name(line))
+        if (c != '_') d.sets += char(std::tolower(static_cast<unsigned char>(c)));
+    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+    for (std::string_view loop : {"for", "while"})
+        d.loop = d.loop || (line.starts_with(loop) &&
+                            (line.size() == loop.size() ||
+                             !text::is_word_byte(static_cast<unsigned char>(line[loop.size()]))));
+    return d;
+}
+
+// Each removed line's and each own added line's, read once.
+struct Doings {
+    std::vector<Doing> left, right;
+    explicit Doings(const Lines& lines) {
+        for (const Changed& l : lines.left) left.push_back(doing(l.text));
+        for (std::size_t q = 0; q < lines.own; ++q) right.push_back(doing(lines.right[q].text));
+    }
+};
+
 // Lines that assign the same name between the same two ordered pairs (or a region's end),
 // each the only free line there on its side to assign it (line_compare::assigned_name): the
 // statement that sets it, rewritten (`private int hits = 0;` -> `private final AtomicLong hits
 // = new AtomicLong();`, `sum += o.prices.get(i);` -> `sum += price;`), however little alike
 // they read. Chained in order.
-void take_assigned(State& s) {
-    // The name each removed line and each own added line sets, read once.
+void take_assigned(State& s, const Doings& doings) {
     std::vector<std::string_view> left_sets, right_sets;
-    for (const Changed& l : s.lines.left) left_sets.push_back(line_compare::assigned_name(l.text));
-    for (std::size_t q = 0; q < s.lines.own; ++q)
-        right_sets.push_back(line_compare::assigned_name(s.lines.right[q].text));
+    for (const Doing& d : doings.left) left_sets.push_back(d.sets);
+    for (const Doing& d : doings.right) right_sets.push_back(d.sets);
     // A chained pair not sure of whose lines set the same name, which no free added line
     // between its neighbours' sets, is made sure of.
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
@@ -531,20 +563,6 @@ void take_assigned(State& s) {
                  });
 }
 
-// What a line does, for give_to_kin: the name it sets (line_compare::assigned_name), or for
-// the head of a loop (`for`, `while`) "(loop)"; empty for neither.
-std::string_view role_of(std::string_view line) {
-    const std::string_view name = line_compare::assigned_name(line);
-    if (!name.empty()) return name;
-    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
-    for (std::string_view loop : {"for", "while"})
-        if (line.starts_with(loop) &&
-            (line.size() == loop.size() ||
-             !text::is_word_byte(static_cast<unsigned char>(line[loop.size()]))))
-            return "(loop)";
-    return {};
-}
-
 // A chained pair under kSureContent alike whose lines do different things (line `a` sets `length`,
 // its added line sets `str`; a declaration paired with a loop's head), where the one free removed
 // line between the pair's ordered neighbours that does what the added line does is there, and
@@ -552,11 +570,11 @@ std::string_view role_of(std::string_view line) {
 // keep the one whose work the new line does: `int length = strlen(a);` `int str =
 // malloc(length + 1);` -> `str = strdup(a);`; `for (int i = 0; ...) {` `char c = s.charAt(i);`
 // -> `for (char c : s.toCharArray()) {`), and line `a` is left free.
-void give_to_kin(State& s) {
+void give_to_kin(State& s, const Doings& doings) {
     const std::size_t own = s.lines.own;
     std::vector<std::string_view> left_roles, right_roles;
-    for (const Changed& l : s.lines.left) left_roles.push_back(role_of(l.text));
-    for (std::size_t q = 0; q < own; ++q) right_roles.push_back(role_of(s.lines.right[q].text));
+    for (const Doing& d : doings.left) left_roles.push_back(d.role());
+    for (const Doing& d : doings.right) right_roles.push_back(d.role());
     const std::size_t n = s.lines.left.size();
     for (std::size_t a = 0; a < n; ++a) {
         if (s.c.how[a] != How::Chain || s.c.content[a] >= Scores::kSureContent ||
@@ -973,8 +991,9 @@ Choice choose(const Lines& lines, const std::vector<std::vector<Scored>>& candid
     take_renamed(s, names);
     take_wrapped(s, names);
     take_reworded(s);
-    take_assigned(s);
-    give_to_kin(s);
+    const Doings doings(lines);
+    take_assigned(s, doings);
+    give_to_kin(s, doings);
     take_switched(s);
     swap_crossed(s);
     keep_runs(s);

@@ -31,10 +31,10 @@
 //            `print(f"{word:<15} {n:5d}")` (a format string's directives and a string's
 //            prefix are no words);
 //   assigned then a removed and an added line between the same ordered pairs that set the
-//            same name, each the only free line there on its side to set it: `private int
-//            hits = 0;` -> `private final AtomicLong hits = new AtomicLong();`; a chained
-//            pair whose lines set the same name, and no free line between its neighbours
-//            sets it, is made sure of;
+//            same name (case and `_` aside: `retries` -> `RETRIES`), each the only free
+//            line there on its side to set it: `private int hits = 0;` -> `private final
+//            AtomicLong hits = new AtomicLong();`; a chained pair whose lines set the same
+//            name, and no free line between its neighbours sets it, is made sure of;
 //   kin      then a chained pair under sure alike whose lines do different things (set
 //            other names, or a declaration and a loop's head) gives its added line to the
 //            one free removed line between its neighbours that does what it does, where no

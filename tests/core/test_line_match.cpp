@@ -1084,6 +1084,19 @@ TEST_CASE("line match assigned: the statement setting a name, rewritten, keeps i
     CHECK(g.at(5).line == 5);
 }
 
+TEST_CASE("line match assigned: a name set in another case or with `_` is the same name") {
+    // Constants made constants by name: `retries` -> `RETRIES` reads under half alike letter
+    // for letter; `delay` -> `DELAY_SECONDS` is another name.
+    auto m = files({"import time", "", "retries = 3", "delay = 0.5", "", "",
+                    "def fetch(url):", "    for attempt in range(retries):", "        pass"},
+                   {"import time", "", "RETRIES = 5", "DELAY_SECONDS = 1.5", "", "",
+                    "def fetch(url):", "    for attempt in range(RETRIES):", "        pass"})
+                 .map();
+    CHECK(m.at(3).line == 3);
+    CHECK(m.at(3).tier == LineTier::Edited);
+    CHECK_FALSE(m.at(4).located());
+}
+
 TEST_CASE("line match assigned: a weak pair takes no line merged into it below kSureContent") {
     // `words = tokenize(text)` set `words` and became the longer line; the line below it,
     // removed, is no piece of it though the two joined read a little more alike.
