@@ -358,6 +358,19 @@ bool reworded(std::string_view a, std::string_view b) {
 }
 
 std::string_view assigned_name(std::string_view line) {
+    // A Python `with open(p) as f:` sets `f`, as `f = open(p)` did.
+    if (std::string_view t = line.substr(std::min(line.size(), line.find_first_not_of(" \t")));
+        t.starts_with("with ") || t.starts_with("async with ")) {
+        while (!t.empty() && space(t.back())) t.remove_suffix(1);
+        if (t.ends_with(':')) {
+            t.remove_suffix(1);
+            std::size_t e = t.size();
+            while (e > 0 && space(t[e - 1])) --e;
+            std::size_t b = e;
+            while (b > 0 && word(t[b - 1])) --b;
+            if (b < e && b >= 4 && t.substr(b - 4, 4) == " as ") return t.substr(b, e - b);
+        }
+    }
     int depth = 0;
     char quote = 0;
     std::size_t at = std::string_view::npos;

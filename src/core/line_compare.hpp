@@ -58,7 +58,8 @@ std::vector<std::string_view> spoken_words(std::string_view line);
 bool reworded(std::string_view a, std::string_view b);
 // The name a statement assigns, as written before its first `=` outside brackets and quotes
 // (`total`, `self.items`; `hits` of `private final AtomicLong hits = new AtomicLong();`, `str`
-// of `str [0] = ...`, `count` of `count += 1`, `x` of `x: int = 0`); empty where it assigns
+// of `str [0] = ...`, `count` of `count += 1`, `x` of `x: int = 0`, `f` of `with open(p) as
+// f:`); empty where it assigns
 // none (`if (a == b)`, `for (int i = 0; ...)`, `f(x=1)`, `(a) => a`).
 std::string_view assigned_name(std::string_view line);
 // A line that says something of where it is: four non-space bytes or more (not a blank line,

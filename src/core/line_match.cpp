@@ -533,34 +533,33 @@ void take_assigned(State& s, const Doings& doings) {
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
     for (std::size_t i = 0; i < s.lines.left.size(); ++i) {
         const std::string_view name = left_sets[i];
-        if (!unsure(s, i) || name.size() < 2 || right_sets[s.c.match[i]] != name) continue;
+        if (!unsure(s, i) || name.empty() || right_sets[s.c.match[i]] != name) continue;
         bool rival = false;
         for (std::size_t q = bounds.low[i]; q < bounds.high[i] && !rival; ++q)
             rival = !s.c.taken[q] && right_sets[q] == name;
         if (!rival) s.c.how[i] = How::Wrapped;
     }
-    take_in_gaps(s,
-                 [&](const std::vector<std::size_t>& mine,
-                     const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
-                     auto once = [](const std::vector<std::size_t>& at,
-                                    const std::vector<std::string_view>& sets,
-                                    std::string_view name) {
-                         return std::count_if(at.begin(), at.end(),
-                                              [&](std::size_t k) { return sets[k] == name; }) == 1;
-                     };
-                     std::vector<Pairing> gap;
-                     for (std::size_t i : mine) {
-                         const std::string_view name = left_sets[i];
-                         if (name.size() < 2 || !once(mine, left_sets, name) ||
-                             !once(theirs, right_sets, name))
-                             continue;
-                         const std::size_t r =
-                             *std::find_if(theirs.begin(), theirs.end(),
-                                           [&](std::size_t q) { return right_sets[q] == name; });
-                         gap.push_back(in_place(s, i, r));
-                     }
-                     return gap;
-                 });
+    take_in_gaps(
+        s,
+        [&](const std::vector<std::size_t>& mine,
+            const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
+            auto once = [](const std::vector<std::size_t>& at,
+                           const std::vector<std::string_view>& sets, std::string_view name) {
+                return std::count_if(at.begin(), at.end(),
+                                     [&](std::size_t k) { return sets[k] == name; }) == 1;
+            };
+            std::vector<Pairing> gap;
+            for (std::size_t i : mine) {
+                const std::string_view name = left_sets[i];
+                if (name.empty() || !once(mine, left_sets, name) || !once(theirs, right_sets, name))
+                    continue;
+                const std::size_t r =
+                    *std::find_if(theirs.begin(), theirs.end(),
+                                  [&](std::size_t q) { return right_sets[q] == name; });
+                gap.push_back(in_place(s, i, r));
+            }
+            return gap;
+        });
 }
 
 // A chained pair under kSureContent alike whose lines do different things (line `a` sets `length`,

@@ -1097,6 +1097,20 @@ TEST_CASE("line match assigned: a name set in another case or with `_` is the sa
     CHECK_FALSE(m.at(4).located());
 }
 
+TEST_CASE("line match assigned: a file opened by `with ... as f:` is the `f = open(...)` it was") {
+    // A name of one letter, set once on each side between the same pairs, is enough.
+    auto m = files({"import json", "", "", "def load(path):", "    f = open(path, \"r\")",
+                    "    data = json.load(f)", "    f.close()", "    return data"},
+                   {"import json", "", "",
+                    "def load(path):", "    with open(path, \"r\", encoding=\"utf-8\") as f:",
+                    "        return json.load(f)"})
+                 .map();
+    CHECK(m.at(5).line == 5);
+    CHECK(m.at(5).tier == LineTier::Edited);
+    CHECK(m.at(6).line == 6);
+    CHECK_FALSE(m.at(7).located());
+}
+
 TEST_CASE("line match assigned: a weak pair takes no line merged into it below kSureContent") {
     // `words = tokenize(text)` set `words` and became the longer line; the line below it,
     // removed, is no piece of it though the two joined read a little more alike.
