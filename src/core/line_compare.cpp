@@ -436,6 +436,51 @@ std::string_view assigned_name(std::string_view line) {
     return line.substr(start, name_end - start);
 }
 
+std::string_view called_last(std::string_view line) {
+    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+    std::size_t first = 0;
+    while (first < line.size() && word(line[first])) ++first;
+    if (first == 0 || (line[0] >= '0' && line[0] <= '9')) return {};
+    static constexpr std::string_view kKeywords[] = {
+        "assert", "await",  "case",   "catch", "class",  "def",    "default",
+        "del",    "delete", "do",     "elif",  "else",   "for",    "from",
+        "goto",   "if",     "import", "new",   "return", "switch", "throw",
+        "try",    "while",  "with",   "yield", "raise",  "pass",   "package"};
+    if (std::find(std::begin(kKeywords), std::end(kKeywords), line.substr(0, first)) !=
+        std::end(kKeywords))
+        return {};
+    int depth = 0;
+    char quote = 0;
+    std::size_t name_at = 0, name_end = 0;  // the last word read at depth 0
+    std::string_view out;
+    for (std::size_t k = 0; k < line.size(); ++k) {
+        const char c = line[k];
+        if (quote) {
+            if (c == '\\')
+                ++k;
+            else if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'' || c == '`') {
+            quote = c;
+        } else if (c == '(' || c == '[' || c == '{') {
+            if (c == '(' && depth == 0 && name_end > name_at) {
+                std::size_t gap = name_end;
+                while (gap < k && space(line[gap])) ++gap;
+                if (gap == k) out = line.substr(name_at, name_end - name_at);
+            }
+            ++depth;
+        } else if (c == ')' || c == ']' || c == '}') {
+            --depth;
+        } else if (depth == 0 && word(c) && (k == 0 || !word(line[k - 1]))) {
+            name_at = k;
+            name_end = k;
+            while (name_end < line.size() && word(line[name_end])) ++name_end;
+            k = name_end - 1;
+        }
+    }
+    return out;
+}
+
 // A line that says something of where it is: four non-space bytes or more (not a blank line,
 // a lone brace, `fi`, `;;`).
 bool telling(std::string_view line) {

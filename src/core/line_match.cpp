@@ -488,13 +488,14 @@ void take_reworded(State& s) {
 
 // What a line does, for take_assigned and give_to_kin: the name it sets
 // (line_compare::assigned_name), case and `_` aside (`rooms = {` -> `ROOMS = {` sets one
-// name), and whether it heads a `for` or `while` loop.
+// name), whether it heads a `for` or `while` loop, and the call it makes last
+// (line_compare::called_last), with its `(`.
 struct Doing {
-    std::string sets;
+    std::string sets, calls;
     bool loop = false;
-    // Its role for give_to_kin: the name it sets, else a loop's head, else none.
+    // Its role for give_to_kin: the name it sets, else a loop's head, else its last call.
     std::string_view role() const {
-        return !sets.empty() ? std::string_view(sets) : loop ? "(loop)" : "";
+        return !sets.empty() ? std::string_view(sets) : loop ? "(loop)" : std::string_view(calls);
     }
 };
 
@@ -502,6 +503,8 @@ Doing doing(std::string_view line) {
     Doing d;
     for (char c : line_compare::assigned_name(line))
         if (c != '_') d.sets += char(std::tolower(static_cast<unsigned char>(c)));
+    if (const std::string_view call = line_compare::called_last(line); !call.empty())
+        d.calls = std::string(call) + "(";
     line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
     for (std::string_view loop : {"for", "while"})
         d.loop = d.loop || (line.starts_with(loop) &&
@@ -562,8 +565,9 @@ void take_assigned(State& s, const Doings& doings) {
         });
 }
 
-// A chained pair under kSureContent alike whose lines do different things (line `a` sets `length`,
-// its added line sets `str`; a declaration paired with a loop's head), where the one free removed
+// A chained pair under kSureContent alike whose lines do different things (Doing::role: line
+// `a` sets `length`, its added line sets `str`; a declaration paired with a loop's head; a
+// `put` with an `add`), where the one free removed
 // line between the pair's ordered neighbours that does what the added line does is there, and
 // no other added line there does it: the added line is that line's (two statements made one
 // keep the one whose work the new line does: `int length = strlen(a);` `int str =

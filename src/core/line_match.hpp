@@ -36,9 +36,9 @@
 //            AtomicLong hits = new AtomicLong();`; a chained pair whose lines set the same
 //            name, and no free line between its neighbours sets it, is made sure of;
 //   kin      then a chained pair under sure alike whose lines do different things (set
-//            other names, or a declaration and a loop's head) gives its added line to the
-//            one free removed line between its neighbours that does what it does, where no
-//            other added line there does: `int length = strlen (s);` `char *copy = malloc
+//            other names, a declaration and a loop's head, or call other methods last) gives its
+//            added line to the one free removed line between its neighbours that does what it does,
+//            where no other added line there does: `int length = strlen (s);` `char *copy = malloc
 //            (length + 1);` -> `copy = strdup (s);` is the second line's;
 //   switched then the heads of an `if` chain (`} else if (t.equals("-")) {`, `elif`, `else`)
 //            and the arms of a `switch` (`case "-":`, `default:`) put between the same ordered

@@ -1165,6 +1165,20 @@ TEST_CASE("line match kin: a counted loop made a loop over its items keeps the l
     CHECK_FALSE(m.at(4).located());
 }
 
+TEST_CASE("line match kin: a guard and its statement made one keep the statement's call") {
+    // The `put` reads more like the new line, but the new line adds, as the line below did.
+    auto m = files({"class Book {", "    void record(String name, int value) {",
+                    "        if (!groups.containsKey(name)) {",
+                    "            groups.put(name, new ArrayList<>());", "        }",
+                    "        groups.get(name).add(value);", "    }", "}"},
+                   {"class Book {", "    void record(String name, int value) {",
+                    "        groups.computeIfAbsent(name, k -> new ArrayList<>()).add(value);",
+                    "    }", "}"})
+                 .map();
+    CHECK(m.at(6).line == 3);
+    CHECK_FALSE(m.at(4).located());
+}
+
 TEST_CASE("line match reworded: a format string's directives and a string's prefix are no words") {
     // `%d`, `%s` and the `f` of an f-string shape the string: counted as words, the last line
     // of the moved function reads 0.62 like its f-string as bags, under the floor, and the
