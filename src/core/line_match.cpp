@@ -565,7 +565,8 @@ void take_assigned(State& s, const Doings& doings) {
         });
 }
 
-// A chained pair under kSureContent alike whose lines do different things (Doing::role: line
+// A chained or wrapped pair under kSureContent alike whose lines do different things
+// (Doing::role: line
 // `a` sets `length`, its added line sets `str`; a declaration paired with a loop's head; a
 // `put` with an `add`), where the one free removed
 // line between the pair's ordered neighbours that does what the added line does is there, and
@@ -580,8 +581,8 @@ void give_to_kin(State& s, const Doings& doings) {
     for (const Doing& d : doings.right) right_roles.push_back(d.role());
     const std::size_t n = s.lines.left.size();
     for (std::size_t a = 0; a < n; ++a) {
-        if (s.c.how[a] != How::Chain || s.c.content[a] >= Scores::kSureContent ||
-            s.c.match[a] >= own)
+        if ((s.c.how[a] != How::Chain && s.c.how[a] != How::Wrapped) ||
+            s.c.content[a] >= Scores::kSureContent || s.c.match[a] >= own)
             continue;
         const std::size_t q = s.c.match[a];
         const std::string_view role = right_roles[q];

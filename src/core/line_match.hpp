@@ -35,7 +35,7 @@
 //            line there on its side to set it: `private int hits = 0;` -> `private final
 //            AtomicLong hits = new AtomicLong();`; a chained pair whose lines set the same
 //            name, and no free line between its neighbours sets it, is made sure of;
-//   kin      then a chained pair under sure alike whose lines do different things (set
+//   kin      then an ordered pair under sure alike whose lines do different things (set
 //            other names, a declaration and a loop's head, or call other methods last) gives its
 //            added line to the one free removed line between its neighbours that does what it does,
 //            where no other added line there does: `int length = strlen (s);` `char *copy = malloc

@@ -1165,6 +1165,24 @@ TEST_CASE("line match kin: a counted loop made a loop over its items keeps the l
     CHECK_FALSE(m.at(4).located());
 }
 
+TEST_CASE("line match kin: a loop summed in one line keeps the line that set the result") {
+    // The new line holds the inner loop's head word for word (a wrapped pair), but sets
+    // `result`, as the line below the loop did.
+    auto m = files({"def multiply(a, b):", "    result = zeros(len(a), len(b[0]))",
+                    "    for i in range(len(a)):", "        for j in range(len(b[0])):",
+                    "            s = 0",
+                    "            for k in range(len(b)):", "                s += a[i][k] * b[k][j]",
+                    "            result[i][j] = s", "    return result"},
+                   {"def multiply(a, b):", "    result = zeros(len(a), len(b[0]))",
+                    "    for i in range(len(a)):", "        for j in range(len(b[0])):",
+                    "            result[i][j] = sum(a[i][k] * b[k][j] for k in range(len(b)))",
+                    "    return result"})
+                 .map();
+    CHECK(m.at(8).line == 5);
+    CHECK_FALSE(m.at(6).located());
+    CHECK_FALSE(m.at(5).located());
+}
+
 TEST_CASE("line match kin: a guard and its statement made one keep the statement's call") {
     // The `put` reads more like the new line, but the new line adds, as the line below did.
     auto m = files({"class Book {", "    void record(String name, int value) {",
