@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -486,25 +487,50 @@ void take_reworded(State& s) {
         });
 }
 
+// Whether two names set are one, case and `_` aside (`rooms` -> `ROOMS`, `max_size` ->
+// `maxSize`).
+bool same_name(std::string_view a, std::string_view b) {
+    for (std::size_t i = 0, j = 0;; ++i, ++j) {
+        while (i < a.size() && a[i] == '_') ++i;
+        while (j < b.size() && b[j] == '_') ++j;
+        if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
+        if (std::tolower(static_cast<unsigned char>(a[i])) !=
+            std::tolower(static_cast<unsigned char>(b[j])))
+            return false;
+    }
+}
+
+// What a line does: the name it sets, the head of a loop, or the call it makes last.
+struct Role {
+    enum Kind : std::uint8_t { None, Sets, Loop, Calls } kind = None;
+    std::string_view name;  // set or called
+    bool empty() const { return kind == None; }
+    bool operator==(const Role& o) const {
+        return kind == o.kind && (kind == Sets ? same_name(name, o.name) : name == o.name);
+    }
+};
+
 // What a line does, for take_assigned and give_to_kin: the name it sets
-// (line_compare::assigned_name), case and `_` aside (`rooms = {` -> `ROOMS = {` sets one
-// name), whether it heads a `for` or `while` loop, and the call it makes last
-// (line_compare::called_last), with its `(`.
+// (line_compare::assigned_name), whether it heads a `for` or `while` loop, and the call it
+// makes last (line_compare::called_last).
 struct Doing {
-    std::string sets, calls;
+    std::string_view sets, calls;
     bool loop = false;
-    // Its role for give_to_kin: the name it sets, else a loop's head, else its last call.
-    std::string_view role() const {
-        return !sets.empty() ? std::string_view(sets) : loop ? "(loop)" : std::string_view(calls);
+    // What take_assigned pairs lines by: the name it sets, else a loop's head.
+    Role subject() const {
+        return !sets.empty() ? Role{Role::Sets, sets} : loop ? Role{Role::Loop, {}} : Role{};
+    }
+    // Its role for give_to_kin: its subject, else its last call.
+    Role role() const {
+        const Role of = subject();
+        return !of.empty() ? of : !calls.empty() ? Role{Role::Calls, calls} : Role{};
     }
 };
 
 Doing doing(std::string_view line) {
     Doing d;
-    for (char c : line_compare::assigned_name(line))
-        if (c != '_') d.sets += char(std::tolower(static_cast<unsigned char>(c)));
-    if (const std::string_view call = line_compare::called_last(line); !call.empty())
-        d.calls = std::string(call) + "(";
+    d.sets = line_compare::assigned_name(line);
+    d.calls = line_compare::called_last(line);
     line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
     for (std::string_view loop : {"for", "while"})
         d.loop = d.loop || (line.starts_with(loop) &&
@@ -528,41 +554,40 @@ struct Doings {
 // = new AtomicLong();`, `sum += o.prices.get(i);` -> `sum += price;`), however little alike
 // they read. Chained in order.
 void take_assigned(State& s, const Doings& doings) {
-    std::vector<std::string_view> left_sets, right_sets;
-    for (const Doing& d : doings.left) left_sets.push_back(d.sets);
-    for (const Doing& d : doings.right) right_sets.push_back(d.sets);
+    auto subject_of = [&](std::size_t i) { return doings.left[i].subject(); };
+    auto their_subject = [&](std::size_t q) { return doings.right[q].subject(); };
     // A chained pair not sure of whose lines set the same name, which no free added line
     // between its neighbours' sets, is made sure of.
     const Bounds bounds = chain_bounds(s.c, s.lines.own);
     for (std::size_t i = 0; i < s.lines.left.size(); ++i) {
-        const std::string_view name = left_sets[i];
-        if (!unsure(s, i) || name.empty() || right_sets[s.c.match[i]] != name) continue;
+        const Role name = subject_of(i);
+        if (!unsure(s, i) || name.empty() || their_subject(s.c.match[i]) != name) continue;
         bool rival = false;
         for (std::size_t q = bounds.low[i]; q < bounds.high[i] && !rival; ++q)
-            rival = !s.c.taken[q] && right_sets[q] == name;
+            rival = !s.c.taken[q] && their_subject(q) == name;
         if (!rival) s.c.how[i] = How::Wrapped;
     }
-    take_in_gaps(
-        s,
-        [&](const std::vector<std::size_t>& mine,
-            const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
-            auto once = [](const std::vector<std::size_t>& at,
-                           const std::vector<std::string_view>& sets, std::string_view name) {
-                return std::count_if(at.begin(), at.end(),
-                                     [&](std::size_t k) { return sets[k] == name; }) == 1;
-            };
-            std::vector<Pairing> gap;
-            for (std::size_t i : mine) {
-                const std::string_view name = left_sets[i];
-                if (name.empty() || !once(mine, left_sets, name) || !once(theirs, right_sets, name))
-                    continue;
-                const std::size_t r =
-                    *std::find_if(theirs.begin(), theirs.end(),
-                                  [&](std::size_t q) { return right_sets[q] == name; });
-                gap.push_back(in_place(s, i, r));
-            }
-            return gap;
-        });
+    take_in_gaps(s,
+                 [&](const std::vector<std::size_t>& mine,
+                     const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
+                     auto once = [](const std::vector<std::size_t>& at, const auto& sets,
+                                    const Role& name) {
+                         return std::count_if(at.begin(), at.end(),
+                                              [&](std::size_t k) { return sets(k) == name; }) == 1;
+                     };
+                     std::vector<Pairing> gap;
+                     for (std::size_t i : mine) {
+                         const Role name = subject_of(i);
+                         if (name.empty() || !once(mine, subject_of, name) ||
+                             !once(theirs, their_subject, name))
+                             continue;
+                         const std::size_t r =
+                             *std::find_if(theirs.begin(), theirs.end(),
+                                           [&](std::size_t q) { return their_subject(q) == name; });
+                         gap.push_back(in_place(s, i, r));
+                     }
+                     return gap;
+                 });
 }
 
 // A chained or wrapped pair under kSureContent alike whose lines do different things
@@ -576,17 +601,16 @@ void take_assigned(State& s, const Doings& doings) {
 // -> `for (char c : s.toCharArray()) {`), and line `a` is left free.
 void give_to_kin(State& s, const Doings& doings) {
     const std::size_t own = s.lines.own;
-    std::vector<std::string_view> left_roles, right_roles;
-    for (const Doing& d : doings.left) left_roles.push_back(d.role());
-    for (const Doing& d : doings.right) right_roles.push_back(d.role());
+    auto role_of = [&](std::size_t i) { return doings.left[i].role(); };
+    auto their_role = [&](std::size_t q) { return doings.right[q].role(); };
     const std::size_t n = s.lines.left.size();
     for (std::size_t a = 0; a < n; ++a) {
         if ((s.c.how[a] != How::Chain && s.c.how[a] != How::Wrapped) ||
             s.c.content[a] >= Scores::kSureContent || s.c.match[a] >= own)
             continue;
         const std::size_t q = s.c.match[a];
-        const std::string_view role = right_roles[q];
-        if (role.empty() || left_roles[a].empty() || left_roles[a] == role) continue;
+        const Role role = their_role(q);
+        if (role.empty() || role_of(a).empty() || role_of(a) == role) continue;
         // The gap line `a`'s pair stands in: between the ordered pairs beside it.
         std::size_t above = a, below = a + 1;
         while (above > 0 && !ordered(s.c.how[above - 1])) --above;
@@ -595,9 +619,9 @@ void give_to_kin(State& s, const Doings& doings) {
         const std::size_t high = below < n ? s.c.match[below] : own;
         std::size_t kin = kNone, kins = 0;
         for (std::size_t i = above; i < below; ++i)
-            if (s.free(i) && left_roles[i] == role) kin = i, ++kins;
+            if (s.free(i) && role_of(i) == role) kin = i, ++kins;
         bool rival = false;
-        for (std::size_t r = low; r < high && !rival; ++r) rival = r != q && right_roles[r] == role;
+        for (std::size_t r = low; r < high && !rival; ++r) rival = r != q && their_role(r) == role;
         if (kins != 1 || rival) continue;
         s.c.match[a] = kNone, s.c.how[a] = How::None, s.c.score[a] = s.c.content[a] = 0;
         const Pairing p = in_place(s, kin, q);

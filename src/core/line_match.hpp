@@ -33,8 +33,9 @@
 //   assigned then a removed and an added line between the same ordered pairs that set the
 //            same name (case and `_` aside: `retries` -> `RETRIES`), each the only free
 //            line there on its side to set it: `private int hits = 0;` -> `private final
-//            AtomicLong hits = new AtomicLong();`; a chained pair whose lines set the same
-//            name, and no free line between its neighbours sets it, is made sure of;
+//            AtomicLong hits = new AtomicLong();`, or the only loop's head there; a chained
+//            pair whose lines set the same name, and no free line between its neighbours
+//            sets it, is made sure of;
 //   kin      then an ordered pair under sure alike whose lines do different things (set
 //            other names, a declaration and a loop's head, or call other methods last) gives its
 //            added line to the one free removed line between its neighbours that does what it does,

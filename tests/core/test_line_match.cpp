@@ -1111,6 +1111,23 @@ TEST_CASE("line match assigned: a file opened by `with ... as f:` is the `f = op
     CHECK_FALSE(m.at(7).located());
 }
 
+TEST_CASE("line match assigned: the one loop's head between the same pairs is the loop it was") {
+    // A function made a method: its loop now walks the items, half alike letter for letter.
+    auto m =
+        files(
+            {"PRICES = {\"tea\": 2.5}", "", "", "def receipt(code=None):", "    for name in cart:",
+             "        print(\"%-10s x%d  %6.2f\" % (name, cart[name], PRICES[name] * "
+             "cart[name]))",
+             "    print(\"Total: %.2f\" % total_price(code))"},
+            {"PRICES = {\"tea\": 2.5}", "", "", "class Cart:", "    def receipt(self, code=None):",
+             "        for name, qty in self.items.items():",
+             "            print(f\"{name:<10} x{qty}  {PRICES[name] * qty:6.2f}\")",
+             "        print(f\"Total: {self.total_price(code):.2f}\")"})
+            .map();
+    CHECK(m.at(5).line == 6);
+    CHECK(m.at(5).tier == LineTier::Edited);
+}
+
 TEST_CASE("line match assigned: a weak pair takes no line merged into it below kSureContent") {
     // `words = tokenize(text)` set `words` and became the longer line; the line below it,
     // removed, is no piece of it though the two joined read a little more alike.
