@@ -357,6 +357,36 @@ bool reworded(std::string_view a, std::string_view b) {
     return words_alike(bag_of(spoken_words(a)), bag_of(spoken_words(b))) >= kRewordedWords;
 }
 
+namespace {
+
+// Calls `f(k, depth)` for each byte `k` of `line` outside quotes (a quote's escapes inside it
+// passed over), with the depth of the brackets around it (a bracket's own is the depth outside
+// it), until `f` returns false.
+template <class F>
+void each_unquoted(std::string_view line, F&& f) {
+    int depth = 0;
+    char quote = 0;
+    for (std::size_t k = 0; k < line.size(); ++k) {
+        const char c = line[k];
+        if (quote) {
+            if (c == '\\')
+                ++k;
+            else if (c == quote)
+                quote = 0;
+            continue;
+        }
+        if (c == '"' || c == '\'' || c == '`') {
+            quote = c;
+            continue;
+        }
+        if (c == ')' || c == ']' || c == '}') --depth;
+        if (!f(k, depth)) return;
+        if (c == '(' || c == '[' || c == '{') ++depth;
+    }
+}
+
+}  // namespace
+
 std::string_view assigned_name(std::string_view line) {
     // A Python `with open(p) as f:` sets `f`, as `f = open(p)` did.
     if (std::string_view t = line.substr(std::min(line.size(), line.find_first_not_of(" \t")));
@@ -371,28 +401,15 @@ std::string_view assigned_name(std::string_view line) {
             if (b < e && b >= 4 && t.substr(b - 4, 4) == " as ") return t.substr(b, e - b);
         }
     }
-    int depth = 0;
-    char quote = 0;
     std::size_t at = std::string_view::npos;
-    for (std::size_t k = 0; k < line.size() && at == std::string_view::npos; ++k) {
-        const char c = line[k];
-        if (quote) {
-            if (c == '\\')
-                ++k;
-            else if (c == quote)
-                quote = 0;
-        } else if (c == '"' || c == '\'' || c == '`') {
-            quote = c;
-        } else if (c == '(' || c == '[' || c == '{') {
-            ++depth;
-        } else if (c == ')' || c == ']' || c == '}') {
-            --depth;
-        } else if (c == '=' && depth == 0) {
-            if (k + 1 < line.size() && (line[k + 1] == '=' || line[k + 1] == '>')) return {};
-            at = k;
-        }
-    }
-    if (at == std::string_view::npos) return {};
+    bool compared = false;  // `==` or `=>` came first
+    each_unquoted(line, [&](std::size_t k, int depth) {
+        if (line[k] != '=' || depth != 0) return true;
+        compared = k + 1 < line.size() && (line[k + 1] == '=' || line[k + 1] == '>');
+        at = k;
+        return false;
+    });
+    if (at == std::string_view::npos || compared) return {};
     std::size_t end = at;
     auto skip_spaces = [&] {
         while (end > 0 && space(line[end - 1])) --end;
@@ -449,35 +466,20 @@ std::string_view called_last(std::string_view line) {
     if (std::find(std::begin(kKeywords), std::end(kKeywords), line.substr(0, first)) !=
         std::end(kKeywords))
         return {};
-    int depth = 0;
-    char quote = 0;
     std::size_t name_at = 0, name_end = 0;  // the last word read at depth 0
     std::string_view out;
-    for (std::size_t k = 0; k < line.size(); ++k) {
-        const char c = line[k];
-        if (quote) {
-            if (c == '\\')
-                ++k;
-            else if (c == quote)
-                quote = 0;
-        } else if (c == '"' || c == '\'' || c == '`') {
-            quote = c;
-        } else if (c == '(' || c == '[' || c == '{') {
-            if (c == '(' && depth == 0 && name_end > name_at) {
-                std::size_t gap = name_end;
-                while (gap < k && space(line[gap])) ++gap;
-                if (gap == k) out = line.substr(name_at, name_end - name_at);
-            }
-            ++depth;
-        } else if (c == ')' || c == ']' || c == '}') {
-            --depth;
-        } else if (depth == 0 && word(c) && (k == 0 || !word(line[k - 1]))) {
-            name_at = k;
-            name_end = k;
+    each_unquoted(line, [&](std::size_t k, int depth) {
+        if (depth != 0) return true;
+        if (line[k] == '(' && name_end > name_at) {
+            std::size_t gap = name_end;
+            while (gap < k && space(line[gap])) ++gap;
+            if (gap == k) out = line.substr(name_at, name_end - name_at);
+        } else if (word(line[k]) && (k == 0 || !word(line[k - 1]))) {
+            name_at = name_end = k;
             while (name_end < line.size() && word(line[name_end])) ++name_end;
-            k = name_end - 1;
         }
-    }
+        return true;
+    });
     return out;
 }
 
