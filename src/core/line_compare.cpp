@@ -459,10 +459,12 @@ std::string_view called_last(std::string_view line) {
     while (first < line.size() && word(line[first])) ++first;
     if (first == 0 || (line[0] >= '0' && line[0] <= '9')) return {};
     static constexpr std::string_view kKeywords[] = {
-        "assert", "await",  "case",   "catch", "class",  "def",    "default",
-        "del",    "delete", "do",     "elif",  "else",   "for",    "from",
-        "goto",   "if",     "import", "new",   "return", "switch", "throw",
-        "try",    "while",  "with",   "yield", "raise",  "pass",   "package"};
+        "assert",  "await",        "case",  "catch",   "class",    "def",    "default", "del",
+        "delete",  "do",           "elif",  "else",    "elsif",    "except", "fn",      "for",
+        "foreach", "from",         "fun",   "func",    "function", "goto",   "if",      "import",
+        "lambda",  "lock",         "new",   "package", "pass",     "raise",  "return",  "sub",
+        "switch",  "synchronized", "throw", "try",     "unless",   "until",  "using",   "when",
+        "while",   "with",         "yield"};
     if (std::find(std::begin(kKeywords), std::end(kKeywords), line.substr(0, first)) !=
         std::end(kKeywords))
         return {};
@@ -473,7 +475,11 @@ std::string_view called_last(std::string_view line) {
         if (line[k] == '(' && name_end > name_at) {
             std::size_t gap = name_end;
             while (gap < k && space(line[gap])) ++gap;
-            if (gap == k) out = line.substr(name_at, name_end - name_at);
+            // A name after another word is declared there (`void add(int v) {`), not called.
+            std::size_t before = name_at;
+            while (before > 0 && space(line[before - 1])) --before;
+            if (gap == k && (before == 0 || !word(line[before - 1])))
+                out = line.substr(name_at, name_end - name_at);
         } else if (word(line[k]) && (k == 0 || !word(line[k - 1]))) {
             name_at = name_end = k;
             while (name_end < line.size() && word(line[name_end])) ++name_end;

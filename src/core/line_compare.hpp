@@ -64,8 +64,8 @@ bool reworded(std::string_view a, std::string_view b);
 std::string_view assigned_name(std::string_view line);
 // The method or function a statement calls last, outside brackets and quotes: `add` of
 // `scores.get(k).add(v);` and of `scores.computeIfAbsent(k, f).add(v);`, `close` of
-// `f.close()`; empty for a line opening with a keyword (`if (...)`, `return f(x);`) or
-// calling nothing.
+// `f.close()`; empty for a line opening with a keyword (`if (...)`, `return f(x);`), for a
+// name declared (`void add(int v) {`), and for a line calling nothing.
 std::string_view called_last(std::string_view line);
 // A line that says something of where it is: four non-space bytes or more (not a blank line,
 // a lone brace, `fi`, `;;`).

@@ -549,10 +549,11 @@ struct Doings {
 };
 
 // Lines that assign the same name between the same two ordered pairs (or a region's end),
-// each the only free line there on its side to assign it (line_compare::assigned_name): the
+// each the only free line there on its side to assign it (Doing::subject: the name
+// line_compare::assigned_name reads, case and `_` aside, or else the head of a loop): the
 // statement that sets it, rewritten (`private int hits = 0;` -> `private final AtomicLong hits
-// = new AtomicLong();`, `sum += o.prices.get(i);` -> `sum += price;`), however little alike
-// they read. Chained in order.
+// = new AtomicLong();`, `sum += o.prices.get(i);` -> `sum += price;`, `for name in cart:` ->
+// `for name, qty in self.items.items():`), however little alike they read. Chained in order.
 void take_assigned(State& s, const Doings& doings) {
     auto subject_of = [&](std::size_t i) { return doings.left[i].subject(); };
     auto their_subject = [&](std::size_t q) { return doings.right[q].subject(); };

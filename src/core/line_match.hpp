@@ -36,7 +36,7 @@
 //            AtomicLong hits = new AtomicLong();`, or the only loop's head there; a chained
 //            pair whose lines set the same name, and no free line between its neighbours
 //            sets it, is made sure of;
-//   kin      then an ordered pair under sure alike whose lines do different things (set
+//   kin      then a chained or wrapped pair under sure alike whose lines do different things (set
 //            other names, a declaration and a loop's head, or call other methods last) gives its
 //            added line to the one free removed line between its neighbours that does what it does,
 //            where no other added line there does: `int length = strlen (s);` `char *copy = malloc
@@ -53,8 +53,8 @@
 //            they read much more alike than any one does (around a line deleted between
 //            them too: `if (i == index) {`, `offset = -1;`, `continue;`, or put between),
 //            taking lines from weaker ordered or edge pairs where only that join reads sure;
-//            a line answered however little alike (wrapped, reworded, assigned, switched) takes
-//            others joined to it only where the join reads sure.
+//            a line answered however little alike (wrapped, reworded, assigned, kin,
+//            switched) takes others joined to it only where the join reads sure.
 #pragma once
 
 #include <cstddef>

@@ -72,7 +72,8 @@ class Relocator {
     // in a block of six telling lines or opening with its symbol's definition, clear of any
     // rival) becomes the anchor's answer: MOVED (or SAME), `to` that place with its
     // margins, the diff's answer kept in the Relocation. Any other single place is a pointer
-    // (FoundAt), several are listed (Candidates), never picked. Blocks without a distinctive
+    // (FoundAt), but one of a block of one or two lines found whitespace-blind or by likeness
+    // is listed, as several are (Candidates), never picked. Blocks without a distinctive
     // line are never searched. Files the object store does not give are passed over, and the
     // reason says so: a match there would have made a unique one several.
     Result<Unit> relocate(Pair& p, AnchorResult& r, const std::string& base_bytes,

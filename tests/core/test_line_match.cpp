@@ -1214,6 +1214,17 @@ TEST_CASE("line match kin: a guard and its statement made one keep the statement
     CHECK_FALSE(m.at(4).located());
 }
 
+TEST_CASE("line match kin: a method declared is no call of its name") {
+    // `void put(int k, int v) {` declares `put`: the removed `items.put(v, 1);` does not do
+    // what it does, and the header it was keeps it.
+    auto m =
+        files({"class Bag {", "    void add(int v) {", "        items.put(v, 1);", "    }", "}"},
+              {"class Bag {", "    void put(int k, int v) {", "    }", "}"})
+            .map();
+    CHECK(m.at(2).line == 2);
+    CHECK_FALSE(m.at(3).located());
+}
+
 TEST_CASE("line match reworded: a format string's directives and a string's prefix are no words") {
     // `%d`, `%s` and the `f` of an f-string shape the string: counted as words, the last line
     // of the moved function reads 0.62 like its f-string as bags, under the floor, and the

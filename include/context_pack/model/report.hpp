@@ -48,7 +48,8 @@ struct Relocation {
     struct FoundAt {
         Location at;
     };
-    // Found in several places: some listed, never picked.
+    // Found in several places, or in one by too weak a match (a block of one or two lines
+    // found whitespace-blind or by likeness): listed, never picked.
     struct Candidates {
         std::vector<Location> listed;
         std::size_t total = 0;  // every place found, listed or not
