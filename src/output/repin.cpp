@@ -43,13 +43,12 @@ std::string range_text(const Location& at) {
 // taken for it", "; its text is in 3 places: a.c:4-9, b.c:1-6, ...".
 std::string found_note(const AnchorResult& a) {
     if (!a.relocation) return {};
-    if (const auto* at = a.relocation->found_at())
+    const auto* found = a.relocation->found_at();
+    const auto* c = a.relocation->candidates();
+    if (const Location* one = found ? &found->at : c && c->total == 1 ? &c->listed[0] : nullptr)
         return fmt::format("; its text is at {}, not taken for it",
-                           text::printable(range_text(at->at)));
-    if (const auto* c = a.relocation->candidates(); c && c->total == 1)
-        return fmt::format("; its text is at {}, not taken for it",
-                           text::printable(range_text(c->listed[0])));
-    if (const auto* c = a.relocation->candidates()) {
+                           text::printable(range_text(*one)));
+    if (c) {
         std::string listed;
         for (const Location& l : c->listed)
             listed += (listed.empty() ? "" : ", ") + text::printable(range_text(l));

@@ -69,24 +69,24 @@ std::string relocation_note(const Relocation& r) {
     if (const auto* moved = r.moved())
         return fmt::format("found by content{}; the diff said {}", ws,
                            moved->diff_to ? format_location(*moved->diff_to) : "deleted");
-    if (const auto* found = r.found_at())
-        return r.similarity ? fmt::format("lines like its own at {} ({:.0f}% alike)",
-                                          format_location(found->at), *r.similarity * 100)
-                            : fmt::format("its lines are at {}{}", format_location(found->at), ws);
-    const auto& several = std::get<Relocation::Candidates>(r.found);
-    if (several.total == 1)  // one place, too weak a match of too few lines to take
-        return fmt::format(
-            "{}, too few lines to take",
-            r.similarity
-                ? fmt::format("lines like its own at {} ({:.0f}% alike)",
-                              format_location(several.listed[0]), *r.similarity * 100)
-                : fmt::format("its lines are at {}{}", format_location(several.listed[0]), ws));
+    const auto* found = r.found_at();
+    const auto* several = r.candidates();
+    // One place: pointed at, or listed alone (too weak a match of too few lines to take).
+    if (const Location* one = found                 ? &found->at
+                              : several->total == 1 ? &several->listed[0]
+                                                    : nullptr) {
+        const std::string at =
+            r.similarity ? fmt::format("lines like its own at {} ({:.0f}% alike)",
+                                       format_location(*one), *r.similarity * 100)
+                         : fmt::format("its lines are at {}{}", format_location(*one), ws);
+        return found ? at : at + ", too few lines to take";
+    }
     std::string list;
-    for (const Location& c : several.listed)
+    for (const Location& c : several->listed)
         list += (list.empty() ? "" : ", ") + format_location(c);
-    if (several.total > several.listed.size())
-        list += fmt::format(", … +{} more", several.total - several.listed.size());
-    return fmt::format("its lines occur {} times{}, not picked: {}", several.total, ws, list);
+    if (several->total > several->listed.size())
+        list += fmt::format(", … +{} more", several->total - several->listed.size());
+    return fmt::format("its lines occur {} times{}, not picked: {}", several->total, ws, list);
 }
 
 }  // namespace
