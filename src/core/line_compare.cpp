@@ -387,9 +387,19 @@ void each_unquoted(std::string_view line, F&& f) {
 
 }  // namespace
 
+std::string_view unindented(std::string_view line) {
+    return line.substr(std::min(line.size(), line.find_first_not_of(" \t")));
+}
+
+bool opens_with(std::string_view line, std::string_view word) {
+    return line.starts_with(word) &&
+           (line.size() == word.size() ||
+            !text::is_word_byte(static_cast<unsigned char>(line[word.size()])));
+}
+
 std::string_view assigned_name(std::string_view line) {
     // A Python `with open(p) as f:` sets `f`, as `f = open(p)` did.
-    if (std::string_view t = line.substr(std::min(line.size(), line.find_first_not_of(" \t")));
+    if (std::string_view t = unindented(line);
         t.starts_with("with ") || t.starts_with("async with ")) {
         while (!t.empty() && space(t.back())) t.remove_suffix(1);
         if (t.ends_with(':')) {
@@ -454,7 +464,7 @@ std::string_view assigned_name(std::string_view line) {
 }
 
 std::string_view called_last(std::string_view line) {
-    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+    line = unindented(line);
     std::size_t first = 0;
     while (first < line.size() && word(line[first])) ++first;
     if (first == 0 || (line[0] >= '0' && line[0] <= '9')) return {};

@@ -62,6 +62,11 @@ bool reworded(std::string_view a, std::string_view b);
 // f:`); empty where it assigns
 // none (`if (a == b)`, `for (int i = 0; ...)`, `f(x=1)`, `(a) => a`).
 std::string_view assigned_name(std::string_view line);
+// A line past its indentation (spaces and tabs).
+std::string_view unindented(std::string_view line);
+// Whether `line` opens with the word `word`, not with a longer word that starts so (`for`
+// opens `for (...)` and `for x in y:`, not `format(x)`).
+bool opens_with(std::string_view line, std::string_view word);
 // The method or function a statement calls last, outside brackets and quotes: `add` of
 // `scores.get(k).add(v);` and of `scores.computeIfAbsent(k, f).add(v);`, `close` of
 // `f.close()`; empty for a line opening with a keyword (`if (...)`, `return f(x);`), for a

@@ -10,7 +10,6 @@
 #include <unordered_map>
 
 #include "context_pack/core/line_map.hpp"
-#include "context_pack/core/text.hpp"
 
 namespace cp::line_match {
 namespace {
@@ -531,11 +530,8 @@ Doing doing(std::string_view line) {
     Doing d;
     d.sets = line_compare::assigned_name(line);
     d.calls = line_compare::called_last(line);
-    line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
-    for (std::string_view loop : {"for", "while"})
-        d.loop = d.loop || (line.starts_with(loop) &&
-                            (line.size() == loop.size() ||
-                             !text::is_word_byte(static_cast<unsigned char>(line[loop.size()]))));
+    const std::string_view text = line_compare::unindented(line);
+    d.loop = line_compare::opens_with(text, "for") || line_compare::opens_with(text, "while");
     return d;
 }
 
@@ -592,14 +588,13 @@ void take_assigned(State& s, const Doings& doings) {
 }
 
 // A chained or wrapped pair under kSureContent alike whose lines do different things
-// (Doing::role: line
-// `a` sets `length`, its added line sets `str`; a declaration paired with a loop's head; a
-// `put` with an `add`), where the one free removed
-// line between the pair's ordered neighbours that does what the added line does is there, and
-// no other added line there does it: the added line is that line's (two statements made one
-// keep the one whose work the new line does: `int length = strlen(a);` `int str =
-// malloc(length + 1);` -> `str = strdup(a);`; `for (int i = 0; ...) {` `char c = s.charAt(i);`
-// -> `for (char c : s.toCharArray()) {`), and line `a` is left free.
+// (Doing::role: line `a` sets `length`, its added line sets `str`; a declaration paired with a
+// loop's head; a `put` with an `add`), where the one free removed line between the pair's
+// ordered neighbours that does what the added line does is there, and no other added line
+// there does it: the added line is that line's (two statements made one keep the one whose
+// work the new line does: `int length = strlen(a);` `int str = malloc(length + 1);` -> `str =
+// strdup(a);`; `for (int i = 0; ...) {` `char c = s.charAt(i);` -> `for (char c :
+// s.toCharArray()) {`), and line `a` is left free.
 void give_to_kin(State& s, const Doings& doings) {
     const std::size_t own = s.lines.own;
     auto role_of = [&](std::size_t i) { return doings.left[i].role(); };
@@ -642,18 +637,13 @@ void take_switched(State& s) {
         s,
         [&](const std::vector<std::size_t>& mine,
             const std::vector<std::size_t>& theirs) -> std::vector<Pairing> {
+            using line_compare::opens_with, line_compare::unindented;
             auto indent = [](std::string_view line) {
-                return std::min(line.size(), line.find_first_not_of(" \t"));
+                return line.size() - unindented(line).size();
             };
-            auto past = [&](std::string_view line,
-                            std::size_t n) {  // its text past n bytes and spaces
-                line.remove_prefix(std::min(n, line.size()));
-                return line.substr(indent(line));
-            };
-            auto opens = [](std::string_view line, std::string_view with) {
-                return line.starts_with(with) &&
-                       (line.size() == with.size() ||
-                        !text::is_word_byte(static_cast<unsigned char>(line[with.size()])));
+            auto past = [](std::string_view line,
+                           std::size_t n) {  // its text past n bytes and spaces
+                return unindented(line.substr(std::min(n, line.size())));
             };
             // Each head and label: its index, indentation, and whether it is the last resort.
             struct Part {
@@ -663,18 +653,18 @@ void take_switched(State& s) {
             std::vector<Part> heads, labels;
             for (std::size_t a : mine) {
                 const std::string_view line = s.lines.left[a].text;
-                std::string_view t = past(line, 0);
+                std::string_view t = unindented(line);
                 if (t.starts_with("}")) t = past(t, 1);
-                if (opens(t, "if") || opens(t, "elif") || opens(t, "else"))
+                if (opens_with(t, "if") || opens_with(t, "elif") || opens_with(t, "else"))
                     heads.push_back(
-                        {a, indent(line), opens(t, "else") && !opens(past(t, 4), "if")});
+                        {a, indent(line), opens_with(t, "else") && !opens_with(past(t, 4), "if")});
             }
             for (std::size_t b : theirs) {
                 const std::string_view line = s.lines.right[b].text;
-                const std::string_view t = past(line, 0);
-                if (opens(t, "case") || opens(t, "default"))
+                const std::string_view t = unindented(line);
+                if (opens_with(t, "case") || opens_with(t, "default"))
                     labels.push_back(
-                        {b, indent(line), opens(t, "default") || opens(past(t, 4), "_")});
+                        {b, indent(line), opens_with(t, "default") || opens_with(past(t, 4), "_")});
             }
             auto least = [](std::vector<Part>& parts) {
                 if (parts.empty()) return;
